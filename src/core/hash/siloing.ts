@@ -1,0 +1,52 @@
+/**
+ * Siloing and uniqueness hashes (Aztec 4.1.2 stdlib hash/hash.ts rules, reference aztec-internals 2.5).
+ * A contract's note hashes, nullifiers and storage slots are "siloed" with its address so that two
+ * contracts can never collide in the shared trees.
+ */
+import {
+  DomainSeparator,
+  FEE_JUICE_ADDRESS,
+  FEE_JUICE_BALANCES_SLOT,
+  NULL_MSG_SENDER_CONTRACT_ADDRESS,
+} from '../constants.js';
+import { poseidon2HashWithSeparator } from '../crypto/poseidon2.js';
+
+export function siloNoteHash(contract: bigint, noteHash: bigint): bigint {
+  return poseidon2HashWithSeparator([contract, noteHash], DomainSeparator.SILOED_NOTE_HASH);
+}
+
+export function computeNoteHashNonce(firstNullifier: bigint, noteHashIndexInTx: number): bigint {
+  return poseidon2HashWithSeparator([firstNullifier, BigInt(noteHashIndexInTx)], DomainSeparator.NOTE_HASH_NONCE);
+}
+
+export function computeUniqueNoteHash(nonce: bigint, siloedNoteHash: bigint): bigint {
+  return poseidon2HashWithSeparator([nonce, siloedNoteHash], DomainSeparator.UNIQUE_NOTE_HASH);
+}
+
+export function siloNullifier(contract: bigint, innerNullifier: bigint): bigint {
+  return poseidon2HashWithSeparator([contract, innerNullifier], DomainSeparator.SILOED_NULLIFIER);
+}
+
+/** The public data tree key of a contract's storage slot. */
+export function computePublicDataTreeLeafSlot(contract: bigint, storageSlot: bigint): bigint {
+  return poseidon2HashWithSeparator([contract, storageSlot], DomainSeparator.PUBLIC_LEAF_SLOT);
+}
+
+/** The storage slot of `key` in a Noir map stored at `mapSlot`. */
+export function deriveStorageSlotInMap(mapSlot: bigint, key: bigint): bigint {
+  return poseidon2HashWithSeparator([mapSlot, key], DomainSeparator.PUBLIC_STORAGE_MAP_SLOT);
+}
+
+/** Public data tree key holding the FeeJuice balance of an address. */
+export function computeFeePayerBalanceLeafSlot(address: bigint): bigint {
+  return computePublicDataTreeLeafSlot(FEE_JUICE_ADDRESS, deriveStorageSlotInMap(FEE_JUICE_BALANCES_SLOT, address));
+}
+
+/** The nullifier that makes a tx unique when it emits none of its own first. */
+export function computeProtocolNullifier(txRequestHash: bigint): bigint {
+  return siloNullifier(NULL_MSG_SENDER_CONTRACT_ADDRESS, txRequestHash);
+}
+
+export function computeL1ToL2MessageNullifier(contract: bigint, messageHash: bigint, secret: bigint): bigint {
+  return siloNullifier(contract, poseidon2HashWithSeparator([messageHash, secret], DomainSeparator.MESSAGE_NULLIFIER));
+}

@@ -1,0 +1,4 @@
+import type { Migration } from './migration.js';
+
+/** Every schema step of the node database, in version order. Add new steps at the end of their range. */
+export const MIGRATIONS: readonly Migration[] = [];

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Two cores on the reference machines: run test files in two forked workers. e2e tests spawn the
+// real daemon (bin/run.js on the built dist/), so `npm test` builds first.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
