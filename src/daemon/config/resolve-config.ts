@@ -1,0 +1,93 @@
+import { type Setting, SettingParseError } from './setting.js';
+import { type NodeConfig, REMOVED_SETTINGS, SETTINGS, type SettingKey } from './settings.js';
+
+/** A bad flag or env value: the message is one line naming the setting and what was expected. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export type SettingSource = 'flag' | 'env' | 'default' | 'unset';
+
+export interface ResolvedConfig {
+  readonly config: NodeConfig;
+  readonly sources: Readonly<Record<SettingKey, SettingSource>>;
+}
+
+/** Raw flag values as oclif hands them over: strings, or true for a given switch. */
+export type RawFlags = Readonly<Record<string, string | boolean | undefined>>;
+
+/**
+ * Resolves every setting with the precedence flag > env > default. All values are parsed before
+ * anything starts, so a bad value stops start-up with one line and nothing half-started.
+ */
+export function resolveConfig(flags: RawFlags, env: NodeJS.ProcessEnv): ResolvedConfig {
+  for (const removed of REMOVED_SETTINGS) {
+    const via =
+      flags[removed.flag] !== undefined
+        ? `--${removed.flag}`
+        : env[removed.env] !== undefined
+          ? removed.env
+          : undefined;
+    if (via) {
+      throw new ConfigError(
+        `${via} was removed in v4.0.0: use --${removed.replacement.flag} (${removed.replacement.env}) instead`,
+      );
+    }
+  }
+  const config: Record<string, unknown> = {};
+  const sources: Record<string, SettingSource> = {};
+  for (const [key, s] of Object.entries(SETTINGS) as [SettingKey, Setting<unknown>][]) {
+    const flagValue = flags[s.flag];
+    const envValue = env[s.env];
+    let raw: string | undefined;
+    let source: SettingSource;
+    if (flagValue !== undefined && flagValue !== false) {
+      raw = flagValue === true ? 'true' : flagValue;
+      source = 'flag';
+    } else if (envValue !== undefined && envValue !== '') {
+      raw = envValue;
+      source = 'env';
+    } else {
+      config[key] = s.defaultValue;
+      sources[key] = s.defaultValue === undefined ? 'unset' : 'default';
+      continue;
+    }
+    try {
+      config[key] = s.parse(raw);
+    } catch (err) {
+      const why = err instanceof SettingParseError ? err.message : String((err as Error).message ?? err);
+      const from = source === 'flag' ? `--${s.flag}` : `${s.env} (--${s.flag})`;
+      throw new ConfigError(`invalid value for ${from}: ${why}`);
+    }
+    sources[key] = source;
+  }
+  return { config: config as NodeConfig, sources: sources as Record<SettingKey, SettingSource> };
+}
+
+/** The effective settings as printable strings, secrets redacted (for `l2node config` and the banner). */
+export function describeConfig(resolved: ResolvedConfig): {
+  key: string;
+  flag: string;
+  env: string;
+  value: string | null;
+  source: SettingSource;
+  secret: boolean;
+  runtime: boolean;
+}[] {
+  return (Object.entries(SETTINGS) as [SettingKey, Setting<unknown>][]).map(([key, s]) => {
+    const v = resolved.config[key];
+    let value: string | null;
+    if (v === undefined) value = null;
+    else if (s.secret) value = '<redacted>';
+    else value = s.format ? s.format(v) : String(v);
+    return {
+      key,
+      flag: `--${s.flag}`,
+      env: s.env,
+      value,
+      source: resolved.sources[key],
+      secret: s.secret ?? false,
+      runtime: s.runtime ?? false,
+    };
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * One row of the settings table (DESIGN section 4): every setting is declared once, and the oclif
+ * flags, env twins, `l2node config`, nodeAdmin_getConfig/setConfig and the docs are derived from it.
+ */
+export interface Setting<T> {
+  /** Key in the resolved config object and in NodeAdminConfig (reference key names where they exist). */
+  readonly key: string;
+  /** Flag name without the leading dashes, spelled as the spec gives it. */
+  readonly flag: string;
+  /** Environment variable twin. */
+  readonly env: string;
+  /** Value used when neither flag nor env is given; undefined means "unset". */
+  readonly defaultValue: T | undefined;
+  /** Parses a raw flag or env string; throws SettingParseError with a message saying what was expected. */
+  parse(raw: string): T;
+  /** Renders a value for `l2node config` and the docs (before redaction). */
+  format?(value: T): string;
+  readonly description: string;
+  /** Boolean settings are switches: `--flag` turns them on, env accepts true/false/1/0. */
+  readonly kind: 'string' | 'boolean';
+  /** Never printed or returned over RPC. */
+  readonly secret?: boolean;
+  /** May be changed on a running node through nodeAdmin_setConfig. */
+  readonly runtime?: boolean;
+  /** Help section. */
+  readonly group: string;
+  /** Parses a JSON value given to nodeAdmin_setConfig (runtime settings only); defaults to parse(String(v)). */
+  parseJson?(value: unknown): T;
+  /** Renders the value as JSON for nodeAdmin_getConfig (bigints as decimal strings). */
+  toJson?(value: T): unknown;
+}
+
+export class SettingParseError extends Error {
+  override name = 'SettingParseError';
+}

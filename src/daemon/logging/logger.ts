@@ -1,0 +1,51 @@
+import { type DestinationStream, type Logger, pino } from 'pino';
+import pretty from 'pino-pretty';
+import type { LogLevelSpec } from './log-levels.js';
+
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  readonly spec: LogLevelSpec;
+  readonly format: 'auto' | 'human' | 'json';
+  /** Defaults to stdout. */
+  readonly destination?: NodeJS.WritableStream;
+}
+
+/**
+ * The node's logger: structured (pino), human-readable on a terminal and JSON otherwise. Writes are
+ * synchronous so that the last lines before an exit (fatal errors, "stopped") are never lost.
+ */
+export class NodeLogger {
+  readonly root: Logger;
+  private readonly spec: LogLevelSpec;
+
+  constructor(options: LoggerOptions) {
+    this.spec = options.spec;
+    const out = options.destination ?? process.stdout;
+    const human = options.format === 'human' || (options.format === 'auto' && (out as { isTTY?: boolean }).isTTY);
+    const stream: DestinationStream = human
+      ? pretty({
+          destination: out,
+          sync: true,
+          colorize: Boolean((out as { isTTY?: boolean }).isTTY),
+          ignore: 'pid,hostname,module',
+          messageFormat: '{if module}{module}: {end}{msg}',
+          translateTime: 'SYS:HH:MM:ss.l',
+        })
+      : pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
+    // The root passes everything a module may want; each module logger filters at its own level.
+    this.root = pino({ level: lowestLevel(options.spec), base: { pid: process.pid } }, stream);
+  }
+
+  /** A child logger for one module, at that module's configured level. */
+  module(name: string): Logger {
+    return this.root.child({ module: name }, { level: this.spec.modules[name] ?? this.spec.level });
+  }
+}
+
+const ORDER = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+function lowestLevel(spec: LogLevelSpec): string {
+  const levels = [spec.level, ...Object.values(spec.modules)];
+  return ORDER.find((l) => levels.includes(l)) ?? 'info';
+}
