@@ -63,7 +63,14 @@ export class FieldWriter {
     return out;
   }
 
-  /** poseidon2HashWithSeparator over the written fields. */
+  /** Plain Poseidon2 sponge hash over the written fields. */
+  hash(): bigint {
+    const inputs = new Array<Uint8Array>(this.index);
+    for (let i = 0; i < this.index; i++) inputs[i] = this.bytes.subarray(i * 32, i * 32 + 32);
+    return readField32(poseidon2HashBytes(inputs));
+  }
+
+  /** poseidon2HashWithSeparator over the written fields: the separator goes in front as one more field. */
   hashWithSeparator(separator: number): bigint {
     const inputs = new Array<Uint8Array>(this.index + 1);
     const sep = new Uint8Array(32);
