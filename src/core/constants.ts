@@ -79,6 +79,9 @@ export const MAX_PUBLIC_LOG_SIZE_IN_FIELDS = 4094;
 export const CONTRACT_CLASS_LOG_SIZE_IN_FIELDS = 3023;
 export const CHONK_PROOF_LENGTH = 1935;
 export const BLOCK_HEADER_LENGTH = 22;
+/** Fields hashed into a tx hash: the private kernel tail's public inputs "to rollup" and "to public". */
+export const PRIVATE_TO_ROLLUP_KERNEL_CIRCUIT_PUBLIC_INPUTS_LENGTH = 1281;
+export const PRIVATE_TO_PUBLIC_KERNEL_CIRCUIT_PUBLIC_INPUTS_LENGTH = 2784;
 export const MAX_PACKED_PUBLIC_BYTECODE_SIZE_IN_FIELDS = 3000;
 
 // Chain numbering and genesis.

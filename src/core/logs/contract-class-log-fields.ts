@@ -56,7 +56,7 @@ export class ContractClassLogFields {
     return f.hash();
   }
 
-  static read(r: BufferReader, name: string, index?: number): ContractClassLogFields {
+  static read(r: BufferReader, name: string, index?: number | string): ContractClassLogFields {
     const fields = new Array<Fr>(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS);
     for (let i = 0; i < CONTRACT_CLASS_LOG_SIZE_IN_FIELDS; i++) fields[i] = r.readFr(name, index);
     return new ContractClassLogFields(fields);

@@ -43,7 +43,7 @@ export class ContractClassLog {
     );
   }
 
-  static read(r: BufferReader, name: string, index?: number): ContractClassLog {
+  static read(r: BufferReader, name: string, index?: number | string): ContractClassLog {
     const address = new AztecAddress(r.readFieldValue(name, index));
     const fields = ContractClassLogFields.read(r, name, index);
     const emittedLength = r.readU32(name, index);

@@ -62,7 +62,7 @@ export class PrivateLog {
     return this.emittedLength === other.emittedLength && this.fields.every((f, i) => f.equals(other.fields[i] as Fr));
   }
 
-  static read(r: BufferReader, name: string, index?: number): PrivateLog {
+  static read(r: BufferReader, name: string, index?: number | string): PrivateLog {
     const fields = new Array<Fr>(PRIVATE_LOG_SIZE_IN_FIELDS);
     for (let i = 0; i < PRIVATE_LOG_SIZE_IN_FIELDS; i++) fields[i] = r.readFr(name, index);
     const emittedLength = r.readU32(name, index);

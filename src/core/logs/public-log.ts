@@ -42,7 +42,7 @@ export class PublicLog {
     );
   }
 
-  static read(r: BufferReader, name: string, index?: number): PublicLog {
+  static read(r: BufferReader, name: string, index?: number | string): PublicLog {
     const n = r.readU32(name, index);
     if (n > MAX_PUBLIC_LOG_SIZE_IN_FIELDS) {
       throw r.error(name, index, `a public log holds at most ${MAX_PUBLIC_LOG_SIZE_IN_FIELDS} fields, got ${n}`);

@@ -163,3 +163,29 @@ export function readTxHash(v: unknown, path: string, key?: string | number): TxH
 export function readBlockHash(v: unknown, path: string, key?: string | number): BlockHash {
   return new BlockHash(readFieldValue(v, path, key));
 }
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Binary data as 4.1.2 sends it: a standard, padded base64 string, or the `{type: 'Buffer', data: [...]}`
+ * object Node's Buffer.toJSON produces. With `expectedLength`, other sizes are rejected.
+ */
+export function readBuffer(v: unknown, path: string, key?: string | number, expectedLength?: number): Buffer {
+  let buf: Buffer;
+  if (typeof v === 'string') {
+    if (v.length % 4 !== 0 || !BASE64.test(v)) throw fail(path, key, 'not a valid base64 string');
+    buf = Buffer.from(v, 'base64');
+  } else if (typeof v === 'object' && v !== null && (v as JsonObject).type === 'Buffer') {
+    const data = (v as JsonObject).data;
+    if (!Array.isArray(data) || !data.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) {
+      throw fail(path, key, 'a Buffer object needs a data array of bytes');
+    }
+    buf = Buffer.from(data as number[]);
+  } else {
+    throw fail(path, key, `expected a base64 string, received ${describe(v)}`);
+  }
+  if (expectedLength !== undefined && buf.length !== expectedLength) {
+    throw fail(path, key, `expected ${expectedLength} bytes, received ${buf.length}`);
+  }
+  return buf;
+}

@@ -29,7 +29,7 @@ export class PublicDataWrite {
     return this.leafSlot.equals(other.leafSlot) && this.value.equals(other.value);
   }
 
-  static read(r: BufferReader, name: string, index?: number): PublicDataWrite {
+  static read(r: BufferReader, name: string, index?: number | string): PublicDataWrite {
     const leafSlot = r.readFr(name, index);
     return new PublicDataWrite(leafSlot, r.readFr(name, index));
   }
