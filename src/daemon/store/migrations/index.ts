@@ -1,4 +1,5 @@
+import { worldStateMigration } from './100-world-state.js';
 import type { Migration } from './migration.js';
 
 /** Every schema step of the node database, in version order. Add new steps at the end of their range. */
-export const MIGRATIONS: readonly Migration[] = [];
+export const MIGRATIONS: readonly Migration[] = [worldStateMigration];

@@ -1,0 +1,517 @@
+import type { BatchHasher } from './batch-hasher.js';
+import type { CommittedTree, NodeRef } from './committed-tree.js';
+import {
+  encodeIndexedLeaf,
+  type IndexedLeaf,
+  type IndexedLeafKind,
+  leafHashWidth,
+  writeLeafHashInput,
+  ZERO32,
+} from './indexed-leaf.js';
+import type { TreeInfo } from './merkle-tree-id.js';
+import { InvalidWorldStateArgumentError } from './world-state-errors.js';
+import { LEVEL_SPAN, storeKey, TREE_SPAN } from './world-state-store.js';
+
+/** A public data write: the tree leaf slot (already siloed) and its new value. */
+export interface PublicDataLeafWrite {
+  readonly slot: Buffer;
+  readonly value: Buffer;
+}
+
+/** The result of a low-leaf search: the leaf with the largest key <= the searched one. */
+export interface LowLeaf {
+  readonly index: number;
+  readonly leaf: IndexedLeaf;
+  readonly alreadyPresent: boolean;
+}
+
+/** Where a key or value was found; `block` is undefined for a leaf not yet committed. */
+export interface LeafLocation {
+  readonly index: number;
+  readonly block: number | undefined;
+}
+
+/** Rows a block writes for one tree (see WorldState.commit). */
+export interface TreeWrites {
+  /** [store key, hash], ascending by key; levels 0 to height-1. */
+  readonly nodes: readonly (readonly [number, Buffer])[];
+  /** [store key, encoded preimage] of indexed leaves. */
+  readonly leaves: readonly (readonly [number, Buffer])[];
+  /** New keys (indexed trees) or first occurrences of non-zero values (append-only trees). */
+  readonly keys: readonly (readonly [Buffer, number])[];
+}
+
+/** Key of a node inside one tree's overlay map. */
+function nodeId(level: number, index: number): number {
+  return level * LEVEL_SPAN + index;
+}
+
+/**
+ * A writable layer over one committed tree: leaves, preimages and node hashes changed since the base block,
+ * held in memory. Changes only mark leaves dirty; `root()` (and any path read) hashes the dirty nodes bottom
+ * up, one tree level per hasher call, each node once, however many leaves changed below it. That is what
+ * makes a whole block cheaper than per-insert witness computation.
+ */
+export class TreeOverlay {
+  readonly info: TreeInfo;
+  private size: number;
+  /** Node hashes computed in this overlay, levels 0 (leaf hashes / values) to height (root). */
+  private readonly nodes = new Map<number, Buffer>();
+  /** Leaf indices whose ancestors must be rehashed. */
+  private readonly dirty = new Set<number>();
+  /** Indexed trees: preimages created or changed in this overlay. */
+  private readonly leaves = new Map<number, IndexedLeaf>();
+  /** Indexed trees: keys inserted in this overlay, ascending, with their leaf indices. */
+  private sortedKeys: Buffer[] = [];
+  private sortedKeyIndices: number[] = [];
+  /** Append-only trees: first index of each non-zero value appended here, by hex. */
+  private readonly appendedValues = new Map<string, number>();
+  private readonly appendedOrder: [Buffer, number][] = [];
+
+  constructor(
+    readonly base: CommittedTree,
+    private readonly hasher: BatchHasher,
+  ) {
+    this.info = base.info;
+    this.size = base.snapshot.size;
+  }
+
+  get treeSize(): number {
+    return this.size;
+  }
+
+  /** True when nothing was written to this overlay. */
+  get isPristine(): boolean {
+    return this.size === this.base.snapshot.size && this.nodes.size === 0 && this.leaves.size === 0;
+  }
+
+  root(): Buffer {
+    this.rehash();
+    return this.nodes.get(nodeId(this.info.height, 0)) ?? this.base.snapshot.root;
+  }
+
+  // ---- append-only trees ----
+
+  /** Appends raw values; zeros take an index and leave the leaf empty. */
+  appendLeaves(values: readonly Buffer[]): void {
+    if (this.info.kind !== 'append-only') {
+      throw new InvalidWorldStateArgumentError(`${this.info.name} is an indexed tree; leaves cannot be appended to it`);
+    }
+    this.ensureCapacity(values.length);
+    let index = this.size;
+    for (const v of values) {
+      if (!v.equals(ZERO32)) {
+        this.nodes.set(nodeId(0, index), v);
+        this.dirty.add(index);
+        const hex = v.toString('hex');
+        if (!this.appendedValues.has(hex)) {
+          this.appendedValues.set(hex, index);
+          this.appendedOrder.push([v, index]);
+        }
+      }
+      index++;
+    }
+    this.size = index;
+  }
+
+  // ---- indexed trees ----
+
+  /**
+   * Inserts nullifiers as one batch: non-zero values become leaves in the given order at size, size+1...;
+   * zeros take an index and stay empty (reference aztec-internals 1.4). The result equals inserting them one
+   * by one. A value already in the tree or twice in the batch is refused before anything changes.
+   */
+  insertNullifiers(values: readonly Buffer[]): void {
+    this.requireKind('nullifier');
+    this.ensureCapacity(values.length);
+    const entries: NewEntry[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as Buffer;
+      if (v.equals(ZERO32)) continue;
+      const hex = v.toString('hex');
+      if (seen.has(hex)) throw new InvalidWorldStateArgumentError(`Nullifier 0x${hex} appears twice in the batch`);
+      seen.add(hex);
+      entries.push({ key: v, value: ZERO32, index: this.size + i, pred: 0 });
+    }
+    const preds = this.predecessors(entries.map((e) => e.key));
+    for (let i = 0; i < entries.length; i++) {
+      const p = preds[i] as LowLeaf;
+      if (p.alreadyPresent) {
+        throw new InvalidWorldStateArgumentError(
+          `Nullifier 0x${(entries[i] as NewEntry).key.toString('hex')} already exists in the nullifier tree at index ${p.index}`,
+        );
+      }
+      (entries[i] as NewEntry).pred = p.index;
+    }
+    this.link(entries);
+    this.size += values.length;
+  }
+
+  /**
+   * Public data writes in order (reference aztec-internals 1.4): an existing slot is updated in place, a new
+   * slot is appended and linked; no padding. The result equals applying them one by one.
+   */
+  writePublicData(writes: readonly PublicDataLeafWrite[]): void {
+    this.requireKind('public-data');
+    const bySlot = new Map<string, { slot: Buffer; value: Buffer }>();
+    for (let i = 0; i < writes.length; i++) {
+      const w = writes[i] as PublicDataLeafWrite;
+      if (w.slot.equals(ZERO32) && w.value.equals(ZERO32)) {
+        throw new InvalidWorldStateArgumentError(`Public data write ${i} is empty (slot 0, value 0)`);
+      }
+      const hex = w.slot.toString('hex');
+      const seen = bySlot.get(hex);
+      if (seen) seen.value = w.value;
+      else bySlot.set(hex, { slot: w.slot, value: w.value });
+    }
+    const distinct = [...bySlot.values()];
+    const preds = this.predecessors(distinct.map((d) => d.slot));
+    this.ensureCapacity(preds.filter((p) => !p.alreadyPresent).length);
+    const entries: NewEntry[] = [];
+    let next = this.size;
+    for (let i = 0; i < distinct.length; i++) {
+      const d = distinct[i] as { slot: Buffer; value: Buffer };
+      const p = preds[i] as LowLeaf;
+      if (p.alreadyPresent) {
+        this.setLeaf(p.index, { ...this.currentLeaf(p.index), value: d.value });
+      } else {
+        entries.push({ key: d.slot, value: d.value, index: next++, pred: p.index });
+      }
+    }
+    this.link(entries);
+    this.size = next;
+  }
+
+  /** Genesis only: places already linked leaves at the next indices (their keys must not exist yet). */
+  seedLeaves(leaves: readonly IndexedLeaf[]): void {
+    this.requireIndexed();
+    this.ensureCapacity(leaves.length);
+    const entries: NewEntry[] = leaves.map((leaf, i) => ({
+      key: leaf.key,
+      value: leaf.value,
+      index: this.size + i,
+      pred: -1,
+    }));
+    for (let i = 0; i < leaves.length; i++) this.setLeaf(this.size + i, leaves[i] as IndexedLeaf);
+    this.mergeSortedKeys([...entries].sort((a, b) => Buffer.compare(a.key, b.key)));
+    this.size += leaves.length;
+  }
+
+  /** The leaf with the largest key <= `key`, as of this overlay. */
+  findLowLeaf(key: Buffer): LowLeaf {
+    this.requireIndexed();
+    return this.predecessors([key])[0] as LowLeaf;
+  }
+
+  /** The preimage of an indexed leaf; undefined if the leaf is empty. */
+  getLeaf(index: number): IndexedLeaf | undefined {
+    this.requireIndexed();
+    if (index >= this.size) return undefined;
+    return this.leaves.get(index) ?? this.base.getLeaves([index])[0];
+  }
+
+  // ---- reads common to all trees ----
+
+  /** The value stored at a leaf: the raw value (append-only) or the key (indexed); zero when empty. */
+  getLeafValue(index: number): Buffer {
+    if (this.info.kind === 'append-only') {
+      if (index >= this.size) return ZERO32;
+      return this.nodes.get(nodeId(0, index)) ?? (this.base.getLevel(0, [index])[0] as Buffer);
+    }
+    return this.getLeaf(index)?.key ?? ZERO32;
+  }
+
+  /** Leaf indices of keys (indexed trees) or values (append-only: the first index holding it). */
+  findLeaves(values: readonly Buffer[]): (LeafLocation | undefined)[] {
+    const committed = this.base.findKeys(values);
+    return values.map((v, i) => {
+      const c = committed[i];
+      if (c) return { index: c.index, block: c.block };
+      const index = this.findUncommitted(v);
+      return index === undefined ? undefined : { index, block: undefined };
+    });
+  }
+
+  /** Siblings from the leaf level up (height entries). */
+  getSiblingPath(index: number): Buffer[] {
+    this.checkIndex(index);
+    this.rehash();
+    const height = this.info.height;
+    const out = new Array<Buffer>(height);
+    const missing: NodeRef[] = [];
+    const slots: number[] = [];
+    let i = index;
+    for (let level = 0; level < height; level++) {
+      const sibling = i % 2 === 0 ? i + 1 : i - 1;
+      const mine = this.nodes.get(nodeId(level, sibling));
+      if (mine) out[level] = mine;
+      else {
+        missing.push({ level, index: sibling });
+        slots.push(level);
+      }
+      i = Math.floor(i / 2);
+    }
+    const fetched = this.base.getNodes(missing);
+    for (let j = 0; j < slots.length; j++) out[slots[j] as number] = fetched[j] as Buffer;
+    return out;
+  }
+
+  /** The leaf hash at an index (append-only: the value; indexed: hash of the preimage; empty: 0). */
+  getLeafHash(index: number): Buffer {
+    this.checkIndex(index);
+    this.rehash();
+    return this.nodes.get(nodeId(0, index)) ?? (this.base.getLevel(0, [index])[0] as Buffer);
+  }
+
+  /** Everything this overlay changed, as store rows (see WorldState). Rehashes first. */
+  collectWrites(): TreeWrites {
+    this.rehash();
+    const tree = this.info.id;
+    const rootId = nodeId(this.info.height, 0);
+    const nodes: [number, Buffer][] = [];
+    for (const [id, hash] of this.nodes) {
+      if (id !== rootId) nodes.push([tree * TREE_SPAN + id, hash]);
+    }
+    nodes.sort((a, b) => a[0] - b[0]);
+    const leaves: [number, Buffer][] = [];
+    const keys: [Buffer, number][] = [];
+    if (this.info.kind === 'append-only') {
+      for (const entry of this.appendedOrder) keys.push(entry);
+    } else {
+      const kind = this.info.kind;
+      for (const [index, leaf] of this.leaves) leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf)]);
+      leaves.sort((a, b) => a[0] - b[0]);
+      for (let i = 0; i < this.sortedKeys.length; i++) {
+        keys.push([this.sortedKeys[i] as Buffer, this.sortedKeyIndices[i] as number]);
+      }
+    }
+    return { nodes, leaves, keys };
+  }
+
+  // ---- internals ----
+
+  /**
+   * Hashes every node above a dirty leaf, level by level. A child that this overlay did not compute comes
+   * from the base block (one query per level for all of them) or, beyond the base size, is empty.
+   */
+  private rehash(): void {
+    if (this.dirty.size === 0) return;
+    let current = Float64Array.from(this.dirty).sort();
+    this.dirty.clear();
+    if (this.info.kind !== 'append-only') this.hashLeaves(current);
+    const height = this.info.height;
+    for (let level = 0; level < height; level++) {
+      // Parents of this level's dirty nodes, ascending and unique (current is sorted).
+      const parents: number[] = [];
+      let last = -1;
+      for (let k = 0; k < current.length; k++) {
+        const p = Math.floor((current[k] as number) / 2);
+        if (p !== last) {
+          parents.push(p);
+          last = p;
+        }
+      }
+      const n = parents.length;
+      const input = Buffer.allocUnsafe(n * 64);
+      const missing: number[] = [];
+      const missingAt: number[] = [];
+      for (let k = 0; k < n; k++) {
+        const left = 2 * (parents[k] as number);
+        const l = this.nodes.get(nodeId(level, left));
+        if (l) l.copy(input, k * 64);
+        else {
+          missing.push(left);
+          missingAt.push(k * 64);
+        }
+        const r = this.nodes.get(nodeId(level, left + 1));
+        if (r) r.copy(input, k * 64 + 32);
+        else {
+          missing.push(left + 1);
+          missingAt.push(k * 64 + 32);
+        }
+      }
+      if (missing.length > 0) {
+        const fetched = this.base.getLevel(level, missing);
+        for (let j = 0; j < missing.length; j++) (fetched[j] as Buffer).copy(input, missingAt[j] as number);
+      }
+      const out = asBuffer(this.hasher.hashBatch(input, n, 2));
+      for (let k = 0; k < n; k++)
+        this.nodes.set(nodeId(level + 1, parents[k] as number), out.subarray(k * 32, k * 32 + 32));
+      current = Float64Array.from(parents);
+    }
+  }
+
+  /** Leaf hashes of changed indexed leaves, all in one batch. */
+  private hashLeaves(indices: Float64Array): void {
+    const kind = this.info.kind as IndexedLeafKind;
+    const width = leafHashWidth(kind);
+    const n = indices.length;
+    const input = Buffer.alloc(n * width * 32);
+    for (let k = 0; k < n; k++) {
+      const leaf = this.leaves.get(indices[k] as number) as IndexedLeaf;
+      writeLeafHashInput(kind, leaf, input, k * width * 32);
+    }
+    const out = asBuffer(this.hasher.hashBatch(input, n, width));
+    for (let k = 0; k < n; k++) this.nodes.set(nodeId(0, indices[k] as number), out.subarray(k * 32, k * 32 + 32));
+  }
+
+  /**
+   * For each key, the leaf with the largest key <= it among the leaves present now (committed or in this
+   * overlay), with a flag when that leaf holds the key itself.
+   */
+  private predecessors(keys: readonly Buffer[]): LowLeaf[] {
+    if (keys.length === 0) return [];
+    const baseLow = this.base.findLowIndices(keys);
+    // Preimages of the committed low leaves that this overlay has not replaced, in one query.
+    const wanted = [...new Set(baseLow.filter((i) => !this.leaves.has(i)))];
+    const fetched = new Map<number, IndexedLeaf>();
+    if (wanted.length > 0) {
+      const got = this.base.getLeaves(wanted);
+      for (let i = 0; i < wanted.length; i++) {
+        const leaf = got[i];
+        if (!leaf) throw new Error(`${this.info.name}: key index points at empty leaf ${wanted[i]}`);
+        fetched.set(wanted[i] as number, leaf);
+      }
+    }
+    return keys.map((key, i) => {
+      let index = baseLow[i] as number;
+      let leaf = this.leaves.get(index) ?? (fetched.get(index) as IndexedLeaf);
+      const pos = this.floorSorted(key);
+      if (pos >= 0) {
+        const ownKey = this.sortedKeys[pos] as Buffer;
+        if (Buffer.compare(ownKey, leaf.key) > 0) {
+          index = this.sortedKeyIndices[pos] as number;
+          leaf = this.leaves.get(index) as IndexedLeaf;
+        }
+      }
+      return { index, leaf, alreadyPresent: leaf.key.equals(key) };
+    });
+  }
+
+  /**
+   * Links new leaves into the sorted list. Entries are grouped by the existing leaf they follow; each group is
+   * chained in key order between that leaf and its old successor, which is the state inserting them one by
+   * one in any order produces.
+   */
+  private link(entries: NewEntry[]): void {
+    if (entries.length === 0) return;
+    const sorted = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
+    let g = 0;
+    while (g < sorted.length) {
+      const pred = (sorted[g] as NewEntry).pred;
+      let end = g;
+      while (end + 1 < sorted.length && (sorted[end + 1] as NewEntry).pred === pred) end++;
+      const low = this.currentLeaf(pred);
+      const first = sorted[g] as NewEntry;
+      this.setLeaf(pred, { key: low.key, value: low.value, nextKey: first.key, nextIndex: first.index });
+      for (let k = g; k <= end; k++) {
+        const e = sorted[k] as NewEntry;
+        const succ = k < end ? (sorted[k + 1] as NewEntry) : undefined;
+        this.setLeaf(e.index, {
+          key: e.key,
+          value: e.value,
+          nextKey: succ ? succ.key : low.nextKey,
+          nextIndex: succ ? succ.index : low.nextIndex,
+        });
+      }
+      g = end + 1;
+    }
+    this.mergeSortedKeys(sorted);
+  }
+
+  private mergeSortedKeys(sorted: readonly NewEntry[]): void {
+    const a = this.sortedKeys;
+    const ai = this.sortedKeyIndices;
+    const keys: Buffer[] = new Array(a.length + sorted.length);
+    const indices: number[] = new Array(a.length + sorted.length);
+    let i = 0;
+    let j = 0;
+    let o = 0;
+    while (i < a.length || j < sorted.length) {
+      if (j >= sorted.length || (i < a.length && Buffer.compare(a[i] as Buffer, (sorted[j] as NewEntry).key) < 0)) {
+        keys[o] = a[i] as Buffer;
+        indices[o++] = ai[i++] as number;
+      } else {
+        const e = sorted[j++] as NewEntry;
+        keys[o] = e.key;
+        indices[o++] = e.index;
+      }
+    }
+    this.sortedKeys = keys;
+    this.sortedKeyIndices = indices;
+  }
+
+  /** Position of the largest overlay key <= key, or -1. */
+  private floorSorted(key: Buffer): number {
+    let lo = 0;
+    let hi = this.sortedKeys.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Buffer.compare(this.sortedKeys[mid] as Buffer, key) <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  private findUncommitted(value: Buffer): number | undefined {
+    if (this.info.kind === 'append-only') return this.appendedValues.get(value.toString('hex'));
+    const pos = this.floorSorted(value);
+    return pos >= 0 && (this.sortedKeys[pos] as Buffer).equals(value)
+      ? (this.sortedKeyIndices[pos] as number)
+      : undefined;
+  }
+
+  private currentLeaf(index: number): IndexedLeaf {
+    const leaf = this.leaves.get(index) ?? this.base.getLeaves([index])[0];
+    if (!leaf) throw new Error(`${this.info.name}: leaf ${index} is empty but is linked from the sorted list`);
+    return leaf;
+  }
+
+  private setLeaf(index: number, leaf: IndexedLeaf): void {
+    this.leaves.set(index, leaf);
+    this.dirty.add(index);
+  }
+
+  private ensureCapacity(added: number): void {
+    if (this.size + added > 2 ** this.info.height) {
+      throw new InvalidWorldStateArgumentError(
+        `${this.info.name} is full: ${this.size} + ${added} leaves exceed its capacity 2^${this.info.height}`,
+      );
+    }
+  }
+
+  private checkIndex(index: number): void {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= 2 ** this.info.height) {
+      throw new InvalidWorldStateArgumentError(
+        `Leaf index ${index} is outside ${this.info.name} (0 to 2^${this.info.height} - 1)`,
+      );
+    }
+  }
+
+  private requireKind(kind: IndexedLeafKind): void {
+    if (this.info.kind !== kind) {
+      throw new InvalidWorldStateArgumentError(`${this.info.name} does not take ${kind} insertions`);
+    }
+  }
+
+  private requireIndexed(): void {
+    if (this.info.kind === 'append-only') {
+      throw new InvalidWorldStateArgumentError(`${this.info.name} is not an indexed tree`);
+    }
+  }
+}
+
+function asBuffer(u8: Uint8Array): Buffer {
+  return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+}
+
+interface NewEntry {
+  key: Buffer;
+  value: Buffer;
+  index: number;
+  pred: number;
+}

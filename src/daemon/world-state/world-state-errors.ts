@@ -1,0 +1,52 @@
+/**
+ * Errors of the world state. `rpcCode` tells the RPC layer how to answer (DESIGN section 4): a bad argument
+ * is invalid params, an unreadable block is BLOCK_NOT_AVAILABLE, an operation the current state forbids is
+ * INVALID_STATE; a rejected block or fork misuse is an internal condition of the caller.
+ */
+export type WorldStateErrorCode = 'INVALID_PARAMS' | 'BLOCK_NOT_AVAILABLE' | 'INVALID_STATE' | 'BLOCK_REJECTED';
+
+export abstract class WorldStateError extends Error {
+  abstract readonly rpcCode: WorldStateErrorCode;
+}
+
+/** A tree id outside 0-4 (including the spec's 5 and 6). */
+export class InvalidTreeIdError extends WorldStateError {
+  override name = 'InvalidTreeIdError';
+  readonly rpcCode = 'INVALID_PARAMS';
+}
+
+/** A leaf index, value or argument that cannot be used (outside the tree, not a field element...). */
+export class InvalidWorldStateArgumentError extends WorldStateError {
+  override name = 'InvalidWorldStateArgumentError';
+  readonly rpcCode = 'INVALID_PARAMS';
+}
+
+/** A read at a block the world state does not hold: above the tip, or pruned from history. */
+export class BlockNotAvailableError extends WorldStateError {
+  override name = 'BlockNotAvailableError';
+  readonly rpcCode = 'BLOCK_NOT_AVAILABLE';
+
+  constructor(
+    readonly requested: number,
+    readonly oldestAvailable: number,
+    readonly latest: number,
+  ) {
+    super(
+      requested > latest
+        ? `Queried block ${requested} not yet synced by the node (node is synced upto ${latest}).`
+        : `Block ${requested} is no longer available in world state: history was pruned, the oldest available block is ${oldestAvailable} (latest ${latest}).`,
+    );
+  }
+}
+
+/** A block whose effects cannot be applied, or whose resulting state differs from its header. Nothing was written. */
+export class BlockRejectedError extends WorldStateError {
+  override name = 'BlockRejectedError';
+  readonly rpcCode = 'BLOCK_REJECTED';
+}
+
+/** An operation refused in the current state (unwinding below the finalized block, a stale fork...). */
+export class WorldStateStateError extends WorldStateError {
+  override name = 'WorldStateStateError';
+  readonly rpcCode = 'INVALID_STATE';
+}

@@ -1,0 +1,656 @@
+import { randomInt } from 'node:crypto';
+import type { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
+import { BlockHeader } from '../../core/block/block-header.js';
+import type { StateReference } from '../../core/block/state-reference.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import { type BatchHasher, InThreadBatchHasher } from './batch-hasher.js';
+import { CommittedTree, type TreeSnapshot } from './committed-tree.js';
+import { emptySubtreeRoot } from './empty-subtrees.js';
+import { bufferField, checkedFieldBuffer, fieldBuffer } from './field-buffer.js';
+import { type GenesisPublicData, genesisNullifierLeaves, genesisPublicDataLeaves } from './genesis-state.js';
+import type { IndexedLeafPreimage } from './indexed-leaf.js';
+import { decodeIndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
+import { MerkleTreeId, parseTreeId, TREES } from './merkle-tree-id.js';
+import type { SiblingPath } from './sibling-path.js';
+import { TreeOverlay } from './tree-overlay.js';
+import type {
+  LeafInBlock,
+  MembershipWitness,
+  NullifierMembershipWitness,
+  PublicDataWitness,
+  WorldStateSyncStatus,
+} from './witnesses.js';
+import {
+  BlockNotAvailableError,
+  BlockRejectedError,
+  InvalidWorldStateArgumentError,
+  WorldStateError,
+  WorldStateStateError,
+} from './world-state-errors.js';
+import { type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
+import { storeKey, TREE_SPAN, WorldStateStore } from './world-state-store.js';
+import { type TreeMetadata, WorldStateView } from './world-state-view.js';
+
+/** A block to read: a number, or the latest block. */
+export type BlockSelector = number | 'latest';
+
+export interface WorldStateOptions {
+  /**
+   * How many blocks of history stay readable (the latest N); older ones are pruned once finalized.
+   * 0 or undefined keeps every block (the dev-mode default).
+   */
+  readonly historyBlocks?: number;
+  /** Public data present at genesis (e.g. prefunded fee juice balances): tree leaf slots and values. */
+  readonly genesisPublicData?: readonly GenesisPublicData[];
+  /** The hashing engine for tree nodes (a worker pool, say); defaults to hashing on the calling thread. */
+  readonly hasher?: BatchHasher;
+}
+
+/** The tree side of a block, as the chain code hands it over; the chain code owns headers. */
+export interface BlockToApply {
+  readonly blockNumber: number;
+  /** The header hash: the block's archive leaf. */
+  readonly blockHash: bigint;
+  /** The header's state reference; the computed state must equal it or the block is rejected. */
+  readonly state: StateReference;
+  /** The header's lastArchive; when given, it must equal the archive before this block. */
+  readonly lastArchive?: AppendOnlyTreeSnapshot;
+  readonly txs: readonly TxTreeEffects[];
+  /** True for the first block of a checkpoint (indexWithinCheckpoint 0): it appends the checkpoint's messages. */
+  readonly firstInCheckpoint: boolean;
+  /** The checkpoint's L1-to-L2 messages (at most 1024, padded with zeros); must be empty otherwise. */
+  readonly l1ToL2Messages: readonly bigint[];
+}
+
+export interface ForkCommit {
+  readonly blockNumber: number;
+  readonly blockHash: bigint;
+  /** When given, the fork's state must equal it. */
+  readonly state?: StateReference;
+}
+
+export interface UnwindOptions {
+  /** Allows unwinding below the finalized block; below the oldest kept block it clears the trees to genesis. */
+  readonly force?: boolean;
+}
+
+export interface UnwindResult {
+  readonly latestBlockNumber: number;
+  /** True when history did not reach the target and the trees were reset to genesis (resync needed). */
+  readonly clearedToGenesis: boolean;
+}
+
+interface BlockState {
+  readonly hash: Buffer;
+  readonly snapshots: readonly TreeSnapshot[];
+}
+
+const STATE_RECORD = 40;
+
+/**
+ * The world state: the five Aztec trees (reference aztec-internals 1) kept in the node's SQLite database,
+ * readable at any retained block, with forks for block building and simulation, unwinding, finality and
+ * history pruning. Writes run inside the caller's transaction when there is one (better-sqlite3 nests them
+ * as savepoints), so a block and its world state commit together.
+ *
+ * An in-memory copy of the tip (block number, roots, sizes) is checked against a random token in ws_meta
+ * that every write changes, so a transaction rolled back by the caller is noticed before the next use.
+ */
+export class WorldState {
+  private readonly store: WorldStateStore;
+  private readonly hasher: BatchHasher;
+  private readonly historyBlocks: number;
+  private readonly genesis: { readonly overlays: TreeOverlay[]; readonly hash: Buffer; readonly state: StateReference };
+  private token: number | undefined;
+  private latest = 0;
+  private finalized = 0;
+  private oldest = 0;
+  private latestState: BlockState | undefined;
+  private readonly stateCache = new Map<number, BlockState>();
+
+  private constructor(
+    private readonly db: SqliteDatabase,
+    options: WorldStateOptions,
+  ) {
+    const history = options.historyBlocks ?? 0;
+    if (!Number.isInteger(history) || history < 0) {
+      throw new InvalidWorldStateArgumentError(`historyBlocks must be a non-negative integer, got ${history}`);
+    }
+    this.historyBlocks = history;
+    this.store = new WorldStateStore(db);
+    this.hasher = options.hasher ?? new InThreadBatchHasher();
+    this.genesis = this.buildGenesis(options.genesisPublicData ?? []);
+  }
+
+  /**
+   * Opens the world state in a migrated node database, writing the genesis block on first use. A database
+   * whose genesis differs (another prefill) is refused.
+   */
+  static open(db: SqliteDatabase, options: WorldStateOptions = {}): WorldState {
+    const ws = new WorldState(db, options);
+    ws.initialize();
+    return ws;
+  }
+
+  // ---- status ----
+
+  get latestBlockNumber(): number {
+    this.refresh();
+    return this.latest;
+  }
+
+  getSyncStatus(): WorldStateSyncStatus {
+    this.refresh();
+    return {
+      latestBlockNumber: this.latest,
+      latestBlockHash: bufferField((this.latestState as BlockState).hash),
+      finalizedBlockNumber: this.finalized,
+      oldestHistoricBlockNumber: this.oldest,
+      // One SQLite transaction writes all five trees, so they cannot drift apart.
+      treesAreSynched: true,
+    };
+  }
+
+  /** The state reference of the genesis block. */
+  getInitialStateReference(): StateReference {
+    return this.genesis.state;
+  }
+
+  /** The genesis block header hash (archive leaf 0). */
+  getGenesisBlockHash(): bigint {
+    return bufferField(this.genesis.hash);
+  }
+
+  /** The hash of a block (its archive leaf), if the block exists. */
+  getBlockHash(blockNumber: number): bigint | undefined {
+    this.refresh();
+    if (!Number.isInteger(blockNumber) || blockNumber < 0 || blockNumber > this.latest) return undefined;
+    if (blockNumber === this.latest) return bufferField((this.latestState as BlockState).hash);
+    // Archive leaves are written once and never pruned, so this works for blocks beyond history too.
+    const leaf = this.store.getNode(storeKey(MerkleTreeId.ARCHIVE, 0, blockNumber), this.latest);
+    return leaf ? bufferField(leaf) : undefined;
+  }
+
+  /** The number of the block with this hash (an archive leaf index), if any. */
+  getBlockNumber(blockHash: bigint): number | undefined {
+    const [index] = this.view('latest').findLeafIndices(MerkleTreeId.ARCHIVE, [blockHash]);
+    return index === undefined ? undefined : Number(index);
+  }
+
+  // ---- reads at a block ----
+
+  /** A read-only view of the trees after `block` (latest by default). */
+  view(block: BlockSelector = 'latest'): WorldStateView {
+    this.refresh();
+    const b = this.resolve(block);
+    return new WorldStateView(b, this.overlaysAt(b), this.guardFor(b));
+  }
+
+  getStateReference(block: BlockSelector = 'latest'): StateReference {
+    return this.view(block).getStateReference();
+  }
+
+  getArchiveSnapshot(block: BlockSelector = 'latest'): AppendOnlyTreeSnapshot {
+    return this.view(block).getArchiveSnapshot();
+  }
+
+  getTreeInfo(block: BlockSelector, treeId: MerkleTreeId): TreeMetadata {
+    return this.view(block).getTreeInfo(treeId);
+  }
+
+  getSiblingPath(block: BlockSelector, treeId: MerkleTreeId, leafIndex: bigint): SiblingPath {
+    return this.view(block).getSiblingPath(treeId, leafIndex);
+  }
+
+  getLeafValue(block: BlockSelector, treeId: MerkleTreeId, leafIndex: bigint): bigint {
+    return this.view(block).getLeafValue(treeId, leafIndex);
+  }
+
+  getLeafPreimage(block: BlockSelector, treeId: MerkleTreeId, leafIndex: bigint): IndexedLeafPreimage | undefined {
+    return this.view(block).getLeafPreimage(treeId, leafIndex);
+  }
+
+  /**
+   * node_findLeavesIndexes: for each value, its leaf index and the block that inserted it, or undefined.
+   * Indexed trees are searched by key (nullifier, public data leaf slot).
+   */
+  findLeavesIndexes(
+    block: BlockSelector,
+    treeId: MerkleTreeId,
+    values: readonly bigint[],
+  ): (LeafInBlock | undefined)[] {
+    const view = this.view(block);
+    const found = view.findLeafLocations(parseTreeId(treeId), values);
+    const hashes = new Map<number, bigint>();
+    return found.map((f) => {
+      if (!f) return undefined;
+      const blockNumber = f.blockNumber as number;
+      let blockHash = hashes.get(blockNumber);
+      if (blockHash === undefined) {
+        blockHash = this.getBlockHash(blockNumber) as bigint;
+        hashes.set(blockNumber, blockHash);
+      }
+      return { index: f.index, blockNumber, blockHash };
+    });
+  }
+
+  getNullifierMembershipWitness(block: BlockSelector, nullifier: bigint): NullifierMembershipWitness | undefined {
+    return this.view(block).getNullifierMembershipWitness(nullifier);
+  }
+
+  getLowNullifierMembershipWitness(block: BlockSelector, nullifier: bigint): NullifierMembershipWitness | undefined {
+    return this.view(block).getLowNullifierMembershipWitness(nullifier);
+  }
+
+  getPublicDataWitness(block: BlockSelector, leafSlot: bigint): PublicDataWitness | undefined {
+    return this.view(block).getPublicDataWitness(leafSlot);
+  }
+
+  /** The value at a public data tree leaf slot (already siloed); 0 when never written. */
+  getPublicStorageAt(block: BlockSelector, leafSlot: bigint): bigint {
+    return this.view(block).getPublicStorageAt(leafSlot);
+  }
+
+  getNoteHashMembershipWitness(block: BlockSelector, noteHash: bigint): MembershipWitness | undefined {
+    return this.view(block).getNoteHashMembershipWitness(noteHash);
+  }
+
+  /**
+   * Proves `blockHash` is an archive leaf, against the archive as of the block before `block`, so the path
+   * matches the lastArchive root in `block`'s header (Aztec 4.1.x, reference aztec-wire 5.4). Undefined for
+   * block 0 (its lastArchive is empty) and for hashes not in that archive.
+   */
+  getBlockHashMembershipWitness(block: BlockSelector, blockHash: bigint): MembershipWitness | undefined {
+    this.refresh();
+    const b = this.resolve(block);
+    if (b === 0) return undefined;
+    return this.view(b - 1).getArchiveMembershipWitness(blockHash);
+  }
+
+  /** The older getArchiveMembershipWitness: the archive as of `block` itself. */
+  getArchiveMembershipWitness(block: BlockSelector, archiveLeaf: bigint): MembershipWitness | undefined {
+    return this.view(block).getArchiveMembershipWitness(archiveLeaf);
+  }
+
+  /** The message's leaf index and sibling path in the L1-to-L2 message tree (wire: [index, SiblingPath<36>]). */
+  getL1ToL2MessageMembershipWitness(block: BlockSelector, message: bigint): MembershipWitness | undefined {
+    return this.view(block).getL1ToL2MessageMembershipWitness(message);
+  }
+
+  // ---- writes ----
+
+  /** A writable fork on top of `block` (latest by default). Only a fork of the latest block can be committed. */
+  fork(block: BlockSelector = 'latest'): WorldStateFork {
+    this.refresh();
+    const b = this.resolve(block);
+    return new WorldStateFork(b, this.overlaysAt(b), this.guardFor(b));
+  }
+
+  /**
+   * Applies a block's effects (reference aztec-internals 1.4): per tx 64 note hashes and 64 nullifiers
+   * (zero-padded), public data writes in order, the checkpoint's L1-to-L2 messages padded to 1024 on its first
+   * block, then the block hash into the archive. The computed state must equal the header's; otherwise
+   * BlockRejectedError and nothing is written. Runs inside the caller's transaction if one is open.
+   */
+  applyBlock(block: BlockToApply): StateReference {
+    this.refresh();
+    const n = block.blockNumber;
+    if (n !== this.latest + 1) {
+      throw new BlockRejectedError(`Block ${n} cannot be applied: the world state is at block ${this.latest}`);
+    }
+    if (!block.firstInCheckpoint && block.l1ToL2Messages.length > 0) {
+      throw new BlockRejectedError(
+        `Block ${n} is not the first of its checkpoint but brings ${block.l1ToL2Messages.length} L1-to-L2 messages`,
+      );
+    }
+    const fork = this.fork(this.latest);
+    try {
+      if (block.lastArchive && !fork.getArchiveSnapshot().equals(block.lastArchive)) {
+        const have = fork.getArchiveSnapshot();
+        throw new BlockRejectedError(
+          `Block ${n} lastArchive (${block.lastArchive.root.toString()}, ${block.lastArchive.nextAvailableLeafIndex}) ` +
+            `is not the archive after block ${this.latest} (${have.root.toString()}, ${have.nextAvailableLeafIndex})`,
+        );
+      }
+      for (let i = 0; i < block.txs.length; i++) {
+        try {
+          fork.applyTxEffects(block.txs[i] as TxTreeEffects);
+        } catch (e) {
+          if (e instanceof WorldStateError) throw new BlockRejectedError(`Block ${n}, tx ${i}: ${e.message}`);
+          throw e;
+        }
+      }
+      if (block.firstInCheckpoint) {
+        try {
+          fork.appendCheckpointMessages(block.l1ToL2Messages);
+        } catch (e) {
+          if (e instanceof WorldStateError) throw new BlockRejectedError(`Block ${n}: ${e.message}`);
+          throw e;
+        }
+      }
+      return this.commitFork(fork, { blockNumber: n, blockHash: block.blockHash, state: block.state });
+    } finally {
+      fork.close();
+    }
+  }
+
+  /**
+   * Commits a fork of the latest block as block `blockNumber`: appends the block hash to its archive, checks
+   * the state against `state` when given, and writes everything. The fork is used up.
+   */
+  commitFork(fork: WorldStateFork, commit: ForkCommit): StateReference {
+    this.refresh();
+    const n = commit.blockNumber;
+    if (fork.blockNumber !== this.latest || n !== this.latest + 1) {
+      throw new WorldStateStateError(
+        `Cannot commit a fork of block ${fork.blockNumber} as block ${n}: the world state is at block ${this.latest}`,
+      );
+    }
+    const state = fork.getStateReference();
+    if (commit.state && !state.equals(commit.state)) {
+      throw new BlockRejectedError(`Block ${n} state mismatch: ${describeMismatch(state, commit.state)}`);
+    }
+    fork.appendArchive(commit.blockHash);
+    const overlays = fork.overlays();
+    fork.markCommitted();
+    this.writeBlock(n, checkedFieldBuffer(commit.blockHash, 'block hash'), overlays, true);
+    return state;
+  }
+
+  /**
+   * Removes the blocks above `target`. Refused below the finalized block unless forced; forced below the
+   * oldest kept block, the trees go back to genesis and the node must resync.
+   */
+  unwindBlocks(target: number, options: UnwindOptions = {}): UnwindResult {
+    this.refresh();
+    if (!Number.isInteger(target) || target < 0) {
+      throw new InvalidWorldStateArgumentError(`Unwind target must be a block number >= 0, got ${target}`);
+    }
+    if (target >= this.latest) return { latestBlockNumber: this.latest, clearedToGenesis: false };
+    if (target < this.finalized && !options.force) {
+      throw new WorldStateStateError(
+        `Cannot unwind to block ${target}: block ${this.finalized} is finalized (force clears world state for a resync)`,
+      );
+    }
+    if (target < this.oldest) {
+      this.db.transaction(() => {
+        this.store.clearAll();
+        this.writeGenesis();
+      })();
+      this.token = undefined;
+      this.refresh();
+      return { latestBlockNumber: 0, clearedToGenesis: true };
+    }
+    const from = this.blockState(target).snapshots;
+    const to = (this.latestState as BlockState).snapshots;
+    const latest = this.latest;
+    this.db.transaction(() => {
+      for (const info of TREES) {
+        const lo = storeKey(info.id, 0, (from[info.id] as TreeSnapshot).size);
+        const hi = storeKey(info.id, 0, (to[info.id] as TreeSnapshot).size);
+        if (hi <= lo) continue;
+        if (info.kind === 'append-only') {
+          for (const row of this.store.nodesWrittenAfter(lo, hi, target)) {
+            this.store.deleteKeyInsertedAfter(info.id, row.hash, target);
+          }
+        } else {
+          const kind = info.kind as IndexedLeafKind;
+          for (const row of this.store.leavesWrittenAfter(lo, hi, target)) {
+            this.store.deleteKeyInsertedAfter(info.id, decodeIndexedLeaf(kind, row.leaf).key, target);
+          }
+        }
+      }
+      for (let b = latest; b > target; b--) {
+        for (const j of this.store.getJournal(b)) {
+          const base = j.tree * TREE_SPAN;
+          forEachPacked(j.nodes, (id) => this.store.deleteNodeVersion(base + id, b));
+          forEachPacked(j.leaves, (id) => this.store.deleteLeafVersion(base + id, b));
+        }
+      }
+      this.store.deleteBlocksAbove(target);
+      this.store.setMeta('latest', target);
+      if (this.finalized > target) this.store.setMeta('finalized', target);
+      this.bumpToken();
+    })();
+    this.token = undefined;
+    this.refresh();
+    return { latestBlockNumber: this.latest, clearedToGenesis: false };
+  }
+
+  /** Marks blocks up to `blockNumber` final (they can no longer be unwound) and prunes history. */
+  setFinalized(blockNumber: number): void {
+    this.refresh();
+    if (!Number.isInteger(blockNumber) || blockNumber < 0 || blockNumber > this.latest) {
+      throw new InvalidWorldStateArgumentError(
+        `Cannot finalize block ${blockNumber}: the world state holds blocks 0 to ${this.latest}`,
+      );
+    }
+    if (blockNumber <= this.finalized) return;
+    this.db.transaction(() => {
+      this.store.setMeta('finalized', blockNumber);
+      this.bumpToken();
+      this.finalized = blockNumber;
+      this.pruneInTransaction();
+    })();
+    this.token = undefined;
+    this.refresh();
+  }
+
+  /**
+   * Drops history below the retention window (the latest `historyBlocks` blocks), never above the finalized
+   * block. Returns the oldest block still readable.
+   */
+  pruneHistory(): number {
+    this.refresh();
+    this.db.transaction(() => this.pruneInTransaction())();
+    this.token = undefined;
+    this.refresh();
+    return this.oldest;
+  }
+
+  // ---- internals ----
+
+  private pruneInTransaction(): void {
+    if (this.historyBlocks === 0) return;
+    const target = Math.min(this.finalized, this.latest - this.historyBlocks + 1);
+    if (target <= this.oldest) return;
+    for (let b = this.oldest + 1; b <= target; b++) {
+      for (const j of this.store.getJournal(b)) {
+        const base = j.tree * TREE_SPAN;
+        forEachPacked(j.nodes, (id) => this.store.deleteNodeVersionsBefore(base + id, b));
+        forEachPacked(j.leaves, (id) => this.store.deleteLeafVersionsBefore(base + id, b));
+      }
+    }
+    this.store.deleteHistoryBelow(target);
+    this.store.setMeta('oldest', target);
+    this.bumpToken();
+    this.oldest = target;
+  }
+
+  private initialize(): void {
+    if (this.store.getMeta('genesis') === undefined) {
+      this.db.transaction(() => this.writeGenesis())();
+    } else {
+      const stored = this.store.getMeta('genesis') as Buffer;
+      if (!stored.equals(this.genesis.hash)) {
+        throw new WorldStateStateError(
+          `The database's world state starts from genesis block hash 0x${stored.toString('hex')}, but this node's ` +
+            `genesis (its prefilled public data) gives 0x${this.genesis.hash.toString('hex')}; use the same genesis ` +
+            'settings or another data directory',
+        );
+      }
+    }
+    this.refresh();
+  }
+
+  private writeGenesis(): void {
+    this.writeBlock(0, this.genesis.hash, this.genesis.overlays, false);
+    this.store.setMeta('genesis', this.genesis.hash);
+    this.store.setMeta('finalized', 0);
+    this.store.setMeta('oldest', 0);
+    this.bumpToken();
+  }
+
+  /** Genesis (reference aztec-internals 1.3): prefilled indexed trees, empty others, archive leaf 0 = header hash. */
+  private buildGenesis(prefill: readonly GenesisPublicData[]): WorldState['genesis'] {
+    const overlays = TREES.map(
+      (info) =>
+        new TreeOverlay(
+          new CommittedTree(this.store, info, -1, { root: emptySubtreeRoot(info.height), size: 0 }),
+          this.hasher,
+        ),
+    );
+    (overlays[MerkleTreeId.NULLIFIER_TREE] as TreeOverlay).seedLeaves(genesisNullifierLeaves());
+    (overlays[MerkleTreeId.PUBLIC_DATA_TREE] as TreeOverlay).seedLeaves(genesisPublicDataLeaves(prefill));
+    const view = new WorldStateView(0, overlays, () => {});
+    const state = view.getStateReference();
+    const hash = fieldBuffer(BlockHeader.empty({ state }).hash().value);
+    (overlays[MerkleTreeId.ARCHIVE] as TreeOverlay).appendLeaves([hash]);
+    return { overlays, hash, state };
+  }
+
+  private writeBlock(n: number, hash: Buffer, overlays: readonly TreeOverlay[], journal: boolean): void {
+    const snapshots = overlays.map((o) => ({ root: o.root(), size: o.treeSize }));
+    const writes = overlays.map((o) => o.collectWrites());
+    this.db.transaction(() => {
+      for (const info of TREES) {
+        const w = writes[info.id] as ReturnType<TreeOverlay['collectWrites']>;
+        for (const [k, h] of w.nodes) this.store.insertNode(k, n, h);
+        for (const [k, leaf] of w.leaves) this.store.insertLeaf(k, n, leaf);
+        const firstWins = info.kind === 'append-only';
+        for (const [key, index] of w.keys) this.store.insertKey(info.id, key, index, n, firstWins);
+        if (journal) {
+          const base = info.id * TREE_SPAN;
+          this.store.insertJournal(n, info.id, packIds(w.nodes, base), packIds(w.leaves, base));
+        }
+      }
+      this.store.insertBlock(n, hash, encodeState(snapshots));
+      this.store.setMeta('latest', n);
+      this.bumpToken();
+    })();
+    this.latest = n;
+    this.latestState = { hash, snapshots };
+  }
+
+  private bumpToken(): void {
+    const token = randomInt(0, 2 ** 48 - 1);
+    this.store.setMeta('token', token);
+    this.token = token;
+  }
+
+  /** Reloads the tip from the database when another write (or a rollback) changed it. */
+  private refresh(): void {
+    const token = this.store.getMeta('token') as number;
+    if (token === this.token) return;
+    this.latest = this.store.getMeta('latest') as number;
+    this.finalized = this.store.getMeta('finalized') as number;
+    this.oldest = this.store.getMeta('oldest') as number;
+    this.stateCache.clear();
+    this.latestState = this.loadState(this.latest);
+    this.token = token;
+  }
+
+  private resolve(block: BlockSelector): number {
+    if (block === 'latest') return this.latest;
+    if (!Number.isInteger(block) || block < 0) {
+      throw new InvalidWorldStateArgumentError(`Block must be a block number >= 0 or 'latest', got ${String(block)}`);
+    }
+    if (block > this.latest || block < this.oldest) throw new BlockNotAvailableError(block, this.oldest, this.latest);
+    return block;
+  }
+
+  private blockState(b: number): BlockState {
+    if (b === this.latest) return this.latestState as BlockState;
+    let s = this.stateCache.get(b);
+    if (!s) {
+      s = this.loadState(b);
+      if (this.stateCache.size >= 1024) this.stateCache.clear();
+      this.stateCache.set(b, s);
+    }
+    return s;
+  }
+
+  private loadState(b: number): BlockState {
+    const row = this.store.getBlock(b);
+    if (!row) throw new BlockNotAvailableError(b, this.oldest, this.latest);
+    return { hash: row.hash, snapshots: decodeState(row.state) };
+  }
+
+  private overlaysAt(b: number): TreeOverlay[] {
+    const { snapshots } = this.blockState(b);
+    return TREES.map(
+      (info) =>
+        new TreeOverlay(new CommittedTree(this.store, info, b, snapshots[info.id] as TreeSnapshot), this.hasher),
+    );
+  }
+
+  /**
+   * A check run before each use of a view or fork of block b: while nothing was written since the last check
+   * it costs one token read; otherwise b must still be readable and still hold the same block.
+   */
+  private guardFor(b: number): () => void {
+    const hash = this.blockState(b).hash;
+    let seen = this.token;
+    return () => {
+      this.refresh();
+      if (this.token === seen) return;
+      if (b > this.latest || b < this.oldest) {
+        throw new WorldStateStateError(
+          `World state block ${b} under this view is gone (now blocks ${this.oldest} to ${this.latest})`,
+        );
+      }
+      if (!this.blockState(b).hash.equals(hash)) {
+        throw new WorldStateStateError(`World state block ${b} under this view was replaced by a reorg`);
+      }
+      seen = this.token;
+    };
+  }
+}
+
+function encodeState(snapshots: readonly TreeSnapshot[]): Buffer {
+  const out = Buffer.alloc(snapshots.length * STATE_RECORD);
+  snapshots.forEach((s, i) => {
+    s.root.copy(out, i * STATE_RECORD);
+    out.writeUIntBE(Math.floor(s.size / 0x10000), i * STATE_RECORD + 32, 6);
+    out.writeUInt16BE(s.size & 0xffff, i * STATE_RECORD + 38);
+  });
+  return out;
+}
+
+function decodeState(buf: Buffer): TreeSnapshot[] {
+  const out: TreeSnapshot[] = [];
+  for (let o = 0; o < buf.length; o += STATE_RECORD) {
+    out.push({
+      root: Buffer.from(buf.subarray(o, o + 32)),
+      size: buf.readUIntBE(o + 32, 6) * 0x10000 + buf.readUInt16BE(o + 38),
+    });
+  }
+  return out;
+}
+
+/** Store keys relative to their tree (< 2^48), 6 bytes each. */
+function packIds(rows: readonly (readonly [number, Buffer])[], base: number): Buffer {
+  const out = Buffer.allocUnsafe(rows.length * 6);
+  for (let i = 0; i < rows.length; i++) out.writeUIntBE((rows[i] as readonly [number, Buffer])[0] - base, i * 6, 6);
+  return out;
+}
+
+function forEachPacked(buf: Buffer, fn: (id: number) => void): void {
+  for (let o = 0; o < buf.length; o += 6) fn(buf.readUIntBE(o, 6));
+}
+
+function describeMismatch(computed: StateReference, expected: StateReference): string {
+  const pairs: [string, AppendOnlyTreeSnapshot, AppendOnlyTreeSnapshot][] = [
+    ['L1_TO_L2_MESSAGE_TREE', computed.l1ToL2MessageTree, expected.l1ToL2MessageTree],
+    ['NOTE_HASH_TREE', computed.partial.noteHashTree, expected.partial.noteHashTree],
+    ['NULLIFIER_TREE', computed.partial.nullifierTree, expected.partial.nullifierTree],
+    ['PUBLIC_DATA_TREE', computed.partial.publicDataTree, expected.partial.publicDataTree],
+  ];
+  return pairs
+    .filter(([, c, e]) => !c.equals(e))
+    .map(
+      ([name, c, e]) =>
+        `${name} computed (${c.root.toString()}, ${c.nextAvailableLeafIndex}), header says (${e.root.toString()}, ${e.nextAvailableLeafIndex})`,
+    )
+    .join('; ');
+}
