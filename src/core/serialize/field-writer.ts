@@ -71,10 +71,10 @@ export class FieldWriter {
   }
 
   /** poseidon2HashWithSeparator over the written fields: the separator goes in front as one more field. */
-  hashWithSeparator(separator: number): bigint {
+  hashWithSeparator(separator: number | bigint): bigint {
     const inputs = new Array<Uint8Array>(this.index + 1);
     const sep = new Uint8Array(32);
-    new DataView(sep.buffer).setUint32(28, separator);
+    writeField32(new DataView(sep.buffer), 0, BigInt(separator));
     inputs[0] = sep;
     for (let i = 0; i < this.index; i++) inputs[i + 1] = this.bytes.subarray(i * 32, i * 32 + 32);
     return readField32(poseidon2HashBytes(inputs));
