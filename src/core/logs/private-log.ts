@@ -1,7 +1,7 @@
 import { PRIVATE_LOG_LENGTH, PRIVATE_LOG_SIZE_IN_FIELDS } from '../constants.js';
 import { Fr } from '../fr.js';
 import type { BufferReader } from '../serialize/buffer-reader.js';
-import type { BufferWriter } from '../serialize/buffer-writer.js';
+import { BufferWriter } from '../serialize/buffer-writer.js';
 import { DecodeError, joinPath } from '../serialize/decode-error.js';
 import type { FieldWriter } from '../serialize/field-writer.js';
 import { readFrArray, readObject, readStrictInteger } from '../serialize/json-reader.js';
@@ -75,6 +75,12 @@ export class PrivateLog {
   write(w: BufferWriter): void {
     for (const f of this.fields) w.writeFr(f);
     w.writeU32(this.emittedLength);
+  }
+
+  toBuffer(): Buffer {
+    const w = new BufferWriter(PrivateLog.SIZE_IN_BYTES);
+    this.write(w);
+    return w.toBuffer();
   }
 
   writeFields(f: FieldWriter): void {
