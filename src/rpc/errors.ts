@@ -1,0 +1,105 @@
+/**
+ * JSON-RPC error codes of the node (DESIGN section 4). The standard codes come from JSON-RPC 2.0; the
+ * application codes start at -32000 and each carries a stable `data.code` string that clients switch on.
+ * A JSON-RPC error travels with HTTP 200, except UNAUTHORIZED (401); 405 and 413 are HTTP-level refusals.
+ * Aztec 4.1.2 uses -32701/-32702 and HTTP 400 instead: see docs/compatibility.md.
+ */
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+/** Application errors: JSON-RPC code, the stable `data.code`, and what the code means. */
+export const APPLICATION_ERRORS = {
+  UNAUTHORIZED: { code: -32000, meaning: 'admin API key missing or wrong (HTTP 401)' },
+  BLOCK_NOT_AVAILABLE: { code: -32002, meaning: 'the requested block is not (yet, or any longer) available' },
+  TX_REJECTED: { code: -32003, meaning: 'the mempool declined the transaction; data.code says why' },
+  TX_INVALID: { code: -32004, meaning: 'the transaction failed validation; data.reasons lists why' },
+  INVALID_STATE: { code: -32005, meaning: 'the node cannot do this now (e.g. a snapshot already running)' },
+  UNSUPPORTED: { code: -32006, meaning: 'this node does not support the request' },
+  NOT_READY: { code: -32007, meaning: 'the node is starting or stopping; retry shortly' },
+} as const;
+
+export type ApplicationErrorName = keyof typeof APPLICATION_ERRORS;
+
+/** Mempool rejection codes of spec part 7, as `data.code` of a TX_REJECTED error. */
+export type TxRejectionCode = 'LOW_PRIORITY_FEE' | 'INSUFFICIENT_FEE_PAYER_BALANCE' | 'NULLIFIER_CONFLICT';
+
+/**
+ * The `data` object of a TX_REJECTED error: exactly the rejection object of reference section 10 (the
+ * code, the human message, and the figures as decimal strings or hex hashes).
+ */
+export type TxRejection =
+  | { code: 'LOW_PRIORITY_FEE'; message: string; minimumPriorityFee: string; txPriorityFee: string }
+  | {
+      code: 'INSUFFICIENT_FEE_PAYER_BALANCE';
+      message: string;
+      currentBalance: string;
+      availableBalance: string;
+      feeLimit: string;
+    }
+  | {
+      code: 'NULLIFIER_CONFLICT';
+      message: string;
+      conflictingTxHash: string;
+      minimumPriceBumpFee?: string;
+      txPriorityFee?: string;
+    };
+
+/** The `error` member of a JSON-RPC response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * An error a handler (or the server) throws on purpose: it reaches the caller as is. Anything else a
+ * handler throws is an internal error, logged with an id and answered with -32603.
+ */
+export class RpcError extends Error {
+  override name = 'RpcError';
+
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+function application(name: ApplicationErrorName, message: string, extra?: Record<string, unknown>): RpcError {
+  return new RpcError(APPLICATION_ERRORS[name].code, message, { code: name, ...extra });
+}
+
+/** The message of the 401 answer; the same for a missing and a wrong key so neither is told apart. */
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized: invalid or missing API key';
+
+export const rpcErrors = {
+  invalidRequest: (why: string) => new RpcError(INVALID_REQUEST, `Invalid request: ${why}`),
+  methodNotFound: (method: string, hint?: string) =>
+    new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}${hint ? ` (${hint})` : ''}`),
+  /** A method of the table whose service has not landed yet. */
+  notAvailableYet: (method: string) => new RpcError(METHOD_NOT_FOUND, `${method} is not available yet`),
+  invalidParams: (message: string) => new RpcError(INVALID_PARAMS, message),
+  unauthorized: () => application('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
+  blockNotAvailable: (message: string) => application('BLOCK_NOT_AVAILABLE', message),
+  /** `rejection` becomes `data` unchanged (reference section 10). */
+  txRejected: (rejection: TxRejection) =>
+    new RpcError(APPLICATION_ERRORS.TX_REJECTED.code, rejection.message, { ...rejection }),
+  txInvalid: (reasons: readonly string[]) =>
+    application('TX_INVALID', `Invalid tx: ${reasons.join(', ')}`, { reasons: [...reasons] }),
+  invalidState: (message: string) => application('INVALID_STATE', message),
+  unsupported: (message: string) => application('UNSUPPORTED', message),
+  notReady: (state: string) =>
+    application('NOT_READY', `The node is ${state} and does not serve requests now; retry shortly`),
+} as const;
