@@ -1,6 +1,10 @@
+import type { StatusReport } from '../rpc/server/rpc-listener.js';
+import { RpcService } from '../rpc/server/rpc-service.js';
 import type { NodeConfig } from './config/settings.js';
 import { ServiceRunner } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
+import { PACKAGE_VERSION } from './package-version.js';
+import { buildRpcHandlers } from './rpc-handlers.js';
 import { DatabaseService } from './store/database-service.js';
 
 export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
@@ -14,6 +18,8 @@ export class L2Node {
   readonly startedAt = new Date();
   readonly log: Logger;
   readonly database: DatabaseService;
+  /** Started last and stopped first: requests only reach a node whose services all run. */
+  readonly rpc: RpcService;
   private readonly runner: ServiceRunner;
 
   constructor(
@@ -23,6 +29,29 @@ export class L2Node {
     this.log = logger.module('node');
     this.runner = new ServiceRunner(this.log);
     this.database = new DatabaseService(config.dataDirectory);
+    this.rpc = new RpcService({
+      host: config.host,
+      port: config.port,
+      adminHost: config.adminHost,
+      adminPort: config.adminPort,
+      maxBodySize: config.rpcMaxBodySize,
+      maxBatchSize: config.rpcMaxBatchSize,
+      corsOrigin: config.rpcCorsOrigin,
+      dataDirectory: config.dataDirectory,
+      adminApiKeyHash: config.adminApiKeyHash,
+      disableAdminApiKey: config.disableAdminApiKey,
+      resetAdminApiKey: config.resetAdminApiKey,
+      versions: {
+        l1ChainId: config.l1ChainId,
+        rollupVersion: config.rollupVersion,
+        packageVersion: PACKAGE_VERSION,
+      },
+      handlers: buildRpcHandlers(this),
+      status: () => this.statusReport(),
+      notServing: () => (this.state === 'running' ? undefined : this.state),
+      log: logger.module('rpc'),
+      print: (text) => process.stdout.write(text),
+    });
   }
 
   async start(): Promise<void> {
@@ -33,6 +62,7 @@ export class L2Node {
         : 'starting node in memory (no --data-directory): nothing is kept after it stops',
     );
     await this.runner.start(this.database);
+    await this.runner.start(this.rpc);
     this.state = 'running';
     this.log.info('node running');
   }
@@ -42,5 +72,19 @@ export class L2Node {
     this.state = 'stopping';
     await this.runner.stopAll();
     this.state = 'stopped';
+  }
+
+  /** Latest block number known, 0 at genesis. Until the chain store lands nothing is ever appended. */
+  chainTip(): number {
+    return 0;
+  }
+
+  /** GET /status: 200 while running, 503 while starting or stopping. */
+  statusReport(): StatusReport {
+    const serving = this.state === 'running';
+    return {
+      serving,
+      body: { status: serving ? 'ok' : this.state, state: this.state, blockNumber: this.chainTip() },
+    };
   }
 }

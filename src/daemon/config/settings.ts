@@ -83,6 +83,17 @@ export const SETTINGS = {
     group: 'Network',
     description: 'Most requests accepted in one JSON-RPC batch.',
   }),
+  rpcCorsOrigin: setting<string>({
+    key: 'rpcCorsOrigin',
+    flag: 'rpc-cors-origin',
+    env: 'NODE_RPC_CORS_ORIGIN',
+    defaultValue: '*',
+    parse: parseNonEmpty,
+    kind: 'string',
+    group: 'Network',
+    description:
+      'Access-Control-Allow-Origin of the public listener, for browser clients (the admin listener has no CORS).',
+  }),
   dataDirectory: setting<string | undefined>({
     key: 'dataDirectory',
     flag: 'data-directory',

@@ -1,0 +1,334 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzip } from 'node:zlib';
+import type { Logger } from 'pino';
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, rpcErrors } from '../errors.js';
+import type { Listener } from '../rpc-method.js';
+import type { AdminAuthenticator } from './admin-authenticator.js';
+import { errorResponse, type MethodDispatcher } from './method-dispatcher.js';
+
+/** What GET /status answers: 200 while the node serves, 503 while it starts or stops. */
+export interface StatusReport {
+  readonly serving: boolean;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export interface RpcListenerOptions {
+  readonly listener: Listener;
+  readonly host: string;
+  readonly port: number;
+  /** Largest request body in bytes; larger ones get HTTP 413. */
+  readonly maxBodySize: number;
+  readonly dispatcher: MethodDispatcher;
+  /** Sent on every response except the 401 (version headers). */
+  readonly headers: readonly (readonly [string, string])[];
+  /** Access-Control-Allow-Origin for browsers; unset means no CORS (the admin listener). */
+  readonly corsOrigin?: string;
+  /** Set when the listener requires the admin API key. */
+  readonly auth?: AdminAuthenticator;
+  readonly status: () => StatusReport;
+  readonly log: Logger;
+}
+
+const GZIP_THRESHOLD = 1024;
+/** A body past the limit is read and thrown away up to here (so the client sees the 413), then cut off. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+/** In-flight requests get this long to finish when the listener stops; then their connections are closed. */
+const STOP_GRACE_MS = 2000;
+const UNAUTHORIZED_BODY = JSON.stringify(errorResponse(rpcErrors.unauthorized()));
+const FLAGS: Record<Listener, string> = { public: '--host/--port', admin: '--admin-host/--admin-port' };
+
+/**
+ * One HTTP listener of the node (node:http; jayson does the JSON-RPC part through the dispatcher).
+ * Routes: POST / (JSON-RPC), GET|HEAD /status (health), OPTIONS for CORS preflights; 405 for other verbs
+ * on those paths and 404 elsewhere. Everything per request that can be computed once is computed here.
+ */
+export class RpcListener {
+  private readonly server: Server;
+  private readonly jsonHeaders: string[];
+  private readonly closingHeaders: string[];
+  private closing = false;
+  private boundUrl: string | undefined;
+
+  constructor(private readonly options: RpcListenerOptions) {
+    const cors = options.corsOrigin
+      ? [
+          'access-control-allow-origin',
+          options.corsOrigin,
+          'access-control-expose-headers',
+          options.headers.map(([k]) => k).join(', ') || 'content-length',
+        ]
+      : [];
+    this.jsonHeaders = [
+      'content-type',
+      'application/json; charset=utf-8',
+      'vary',
+      'Accept-Encoding',
+      ...options.headers.flat(),
+      ...cors,
+    ];
+    this.closingHeaders = [...this.jsonHeaders, 'connection', 'close'];
+    this.server = createServer((req, res) => this.onRequest(req, res));
+  }
+
+  get url(): string {
+    if (!this.boundUrl) throw new Error(`The ${this.options.listener} listener is not started`);
+    return this.boundUrl;
+  }
+
+  async start(): Promise<void> {
+    const { host, port, listener } = this.options;
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'EADDRINUSE' ? 'address already in use' : err.message;
+        reject(new Error(`the ${listener} RPC listener cannot listen on ${host}:${port} (${FLAGS[listener]}): ${why}`));
+      };
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.boundUrl = `http://${shownHost}:${address.port}`;
+    this.server.on('error', (err) => this.options.log.error({ err }, `${listener} listener error`));
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server.listening) return;
+    this.closing = true;
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => this.server.closeAllConnections(), STOP_GRACE_MS);
+      force.unref();
+      this.server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      this.server.closeIdleConnections();
+    });
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    try {
+      this.route(req, res);
+    } catch (err) {
+      // Nothing may take the server down: a bug in routing still gets an answer.
+      this.options.log.error({ err }, 'unexpected error while routing a request');
+      if (!res.headersSent) this.sendJson(req, res, 500, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+      else res.destroy();
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const method = req.method;
+    // GET /status is the only request that needs no key (spec part 5).
+    if (this.options.auth && !(method === 'GET' && path === '/status') && !this.options.auth.accepts(req.headers)) {
+      this.unauthorized(req, res);
+      return;
+    }
+    if (path === '/') {
+      if (method === 'POST') this.post(req, res);
+      else if (method === 'OPTIONS' && this.options.corsOrigin) this.preflight(req, res);
+      else this.refuse(req, res, 405, 'Method Not Allowed: send JSON-RPC requests with POST to /', 'POST');
+      return;
+    }
+    if (path === '/status') {
+      if (method === 'GET' || method === 'HEAD') this.status(req, res, method === 'HEAD');
+      else if (method === 'OPTIONS' && this.options.corsOrigin) this.preflight(req, res);
+      else this.refuse(req, res, 405, 'Method Not Allowed: /status answers GET and HEAD', 'GET, HEAD');
+      return;
+    }
+    this.refuse(req, res, 404, 'Not Found: JSON-RPC is served with POST /, health with GET /status');
+  }
+
+  private post(req: IncomingMessage, res: ServerResponse): void {
+    const contentType = req.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      const got = contentType ? `"${contentType.slice(0, 60)}"` : 'none';
+      this.sendJson(
+        req,
+        res,
+        200,
+        errorResponse(rpcErrors.invalidRequest(`Content-Type must be application/json, got ${got}`)),
+      );
+      return;
+    }
+    const max = this.options.maxBodySize;
+    const declared = Number(req.headers['content-length']);
+    if (declared > DRAIN_LIMIT) {
+      this.tooLarge(req, res, true);
+      return;
+    }
+    // A body past the limit is still read (and dropped) so that the client gets to read the 413.
+    let refused = declared > max;
+    let answered = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (refused) {
+        if (size > DRAIN_LIMIT && !answered) {
+          answered = true;
+          this.tooLarge(req, res, true);
+        }
+        return;
+      }
+      if (size > max) {
+        refused = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (answered) return;
+      answered = true;
+      if (refused) this.tooLarge(req, res, false);
+      else this.answer(req, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    });
+    req.on('error', () => {
+      // The client went away mid-body: there is no one to answer.
+    });
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      this.sendJson(req, res, 200, errorResponse(new RpcError(PARSE_ERROR, `Parse error: ${(err as Error).message}`)));
+      return;
+    }
+    this.options.dispatcher.dispatch(body).then(
+      (response) => {
+        if (response === undefined) this.sendEmpty(res, 204);
+        else this.sendJson(req, res, 200, response);
+      },
+      (err: unknown) => {
+        this.options.log.error({ err }, 'unexpected error while dispatching a request');
+        this.sendJson(req, res, 200, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+      },
+    );
+  }
+
+  private status(req: IncomingMessage, res: ServerResponse, headOnly: boolean): void {
+    const report = this.options.status();
+    const text = JSON.stringify(report.body);
+    const headers = [
+      ...this.jsonHeaders,
+      'content-length',
+      String(Buffer.byteLength(text)),
+      'cache-control',
+      'no-store',
+    ];
+    res.writeHead(report.serving ? 200 : 503, headers);
+    res.end(headOnly ? undefined : text);
+    void req;
+  }
+
+  private preflight(req: IncomingMessage, res: ServerResponse): void {
+    const requested = req.headers['access-control-request-headers'];
+    res.writeHead(204, [
+      'access-control-allow-origin',
+      this.options.corsOrigin as string,
+      'access-control-allow-methods',
+      'POST, GET, HEAD, OPTIONS',
+      'access-control-allow-headers',
+      typeof requested === 'string' && requested.length > 0 ? requested : 'content-type',
+      'access-control-max-age',
+      '86400',
+      ...this.options.headers.flat(),
+    ]);
+    res.end();
+  }
+
+  private unauthorized(req: IncomingMessage, res: ServerResponse): void {
+    this.options.log.warn(
+      { remoteAddress: req.socket.remoteAddress, method: req.method, path: req.url },
+      'admin request refused: invalid or missing API key',
+    );
+    res.writeHead(401, [
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(UNAUTHORIZED_BODY.length),
+      'www-authenticate',
+      'Bearer realm="l2node admin"',
+    ]);
+    res.end(UNAUTHORIZED_BODY);
+  }
+
+  private tooLarge(req: IncomingMessage, res: ServerResponse, cutOff: boolean): void {
+    const max = this.options.maxBodySize;
+    const error = rpcErrors.invalidRequest(
+      `request body too large: the limit is ${max} bytes (--rpc-max-body-size); split the batch or raise the limit`,
+    );
+    if (cutOff) res.once('finish', () => req.destroy());
+    this.sendJson(req, res, 413, errorResponse(error), cutOff);
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, allow?: string): void {
+    const body = JSON.stringify(errorResponse(new RpcError(INVALID_REQUEST, message)));
+    const headers = [...this.jsonHeaders, 'content-length', String(Buffer.byteLength(body))];
+    if (allow) headers.push('allow', allow);
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  private sendEmpty(res: ServerResponse, status: number): void {
+    res.writeHead(status, this.closing ? this.closingHeaders : this.jsonHeaders);
+    res.end();
+  }
+
+  private sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, close = false): void {
+    let text: string;
+    try {
+      // Plain JSON.stringify: results are already JSON-safe (encoded by the table), and jayson's
+      // circular-safe stringify costs about half the CPU on large results (perf-anchors 1.3).
+      text = JSON.stringify(value);
+    } catch (err) {
+      this.options.log.error({ err }, 'a response could not be serialised');
+      text = JSON.stringify(
+        errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error: the response could not be serialised')),
+      );
+    }
+    const base = this.closing || close ? this.closingHeaders : this.jsonHeaders;
+    if (text.length <= GZIP_THRESHOLD || !acceptsGzip(req.headers['accept-encoding'])) {
+      res.writeHead(status, [...base, 'content-length', String(Buffer.byteLength(text))]);
+      res.end(text);
+      return;
+    }
+    gzip(text, (err, zipped) => {
+      if (err) {
+        res.writeHead(status, [...base, 'content-length', String(Buffer.byteLength(text))]);
+        res.end(text);
+        return;
+      }
+      res.writeHead(status, [...base, 'content-encoding', 'gzip', 'content-length', String(zipped.length)]);
+      res.end(zipped);
+    });
+  }
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const semi = value.indexOf(';');
+  const mime = (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
+  return mime === 'application/json';
+}
+
+/** True when Accept-Encoding lists gzip (or *) without q=0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}

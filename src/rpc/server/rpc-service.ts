@@ -1,0 +1,127 @@
+import type { Logger } from 'pino';
+import type { RpcHandlers } from '../rpc-handlers.js';
+import { type AdminApiKey, adminKeyBanner, resolveAdminApiKey } from './admin-api-key.js';
+import { AdminAuthenticator } from './admin-authenticator.js';
+import { MethodDispatcher } from './method-dispatcher.js';
+import { RpcListener, type StatusReport } from './rpc-listener.js';
+import { type ComponentVersions, versionHeaders } from './version-headers.js';
+
+export interface RpcServiceOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly adminHost: string;
+  readonly adminPort: number;
+  readonly maxBodySize: number;
+  readonly maxBatchSize: number;
+  readonly corsOrigin: string;
+  readonly dataDirectory: string | undefined;
+  readonly adminApiKeyHash: string | undefined;
+  readonly disableAdminApiKey: boolean;
+  readonly resetAdminApiKey: boolean;
+  readonly versions: ComponentVersions;
+  readonly handlers: RpcHandlers;
+  /** Body of GET /status. */
+  readonly status: () => StatusReport;
+  /** Undefined while the node serves; otherwise its state, answered as NOT_READY. */
+  readonly notServing: () => string | undefined;
+  readonly log: Logger;
+  /** Where the once-only admin key banner goes (stdout). */
+  readonly print: (text: string) => void;
+}
+
+/**
+ * The node's two JSON-RPC listeners as one service (spec part 1): public (`node_`, CORS, version
+ * headers) and admin (`nodeAdmin_`, API key). The admin key is resolved before anything listens, so a
+ * bad key setup stops start-up with nothing bound.
+ */
+export class RpcService {
+  readonly name = 'rpc';
+  private publicListener: RpcListener | undefined;
+  private adminListener: RpcListener | undefined;
+
+  constructor(private readonly options: RpcServiceOptions) {}
+
+  get publicUrl(): string {
+    return this.listening(this.publicListener).url;
+  }
+
+  get adminUrl(): string {
+    return this.listening(this.adminListener).url;
+  }
+
+  async start(): Promise<void> {
+    const o = this.options;
+    const key = resolveAdminApiKey(o, o.log);
+    const headers = versionHeaders(o.versions);
+    const common = { maxBodySize: o.maxBodySize, headers, status: o.status, log: o.log };
+    const dispatcher = (listener: 'public' | 'admin') =>
+      new MethodDispatcher({
+        listener,
+        handlers: o.handlers,
+        maxBatchSize: o.maxBatchSize,
+        log: o.log,
+        notServing: o.notServing,
+      });
+    const publicListener = new RpcListener({
+      ...common,
+      listener: 'public',
+      host: o.host,
+      port: o.port,
+      dispatcher: dispatcher('public'),
+      corsOrigin: o.corsOrigin,
+    });
+    const adminListener = new RpcListener({
+      ...common,
+      listener: 'admin',
+      host: o.adminHost,
+      port: o.adminPort,
+      dispatcher: dispatcher('admin'),
+      auth: key.enabled ? new AdminAuthenticator(key.hash) : undefined,
+    });
+    await publicListener.start();
+    try {
+      await adminListener.start();
+    } catch (err) {
+      await publicListener.stop();
+      throw err;
+    }
+    this.publicListener = publicListener;
+    this.adminListener = adminListener;
+    this.announce(key);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.publicListener?.stop(), this.adminListener?.stop()]);
+  }
+
+  private announce(key: AdminApiKey): void {
+    const { log, adminHost } = this.options;
+    const publicUrl = this.publicUrl;
+    const adminUrl = this.adminUrl;
+    // One machine-readable line with both bound URLs (tests and scripts start the node on port 0).
+    log.info({ publicUrl, adminUrl, adminAuth: key.enabled ? 'api-key' : 'disabled' }, 'rpc listening');
+    const exposure = adminExposureWarning(adminHost, adminUrl, key.enabled);
+    if (exposure) log.warn({ adminHost }, exposure);
+    if (key.enabled && key.newKey) this.options.print(adminKeyBanner(key.newKey, adminUrl, key.file));
+  }
+
+  private listening(l: RpcListener | undefined): RpcListener {
+    if (!l) throw new Error('The RPC service is not started');
+    return l;
+  }
+}
+
+/** The start-up warning for an admin listener reachable from other machines, if it is (DESIGN section 4). */
+export function adminExposureWarning(adminHost: string, adminUrl: string, authEnabled: boolean): string | undefined {
+  if (isLoopback(adminHost)) return undefined;
+  if (authEnabled) return `the admin listener is bound to ${adminHost}, beyond this machine; keep the API key secret`;
+  return (
+    `THE ADMIN LISTENER IS BOUND TO ${adminHost} WITHOUT AUTHENTICATION: anyone who can reach ${adminUrl} ` +
+    'controls the node. Bind it to 127.0.0.1 (--admin-host) or enable the admin API key.'
+  );
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
