@@ -1,0 +1,106 @@
+import {
+  AztecNodeAdminApiSchema,
+  AztecNodeApiSchema,
+  createAztecNodeAdminClient,
+  createAztecNodeClient,
+} from '@aztec/stdlib/interfaces/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RPC_METHODS } from '../../src/rpc/method-table.js';
+import { LISTENER_NAMESPACE, type RpcMethod } from '../../src/rpc/rpc-method.js';
+import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
+import { ADMIN_CASES, type ConformanceCase, PUBLIC_CASES } from './conformance-cases.js';
+
+/**
+ * The official Aztec 4.1.2 clients (`@aztec/stdlib`) against a node started as `npm start` starts it
+ * (on free ports). They always send batches and parse every answer with their own zod schemas, so any
+ * answer of ours they would reject fails here. Independent of our encoders on purpose: it checks them.
+ */
+let node: RunningNode;
+
+beforeAll(async () => {
+  node = await spawnNode();
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+const methods = Object.values(RPC_METHODS) as RpcMethod[];
+const short = (m: RpcMethod) => m.name.slice(LISTENER_NAMESPACE[m.listener].length + 1);
+type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
+
+describe('the case lists', () => {
+  it.each([
+    ['public', PUBLIC_CASES, AztecNodeApiSchema],
+    ['admin', ADMIN_CASES, AztecNodeAdminApiSchema],
+  ] as const)('name %s methods that both the table (as "same") and 4.1.2 have', (listener, cases, schema) => {
+    for (const c of cases) {
+      const ours = methods.find((m) => m.listener === listener && short(m) === c.method);
+      expect(ours, `${c.method} is not a ${listener} method of the table`).toBeDefined();
+      expect(ours?.compat.aztec, `${c.method} differs from 4.1.2: the official client cannot judge it`).toBe('same');
+      expect(Object.keys(schema)).toContain(c.method);
+    }
+  });
+
+  it('cover every "same" method the node serves (bind a handler: add a case)', async () => {
+    const candidates = methods.filter((m) => m.compat.aztec === 'same');
+    const answers = await Promise.all(
+      candidates.map(async (m) => {
+        const url = m.listener === 'public' ? node.publicUrl : node.adminUrl;
+        const res = await postJson(url, rpc(m.name), { 'x-api-key': node.adminKey as string });
+        const error = (res.body as { error?: { message: string } }).error;
+        return { m, served: !error?.message.endsWith('is not available yet') };
+      }),
+    );
+    const covered = new Set([...PUBLIC_CASES, ...ADMIN_CASES].map((c) => c.method));
+    const missing = answers.filter((a) => a.served && !covered.has(short(a.m))).map((a) => a.m.name);
+    expect(missing, 'served methods without a conformance case').toEqual([]);
+  });
+});
+
+async function runCases(client: Callable, cases: readonly ConformanceCase[]): Promise<void> {
+  // Called together, so the official client sends them as one batch.
+  const results = await Promise.allSettled(cases.map((c) => client[c.method]?.(...c.args)));
+  const failures = results
+    .map((r, i) => (r.status === 'rejected' ? `${cases[i]?.method}: ${(r.reason as Error).message}` : undefined))
+    .filter(Boolean);
+  expect(failures, 'answers the official client rejected').toEqual([]);
+}
+
+describe('createAztecNodeClient (4.1.2)', () => {
+  it('accepts every answer of the cases', async () => {
+    await runCases(createAztecNodeClient(node.publicUrl) as unknown as Callable, PUBLIC_CASES);
+  });
+
+  it('reads the node identity: block number, versions, chain id, readiness', async () => {
+    const client = createAztecNodeClient(node.publicUrl, { l1ChainId: 31337, rollupVersion: 1 });
+    const [blockNumber, nodeVersion, version, chainId, ready] = await Promise.all([
+      client.getBlockNumber(),
+      client.getNodeVersion(),
+      client.getVersion(),
+      client.getChainId(),
+      client.isReady(),
+    ]);
+    expect([blockNumber, nodeVersion, version, chainId, ready]).toEqual([0, '0.1.0', 1, 31337, false]);
+  });
+
+  it('reads our version headers: a client expecting another rollup version refuses the node', async () => {
+    const client = createAztecNodeClient(node.publicUrl, { rollupVersion: 2 });
+    await expect(client.getBlockNumber()).rejects.toThrow(
+      /Expected component version rollupVersion to be 2 but received 1/,
+    );
+  });
+});
+
+describe('createAztecNodeAdminClient (4.1.2)', () => {
+  it('accepts every answer of the admin cases', async () => {
+    const client = createAztecNodeAdminClient(node.adminUrl, {}, undefined, node.adminKey);
+    await runCases(client as unknown as Callable, ADMIN_CASES);
+  });
+
+  it('authenticates with the key it sends as x-api-key, and is refused without it', async () => {
+    const withKey = createAztecNodeAdminClient(node.adminUrl, {}, undefined, node.adminKey);
+    await expect(withKey.getConfig()).rejects.toThrow(/nodeAdmin_getConfig is not available yet/);
+    const withoutKey = createAztecNodeAdminClient(node.adminUrl);
+    await expect(withoutKey.getConfig()).rejects.toThrow(/401|Unauthorized/);
+  });
+});

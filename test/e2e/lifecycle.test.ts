@@ -1,0 +1,56 @@
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { type LogLine, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+
+const started = (logs: LogLine[]) => logs.filter((l) => /^started /.test(l.msg ?? '')).map((l) => l.service);
+const stopped = (logs: LogLine[]) => logs.filter((l) => /^stopped /.test(l.msg ?? '')).map((l) => l.service);
+
+describe('daemon lifecycle (spawned bin/run.js start)', () => {
+  it('stops on SIGTERM within 5 s with exit code 0, running the stop hook of every started service', async () => {
+    const node = await spawnNode();
+    expect(started(node.logs())).toEqual(['database', 'rpc']);
+    const t0 = Date.now();
+    node.signal('SIGTERM');
+    const exit = await node.exited;
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(exit).toEqual({ code: 0, signal: null });
+    // Reverse order of start: the listeners close before the database.
+    expect(stopped(node.logs())).toEqual(['rpc', 'database']);
+    expect(node.logs().some((l) => l.msg === 'node stopped')).toBe(true);
+  });
+
+  it('a second signal forces the exit while the graceful stop still waits', async () => {
+    const node = await spawnNode();
+    // A request whose headers never finish keeps its connection busy, so the graceful stop has to wait.
+    const url = new URL(node.publicUrl);
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    socket.on('error', () => {});
+    node.signal('SIGTERM');
+    await node.waitForLog((l) => /^received SIGTERM: stopping/.test(l.msg ?? ''));
+    node.signal('SIGTERM');
+    const exit = await node.exited;
+    socket.destroy();
+    expect(exit.code).toBe(143);
+    expect(node.logs().some((l) => /forcing exit/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  it.each([
+    [['--port', '70000'], {}, /--port: expected an integer from 0 to 65535, got 70000/],
+    [['--admin-api-key-hash', 'xyz'], {}, /--admin-api-key-hash: expected a SHA-256 hash as 64 lowercase hex digits/],
+    [[], { NODE_RPC_MAX_BATCH_SIZE: 'abc' }, /NODE_RPC_MAX_BATCH_SIZE \(--rpc-max-batch-size\): expected an integer/],
+  ])(
+    'bad settings %j %j stop start-up with one line naming the setting, nothing listening',
+    async (args, env, message) => {
+      const proc = spawnNodeProcess({ args, env });
+      const exit = await proc.exited;
+      expect(exit.code).toBe(2);
+      const lines = proc.stderr().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      expect(proc.logs().some((l) => l.msg === 'rpc listening')).toBe(false);
+      expect(proc.stdout()).not.toMatch(/started /);
+    },
+  );
+});

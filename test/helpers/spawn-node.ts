@@ -1,0 +1,261 @@
+/**
+ * Spawns the real daemon (`bin/run.js start` on the built dist/) for end-to-end tests, on free ports of
+ * 127.0.0.1 with JSON logs, and waits until GET /status answers 200. Captures stdout, stderr, the parsed
+ * log lines and the admin key banner. Every spawned node is killed when the test file ends (and when the
+ * worker exits), so no process is ever left behind. Build first: `npm run build`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+/** Flags every spawned node gets unless the test passes the same flag itself (oclif takes a flag once). */
+const BASE_FLAGS: readonly [string, string][] = [
+  ['--port', '0'],
+  ['--admin-port', '0'],
+  ['--host', '127.0.0.1'],
+  ['--log-format', 'json'],
+];
+
+export interface SpawnNodeOptions {
+  /** Extra flags; one named here replaces the base flag of the same name. */
+  readonly args?: readonly string[];
+  /** Extra environment; `undefined` removes a variable. NODE_* settings of the outer shell are never inherited. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How long start-up may take (default 20 s). */
+  readonly readyTimeoutMs?: number;
+}
+
+export interface ExitStatus {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export type LogLine = Record<string, unknown> & { msg?: string; level?: number; module?: string };
+
+export interface SpawnedProcess {
+  readonly pid: number;
+  readonly exited: Promise<ExitStatus>;
+  stdout(): string;
+  stderr(): string;
+  /** stdout lines that are JSON log records. */
+  logs(): LogLine[];
+  /** Resolves with the first log line matching, waiting for it up to `timeoutMs`. */
+  waitForLog(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  signal(signal: NodeJS.Signals): void;
+  /** SIGTERM, then SIGKILL if it is still alive after `graceMs`. */
+  stop(graceMs?: number): Promise<ExitStatus>;
+}
+
+export interface RunningNode extends SpawnedProcess {
+  readonly publicUrl: string;
+  readonly adminUrl: string;
+  /** The admin key printed in the start-up banner, when one was generated. */
+  readonly adminKey: string | undefined;
+}
+
+const live = new Set<ChildProcess>();
+
+afterAll(async () => {
+  await Promise.all([...live].map((child) => terminate(child, 5000)));
+});
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** Starts a node process without waiting for anything (for start-up failures and signal tests). */
+export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess {
+  const env: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('NODE_') || k === 'NODE_OPTIONS') env[k] = v;
+  }
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const extra = options.args ?? [];
+  const base = BASE_FLAGS.filter(([flag]) => !extra.includes(flag)).flat();
+  const child = spawn(process.execPath, [BIN, 'start', ...base, ...extra], {
+    cwd: REPO_ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  let out = '';
+  let err = '';
+  const parsed: LogLine[] = [];
+  let partial = '';
+  const waiters = new Set<() => void>();
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    partial += chunk;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{')) continue;
+      try {
+        parsed.push(JSON.parse(line) as LogLine);
+      } catch {
+        // A non-JSON line that starts with a brace: not a log record.
+      }
+    }
+    for (const w of waiters) w();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const exited = new Promise<ExitStatus>((resolve) => {
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      for (const w of waiters) w();
+      resolve({ code, signal });
+    });
+  });
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+  });
+
+  const waitForLog = (match: (line: LogLine) => boolean, timeoutMs = 20_000): Promise<LogLine> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const found = parsed.find(match);
+        if (found) return done(() => resolve(found));
+        if (hasExited || child.exitCode !== null) {
+          return done(() => reject(new Error(`node exited before the expected log line\n${tail(out, err)}`)));
+        }
+      };
+      const timer = setTimeout(
+        () =>
+          done(() => reject(new Error(`expected log line did not appear within ${timeoutMs} ms\n${tail(out, err)}`))),
+        timeoutMs,
+      );
+      const done = (settle: () => void) => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        settle();
+      };
+      waiters.add(check);
+      check();
+    });
+
+  return {
+    pid: child.pid as number,
+    exited,
+    stdout: () => out,
+    stderr: () => err,
+    logs: () => parsed,
+    waitForLog,
+    signal: (signal) => {
+      child.kill(signal);
+    },
+    stop: async (graceMs = 10_000) => {
+      await terminate(child, graceMs);
+      return exited;
+    },
+  };
+}
+
+/** Starts a node and waits until it serves GET /status with 200 on its public listener. */
+export async function spawnNode(options: SpawnNodeOptions = {}): Promise<RunningNode> {
+  const proc = spawnNodeProcess(options);
+  const timeoutMs = options.readyTimeoutMs ?? 20_000;
+  try {
+    const listening = await proc.waitForLog((l) => l.msg === 'rpc listening', timeoutMs);
+    const publicUrl = String(listening.publicUrl);
+    const adminUrl = String(listening.adminUrl);
+    await proc.waitForLog((l) => l.msg === 'node running', timeoutMs);
+    await waitForStatus(publicUrl, timeoutMs);
+    const adminKey = /x-api-key: ([0-9a-f]{64})/.exec(proc.stdout())?.[1];
+    return { ...proc, publicUrl, adminUrl, adminKey };
+  } catch (err) {
+    await proc.stop(2000);
+    throw err;
+  }
+}
+
+async function waitForStatus(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/status`);
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${url}/status did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function terminate(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function tail(out: string, err: string): string {
+  return `--- stdout (last lines)\n${out.split('\n').slice(-15).join('\n')}\n--- stderr\n${err.split('\n').slice(-15).join('\n')}`;
+}
+
+/** POSTs a raw JSON-RPC body (object, array or text) and returns status, headers and the parsed body. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** A JSON-RPC request object. */
+export function rpc(method: string, params: unknown[] = [], id: number | string = 1): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, method, params };
+}
+
+/** Runs another l2node command (`bin/run.js <args>`) to completion. */
+export function runCli(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    live.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      live.delete(child);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

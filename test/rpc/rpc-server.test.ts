@@ -1,0 +1,221 @@
+import { request } from 'node:http';
+import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlockHeader } from '../../src/core/block/block-header.js';
+import { rpcErrors } from '../../src/rpc/errors.js';
+import type { RpcHandlers } from '../../src/rpc/rpc-handlers.js';
+import { adminExposureWarning, isLoopback, RpcService } from '../../src/rpc/server/rpc-service.js';
+import { postJson, rpc } from '../helpers/spawn-node.js';
+
+/**
+ * The server machinery in-process, with handlers written for the test: what handlers can do (throw,
+ * reject with application errors, return nothing, wait on each other) and what the server makes of it.
+ */
+const logLines: Record<string, unknown>[] = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    for (const line of String(chunk).split('\n')) if (line) logLines.push(JSON.parse(line));
+    done();
+  },
+});
+const log = pino({ level: 'debug' }, sink);
+
+let state = 'running';
+let releaseFirst: (() => void) | undefined;
+const firstWaits = new Promise<void>((resolve) => {
+  releaseFirst = resolve;
+});
+
+const handlers: RpcHandlers = {
+  node_getBlockNumber: async () => 12,
+  // Finishes only when node_getChainId has run: a batch that ran items one by one would never answer.
+  node_getVersion: async () => {
+    await firstWaits;
+    return 3;
+  },
+  node_getChainId: async () => {
+    releaseFirst?.();
+    return 31337;
+  },
+  node_getBlockHeader: async (block) => (block === 'latest' ? BlockHeader.empty() : undefined),
+  node_getPendingTxs: async (limit, after) => [{ limit, after: after?.toString() ?? null }],
+  node_sendTx: async (tx) => {
+    if (tx.kind === 'low-fee') {
+      throw rpcErrors.txRejected({
+        code: 'LOW_PRIORITY_FEE',
+        message: 'Tx does not meet minimum priority fee. Required: 110, got: 100',
+        minimumPriorityFee: '110',
+        txPriorityFee: '100',
+      });
+    }
+    if (tx.kind === 'invalid') throw rpcErrors.txInvalid(['Incorrect chain id', 'Expired']);
+    if (tx.kind === 'bug') throw new Error('secret internal detail at /home/node/db');
+  },
+  node_getL2Tips: (() => {
+    // Not async on purpose: a synchronous throw must not escape the server.
+    throw new TypeError('synchronous failure');
+  }) as unknown as RpcHandlers['node_getL2Tips'],
+  node_getNodeInfo: async () => ({ big: 1n }),
+};
+
+let service: RpcService;
+
+beforeAll(async () => {
+  service = new RpcService({
+    host: '127.0.0.1',
+    port: 0,
+    adminHost: '127.0.0.1',
+    adminPort: 0,
+    maxBodySize: 1024 * 1024,
+    maxBatchSize: 100,
+    corsOrigin: '*',
+    dataDirectory: undefined,
+    adminApiKeyHash: undefined,
+    disableAdminApiKey: true,
+    resetAdminApiKey: false,
+    versions: { l1ChainId: 31337, rollupVersion: 3, packageVersion: '0.1.0' },
+    handlers,
+    status: () => ({ serving: state === 'running', body: { status: state === 'running' ? 'ok' : state, state } }),
+    notServing: () => (state === 'running' ? undefined : state),
+    log,
+    print: () => {},
+  });
+  await service.start();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+type Answer = { id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+
+describe('handler outcomes', () => {
+  it('encodes results with the table codec (BlockHeader JSON) and not-found as null', async () => {
+    const found = await postJson(service.publicUrl, rpc('node_getBlockHeader', []));
+    expect((found.body as Answer).result).toEqual(BlockHeader.empty().toJSON());
+    const missing = await postJson(service.publicUrl, rpc('node_getBlockHeader', [5]));
+    expect(missing.body).toEqual({ jsonrpc: '2.0', id: 1, result: null });
+  });
+
+  it('answers void with null', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'fine' }]));
+    expect(a.body).toEqual({ jsonrpc: '2.0', id: 1, result: null });
+  });
+
+  it('passes trailing optional params as defaults or undefined, whether omitted or null', async () => {
+    const omitted = await postJson(service.publicUrl, rpc('node_getPendingTxs', []));
+    const nulls = await postJson(service.publicUrl, rpc('node_getPendingTxs', [null, null]));
+    expect((omitted.body as Answer).result).toEqual([{ limit: 100, after: null }]);
+    expect((nulls.body as Answer).result).toEqual([{ limit: 100, after: null }]);
+  });
+
+  it('sends TX_REJECTED as -32003 with exactly the rejection object as data', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'low-fee' }]));
+    expect(a.status).toBe(200);
+    expect((a.body as Answer).error).toEqual({
+      code: -32003,
+      message: 'Tx does not meet minimum priority fee. Required: 110, got: 100',
+      data: {
+        code: 'LOW_PRIORITY_FEE',
+        message: 'Tx does not meet minimum priority fee. Required: 110, got: 100',
+        minimumPriorityFee: '110',
+        txPriorityFee: '100',
+      },
+    });
+  });
+
+  it('sends TX_INVALID as -32004 with the reasons', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'invalid' }]));
+    expect((a.body as Answer).error).toEqual({
+      code: -32004,
+      message: 'Invalid tx: Incorrect chain id, Expired',
+      data: { code: 'TX_INVALID', reasons: ['Incorrect chain id', 'Expired'] },
+    });
+  });
+
+  it('turns an unexpected throw into -32603 with an id, logs it under that id, leaks nothing', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'bug' }]));
+    const error = (a.body as Answer).error;
+    expect(error?.code).toBe(-32603);
+    expect(JSON.stringify(a.body)).not.toMatch(/secret|\/home|at /);
+    const id = /^Internal error \(id ([0-9a-f]{8})\): the node log has the details$/.exec(error?.message ?? '')?.[1];
+    expect(id).toBeDefined();
+    const logged = logLines.find((l) => l.errorId === id);
+    expect(logged?.method).toBe('node_sendTx');
+    expect(JSON.stringify(logged)).toMatch(/secret internal detail/);
+  });
+
+  it('survives a handler that throws synchronously', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_getL2Tips'));
+    expect((a.body as Answer).error?.code).toBe(-32603);
+    expect((await postJson(service.publicUrl, rpc('node_getBlockNumber'))).body).toMatchObject({ result: 12 });
+  });
+
+  it('answers -32603 when a result cannot be serialised (a codec bug), and keeps serving', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_getNodeInfo'));
+    expect((a.body as Answer).error?.code).toBe(-32603);
+    expect(logLines.some((l) => l.msg === 'a response could not be serialised')).toBe(true);
+  });
+});
+
+describe('batches', () => {
+  it('runs the items concurrently and answers them in request order', async () => {
+    const a = await postJson(service.publicUrl, [rpc('node_getVersion', [], 'a'), rpc('node_getChainId', [], 'b')]);
+    expect(a.body).toEqual([
+      { jsonrpc: '2.0', id: 'a', result: 3 },
+      { jsonrpc: '2.0', id: 'b', result: 31337 },
+    ]);
+  });
+});
+
+describe('compression', () => {
+  it('gzips a body over 1 KiB for a client that accepts gzip, with Vary: Accept-Encoding', async () => {
+    const body = JSON.stringify(Array.from({ length: 40 }, (_, i) => rpc('node_getBlockHeader', [], i)));
+    const raw = await new Promise<{ headers: Record<string, unknown>; data: Buffer }>((resolve, reject) => {
+      const req = request(
+        service.publicUrl,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, data: Buffer.concat(chunks) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(raw.headers['content-encoding']).toBe('gzip');
+    expect(raw.headers.vary).toBe('Accept-Encoding');
+    expect(JSON.parse(gunzipSync(raw.data).toString())).toHaveLength(40);
+  });
+});
+
+describe('while the node starts or stops', () => {
+  it('answers 503 on /status and NOT_READY to calls', async () => {
+    state = 'stopping';
+    try {
+      const status = await fetch(`${service.publicUrl}/status`);
+      expect(status.status).toBe(503);
+      expect(await status.json()).toEqual({ status: 'stopping', state: 'stopping' });
+      const a = await postJson(service.publicUrl, rpc('node_getBlockNumber'));
+      expect((a.body as Answer).error).toEqual({
+        code: -32007,
+        message: 'The node is stopping and does not serve requests now; retry shortly',
+        data: { code: 'NOT_READY' },
+      });
+    } finally {
+      state = 'running';
+    }
+  });
+});
+
+describe('admin exposure', () => {
+  it('warns loudly for a non-loopback admin bind without a key, mildly with one, not on loopback', () => {
+    expect(adminExposureWarning('0.0.0.0', 'http://0.0.0.0:8880', false)).toMatch(/WITHOUT AUTHENTICATION/);
+    expect(adminExposureWarning('10.0.0.5', 'http://10.0.0.5:8880', true)).toMatch(/keep the API key secret/);
+    expect(adminExposureWarning('127.0.0.1', 'http://127.0.0.1:8880', false)).toBeUndefined();
+    expect(['127.0.0.1', '127.1.2.3', 'localhost', '::1'].every(isLoopback)).toBe(true);
+    expect(['0.0.0.0', '::', '192.168.1.2', 'example.com'].some(isLoopback)).toBe(false);
+  });
+});
