@@ -48,13 +48,16 @@ export class Tx {
     readonly publicFunctionCalldata: readonly HashedValues[],
     /** A hash claimed by the sender (binary form); when absent it is computed from `data`. */
     claimedTxHash?: TxHash,
-    /** The exact serialisation `data` was read from, reused instead of re-encoding. */
-    dataBytes?: Buffer,
   ) {
     if (contractClassLogFields.length > MAX_LIST) throw new RangeError('Too many contract class log fields');
     if (publicFunctionCalldata.length > MAX_LIST) throw new RangeError('Too many public function calldata entries');
     this.#txHash = claimedTxHash;
-    this.#dataBytes = dataBytes;
+  }
+
+  /** Keeps the exact bytes `data` was decoded from, so that encoding the tx again does not re-serialise it. */
+  static #decoded(tx: Tx, dataBytes: Buffer): Tx {
+    tx.#dataBytes = dataBytes;
+    return tx;
   }
 
   /** The tx hash: the claimed one if the tx came with one, else computed from `data` (once). */
@@ -130,7 +133,7 @@ export class Tx {
     const calls = new Array<HashedValues>(nCalls);
     for (let i = 0; i < nCalls; i++) calls[i] = HashedValues.read(r, callsPath, i);
     r.assertEnd(name);
-    return new Tx(data, proof, logs, calls, claimed, dataBytes);
+    return Tx.#decoded(new Tx(data, proof, logs, calls, claimed), dataBytes);
   }
 
   toJSON(): TxJson {
@@ -160,6 +163,6 @@ export class Tx {
     const calls = readArray(o.publicFunctionCalldata, path, 'publicFunctionCalldata', MAX_LIST).map((x, i) =>
       HashedValues.fromJSON(x, joinPath(callsPath, i)),
     );
-    return new Tx(data, chonkProof, logs, calls, undefined, dataBytes);
+    return Tx.#decoded(new Tx(data, chonkProof, logs, calls), dataBytes);
   }
 }
