@@ -10,6 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BackendType, BarretenbergSync } from '@aztec/bb.js';
 import { bytesToBigInt, FR_MODULUS, writeBigInt32 } from '../fr.js';
@@ -146,8 +147,24 @@ function checkElementBytes(fn: string, b: Uint8Array, index: number, label = 'el
   if (!isCanonicalBytes(b, 0)) throw nonCanonicalError(index, `0x${hex(b)} >= modulus`);
 }
 
+/**
+ * The wasm file, located from bb.js's package entry. bb.js finds it itself from `__dirname` when that global
+ * exists, else from import.meta.url, and `node -e` defines a global `__dirname` of '.', which sends it to
+ * ./../../barretenberg-threads.wasm.gz; passing the path avoids that. BB_WASM_PATH still wins, as in bb.js.
+ */
+function bbWasmPath(): string | undefined {
+  if (process.env.BB_WASM_PATH) return process.env.BB_WASM_PATH;
+  try {
+    const entry = createRequire(import.meta.url).resolve('@aztec/bb.js');
+    const path = join(dirname(entry), 'barretenberg_wasm', 'barretenberg-threads.wasm.gz');
+    return existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function createWasmEngine(): Promise<Poseidon2Engine> {
-  const api = await BarretenbergSync.new({ backend: BackendType.Wasm });
+  const api = await BarretenbergSync.new({ backend: BackendType.Wasm, wasmPath: bbWasmPath() });
   const hashBytes = (inputs: readonly Uint8Array[]): Uint8Array => {
     inputs.forEach((b, i) => {
       checkElementBytes('hashList', b, i);
