@@ -11,7 +11,8 @@
 /*
  * One CIOS iteration on the running total T0..T4 (register names rotate between iterations, so the final
  * shift by one word is free): T += a * b_i, then m = T0 * -p^-1 and T += m * p, which zeroes T0.
- * T4 needs no sixth word: with a, b < p the total stays below 2p * 2^64 (the "no final carry" bound).
+ * T4 needs no sixth word: with a, b < 2p the total stays below 3p * 2^64 (the "no final carry" bound), and the
+ * result is below 2p without a final subtraction (see p2_scalar_field.h).
  */
 #define ADX_ITER(BI, T0, T1, T2, T3, T4)                                                                       \
   "xorl %k[zero], %k[zero]\n\t"                                                                              \
@@ -60,8 +61,10 @@ static inline __attribute__((always_inline)) void mont_mul_adx(uint64_t r[4], co
             [b3] "m"(b[3]), [p0] "m"(ADX_CONST[0]), [p1] "m"(ADX_CONST[1]), [p2] "m"(ADX_CONST[2]),
             [p3] "m"(ADX_CONST[3]), [inv] "m"(ADX_CONST[4])
           : "rdx", "cc");
-  const uint64_t t[4] = {t4, t0, t1, t2};
-  p2_reduce_once(r, t);
+  r[0] = t4;
+  r[1] = t0;
+  r[2] = t1;
+  r[3] = t2;
 }
 
 #define P2_MUL(r, a, b) mont_mul_adx((r), (a), (b))

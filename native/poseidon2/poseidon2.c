@@ -3,7 +3,8 @@
  * See poseidon2.h for the interface.
  *
  * Kernels (all bit-identical; the tests cross-check them):
- *  - portable: C with unsigned __int128, Montgomery R = 2^256 (any 64-bit target);
+ *  - portable: C with unsigned __int128, Montgomery R = 2^256, values lazily reduced to [0, 2p) (any 64-bit
+ *    target);
  *  - mulx-adx: the same permutation with an inline-asm BMI2/ADX multiplication (p2_adx.c);
  *  - avx512ifma: 8 hashes per zmm register, 52-bit limbs (p2_ifma.c), used for batches.
  * A permutation is 488 field multiplications (8 full rounds x 4 S-boxes x 3, plus 56 partial rounds x (3 + 4
@@ -44,10 +45,14 @@ int p2_is_canonical_words(const uint64_t w[4]) {
 }
 
 void p2_words_mul_pow2(uint64_t out[4], const uint64_t in[4], unsigned k) {
-  p2_fe x;
-  memcpy(x.w, in, sizeof x.w);
-  for (unsigned i = 0; i < k; i++) p2_fe_add(&x, &x, &x);
-  memcpy(out, x.w, sizeof x.w);
+  uint64_t x[4];
+  memcpy(x, in, sizeof x);
+  for (unsigned i = 0; i < k; i++) {
+    /* Canonical doubling: x < p < 2^254, so 2x fits in 256 bits. */
+    uint64_t d[4] = {x[0] << 1, x[1] << 1 | x[0] >> 63, x[2] << 1 | x[1] >> 63, x[3] << 1 | x[2] >> 63};
+    p2_sub_if_ge(x, d, P2_MODULUS);
+  }
+  memcpy(out, x, sizeof x);
 }
 
 static inline uint64_t load_be64(const uint8_t *p) {
@@ -77,8 +82,11 @@ int p2_is_canonical_be(const uint8_t be[32]) {
 void p2_from_words(p2_fe *out, const uint64_t w[4]) { p2_mont_mul_portable(out->w, w, R2_256); }
 
 void p2_to_words(uint64_t w[4], const p2_fe *in) {
+  /* in < 2p, so in / R + p < p + 1: the product is at most p, and one subtraction makes it canonical. */
   static const uint64_t one[4] = {1, 0, 0, 0};
-  p2_mont_mul_portable(w, in->w, one);
+  uint64_t t[4];
+  p2_mont_mul_portable(t, in->w, one);
+  p2_sub_if_ge(w, t, P2_MODULUS);
 }
 
 void p2_from_be(p2_fe *out, const uint8_t be[32]) {

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-/* Little-endian 64-bit limbs. Inside the engine: Montgomery form, fully reduced to [0, p). */
+/* Little-endian 64-bit limbs. Inside the engine: Montgomery form (R = 2^256), lazily reduced to [0, 2p). */
 typedef struct {
   uint64_t w[4];
 } p2_fe;
