@@ -2,7 +2,7 @@
 // for the node's server beside a bare node:http JSON handler measured in the same run, and their ratio.
 // Targets: >= 0.9 of bare for both. Each server runs in its own process (pinned to CPU 0 when taskset
 // exists); autocannon drives it from this process (pinned to CPU 1) with 64 keep-alive connections.
-// Usage: node bench/rpc/index.js [--duration 10] [--warmup 3] [--reps 1] [--connections 64]
+// Usage: node bench/rpc/run.js [--duration 10] [--warmup 3] [--reps 1] [--connections 64]
 // (`npm run bench` builds first; this file needs dist/.)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
