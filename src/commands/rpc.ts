@@ -21,6 +21,7 @@ export default class Rpc extends Command {
   static override strict = false;
   static override args = {
     method: Args.string({ description: 'Method name, e.g. node_getBlockNumber.', required: false }),
+    params: Args.string({ description: 'Its params in order (as many as the method takes).', required: false }),
   };
   static override flags = {
     url: Flags.string({ description: 'Public listener URL.', env: 'NODE_RPC_URL', default: DEFAULT_PUBLIC_URL }),
