@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { type LogLine, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 
@@ -56,4 +56,22 @@ describe('daemon lifecycle (spawned bin/run.js start)', () => {
       expect(proc.stdout()).not.toMatch(/started /);
     },
   );
+
+  it('a port already in use stops start-up naming the listener and its flags, and stops what had started', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const proc = spawnNodeProcess({ args: ['--admin-port', String(port)] });
+      const exit = await proc.exited;
+      expect(exit.code).toBe(1);
+      const fatal = proc.logs().find((l) => l.level === 60);
+      expect(fatal?.msg).toBe(
+        `node failed to start: the admin RPC listener cannot listen on 127.0.0.1:${port} (--admin-host/--admin-port): address already in use`,
+      );
+      expect(stopped(proc.logs())).toEqual(['database']);
+    } finally {
+      blocker.close();
+    }
+  });
 });
