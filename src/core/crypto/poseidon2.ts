@@ -5,8 +5,9 @@
  * Every caller goes through the functions of this module, so the engine underneath can be swapped. The engine
  * is picked once, at load (engines in ./poseidon2-engines.ts):
  *  - native: the N-API addon from native/poseidon2 (C), built by `npm ci` into build/Release/poseidon2.node.
- *    Used when present and when it reproduces hash(1, 2). Single hashes run about 75k/s; batches run on
- *    AVX-512 IFMA where the CPU has it, about 500k pair hashes/s per core (bench/poseidon2/run.js).
+ *    Used when present and when it reproduces hash(1, 2). On the reference machine (bench/poseidon2/run.js):
+ *    single hashes about 85k-93k/s; batches (poseidon2HashBatch) 8 hashes per AVX-512 IFMA pass, about
+ *    450k-540k pair hashes/s per core. Without IFMA, batches run on the scalar kernel at the single-hash rate.
  *  - wasm: @aztec/bb.js's synchronous WebAssembly build, 30k-54k hashes/s. The fallback when the addon is
  *    missing (no compiler at install time) or fails its check. bb.js's own native backend is not used: its
  *    prebuilt binaries need a newer glibc than the reference machines have.
