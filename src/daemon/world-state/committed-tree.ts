@@ -1,7 +1,8 @@
 import { emptySubtreeRoot } from './empty-subtrees.js';
 import { decodeIndexedLeaf, type IndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
+import type { LatestNodeCache } from './latest-node-cache.js';
 import type { TreeInfo } from './merkle-tree-id.js';
-import { type KeyLookup, storeKey, type WorldStateStore } from './world-state-store.js';
+import { type KeyLookup, LEVEL_SPAN, storeKey, type WorldStateStore } from './world-state-store.js';
 
 /** A tree's root and size (the index the next leaf goes to). */
 export interface TreeSnapshot {
@@ -24,6 +25,8 @@ export class CommittedTree {
     readonly info: TreeInfo,
     readonly block: number,
     readonly snapshot: TreeSnapshot,
+    /** The cache of the latest block's upper levels; used while `block` is still the latest. */
+    private readonly cache?: LatestNodeCache,
   ) {}
 
   /** Hashes of the given nodes (any mix of levels), in order, with one query for all stored ones. */
@@ -32,23 +35,57 @@ export class CommittedTree {
     const keys: number[] = [];
     const slots: number[] = [];
     const size = this.snapshot.size;
+    const tree = this.info.id;
+    const cache = this.cache !== undefined && this.cache.block === this.block ? this.cache : undefined;
     for (let i = 0; i < refs.length; i++) {
       const { level, index } = refs[i] as NodeRef;
       if (index * 2 ** level >= size) {
         out[i] = emptySubtreeRoot(level);
-      } else {
-        keys.push(storeKey(this.info.id, level, index));
-        slots.push(i);
+        continue;
       }
+      if (cache?.caches(tree, level)) {
+        const hit = cache.get(tree, level * LEVEL_SPAN + index);
+        if (hit) {
+          out[i] = hit;
+          continue;
+        }
+      }
+      keys.push(storeKey(tree, level, index));
+      slots.push(i);
     }
     if (keys.length > 0) {
-      const found = this.store.getNodes(keys, this.block);
+      const found = this.fetch(keys, slots, refs);
       for (let j = 0; j < slots.length; j++) {
         const slot = slots[j] as number;
-        out[slot] = found[j] ?? emptySubtreeRoot((refs[slot] as NodeRef).level);
+        const { level, index } = refs[slot] as NodeRef;
+        const hash = found[j] ?? emptySubtreeRoot(level);
+        out[slot] = hash;
+        if (cache?.caches(tree, level)) cache.set(tree, level * LEVEL_SPAN + index, hash);
       }
     }
     return out;
+  }
+
+  /**
+   * Stored hashes for the keys; an indexed tree's leaf hashes live with its preimages (ws_leaf), so level-0 keys
+   * of those trees are read from there.
+   */
+  private fetch(keys: number[], slots: number[], refs: readonly NodeRef[]): (Buffer | null)[] {
+    if (this.info.kind === 'append-only') return this.store.getNodes(keys, this.block);
+    const leafKeys: number[] = [];
+    const nodeKeys: number[] = [];
+    for (let j = 0; j < keys.length; j++) {
+      if ((refs[slots[j] as number] as NodeRef).level === 0) leafKeys.push(keys[j] as number);
+      else nodeKeys.push(keys[j] as number);
+    }
+    if (leafKeys.length === 0) return this.store.getNodes(keys, this.block);
+    const leafHashes = this.store.getLeafHashes(leafKeys, this.block);
+    const nodeHashes = nodeKeys.length > 0 ? this.store.getNodes(nodeKeys, this.block) : [];
+    let li = 0;
+    let ni = 0;
+    return keys.map((_, j) =>
+      (refs[slots[j] as number] as NodeRef).level === 0 ? (leafHashes[li++] ?? null) : (nodeHashes[ni++] ?? null),
+    );
   }
 
   /** Hashes of nodes of one level. */

@@ -33,10 +33,13 @@ export interface LeafLocation {
 
 /** Rows a block writes for one tree (see WorldState.commit). */
 export interface TreeWrites {
-  /** [store key, hash], ascending by key; levels 0 to height-1. */
+  /**
+   * [store key, hash], ascending by key: levels 0 to height-1 for append-only trees, 1 to height-1 for indexed
+   * trees (their leaf hashes travel with the preimages).
+   */
   readonly nodes: readonly (readonly [number, Buffer])[];
-  /** [store key, encoded preimage] of indexed leaves. */
-  readonly leaves: readonly (readonly [number, Buffer])[];
+  /** [store key, encoded preimage, leaf hash] of indexed leaves. */
+  readonly leaves: readonly (readonly [number, Buffer, Buffer])[];
   /** New keys (indexed trees) or first occurrences of non-zero values (append-only trees). */
   readonly keys: readonly (readonly [Buffer, number])[];
 }
@@ -135,6 +138,7 @@ export class TreeOverlay {
       entries.push({ key: v, value: ZERO32, index: this.size + i, pred: 0 });
     }
     const preds = this.predecessors(entries.map((e) => e.key));
+    const known = lowLeafMap(preds);
     for (let i = 0; i < entries.length; i++) {
       const p = preds[i] as LowLeaf;
       if (p.alreadyPresent) {
@@ -144,7 +148,7 @@ export class TreeOverlay {
       }
       (entries[i] as NewEntry).pred = p.index;
     }
-    this.link(entries);
+    this.link(entries, known);
     this.size += values.length;
   }
 
@@ -167,6 +171,7 @@ export class TreeOverlay {
     }
     const distinct = [...bySlot.values()];
     const preds = this.predecessors(distinct.map((d) => d.slot));
+    const known = lowLeafMap(preds);
     this.ensureCapacity(preds.filter((p) => !p.alreadyPresent).length);
     const entries: NewEntry[] = [];
     let next = this.size;
@@ -174,12 +179,12 @@ export class TreeOverlay {
       const d = distinct[i] as { slot: Buffer; value: Buffer };
       const p = preds[i] as LowLeaf;
       if (p.alreadyPresent) {
-        this.setLeaf(p.index, { ...this.currentLeaf(p.index), value: d.value });
+        this.setLeaf(p.index, { ...this.currentLeaf(p.index, known), value: d.value });
       } else {
         entries.push({ key: d.slot, value: d.value, index: next++, pred: p.index });
       }
     }
-    this.link(entries);
+    this.link(entries, known);
     this.size = next;
   }
 
@@ -269,18 +274,21 @@ export class TreeOverlay {
     this.rehash();
     const tree = this.info.id;
     const rootId = nodeId(this.info.height, 0);
+    const firstId = this.info.kind === 'append-only' ? 0 : nodeId(1, 0);
     const nodes: [number, Buffer][] = [];
     for (const [id, hash] of this.nodes) {
-      if (id !== rootId) nodes.push([tree * TREE_SPAN + id, hash]);
+      if (id !== rootId && id >= firstId) nodes.push([tree * TREE_SPAN + id, hash]);
     }
     nodes.sort((a, b) => a[0] - b[0]);
-    const leaves: [number, Buffer][] = [];
+    const leaves: [number, Buffer, Buffer][] = [];
     const keys: [Buffer, number][] = [];
     if (this.info.kind === 'append-only') {
       for (const entry of this.appendedOrder) keys.push(entry);
     } else {
       const kind = this.info.kind;
-      for (const [index, leaf] of this.leaves) leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf)]);
+      for (const [index, leaf] of this.leaves) {
+        leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf), this.nodes.get(index) as Buffer]);
+      }
       leaves.sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < this.sortedKeys.length; i++) {
         keys.push([this.sortedKeys[i] as Buffer, this.sortedKeyIndices[i] as number]);
@@ -292,53 +300,57 @@ export class TreeOverlay {
   // ---- internals ----
 
   /**
-   * Hashes every node above a dirty leaf, level by level. A child that this overlay did not compute comes
-   * from the base block (one query per level for all of them) or, beyond the base size, is empty.
+   * Hashes every node above a dirty leaf, level by level, each once. First the dirty set of every level is
+   * derived (integer work only), which tells exactly which children are neither recomputed now nor held by
+   * this overlay: those come from the base block in one batched read (or are empty beyond its size). Then
+   * each level is one hasher call.
    */
   private rehash(): void {
     if (this.dirty.size === 0) return;
-    let current = Float64Array.from(this.dirty).sort();
-    this.dirty.clear();
-    if (this.info.kind !== 'append-only') this.hashLeaves(current);
     const height = this.info.height;
+    const levels: Float64Array[] = [Float64Array.from(this.dirty).sort()];
+    this.dirty.clear();
+    for (let level = 0; level < height; level++) levels.push(parentsOf(levels[level] as Float64Array));
+
+    // Children to read from the base: not dirty at their level and not computed earlier by this overlay.
+    const refs: NodeRef[] = [];
     for (let level = 0; level < height; level++) {
-      // Parents of this level's dirty nodes, ascending and unique (current is sorted).
-      const parents: number[] = [];
-      let last = -1;
-      for (let k = 0; k < current.length; k++) {
-        const p = Math.floor((current[k] as number) / 2);
-        if (p !== last) {
-          parents.push(p);
-          last = p;
+      const dirty = levels[level] as Float64Array;
+      const parents = levels[level + 1] as Float64Array;
+      let d = 0;
+      for (let k = 0; k < parents.length; k++) {
+        const left = 2 * (parents[k] as number);
+        for (let child = left; child <= left + 1; child++) {
+          while (d < dirty.length && (dirty[d] as number) < child) d++;
+          if (d < dirty.length && dirty[d] === child) continue;
+          if (!this.nodes.has(nodeId(level, child))) refs.push({ level, index: child });
         }
       }
+    }
+    const fetched = new Map<number, Buffer>();
+    if (refs.length > 0) {
+      const got = this.base.getNodes(refs);
+      for (let j = 0; j < refs.length; j++) {
+        const r = refs[j] as NodeRef;
+        fetched.set(nodeId(r.level, r.index), got[j] as Buffer);
+      }
+    }
+
+    if (this.info.kind !== 'append-only') this.hashLeaves(levels[0] as Float64Array);
+    for (let level = 0; level < height; level++) {
+      const parents = levels[level + 1] as Float64Array;
       const n = parents.length;
       const input = Buffer.allocUnsafe(n * 64);
-      const missing: number[] = [];
-      const missingAt: number[] = [];
       for (let k = 0; k < n; k++) {
-        const left = 2 * (parents[k] as number);
-        const l = this.nodes.get(nodeId(level, left));
-        if (l) l.copy(input, k * 64);
-        else {
-          missing.push(left);
-          missingAt.push(k * 64);
-        }
-        const r = this.nodes.get(nodeId(level, left + 1));
-        if (r) r.copy(input, k * 64 + 32);
-        else {
-          missing.push(left + 1);
-          missingAt.push(k * 64 + 32);
-        }
+        const leftId = nodeId(level, 2 * (parents[k] as number));
+        const l = this.nodes.get(leftId) ?? (fetched.get(leftId) as Buffer);
+        const r = this.nodes.get(leftId + 1) ?? (fetched.get(leftId + 1) as Buffer);
+        l.copy(input, k * 64);
+        r.copy(input, k * 64 + 32);
       }
-      if (missing.length > 0) {
-        const fetched = this.base.getLevel(level, missing);
-        for (let j = 0; j < missing.length; j++) (fetched[j] as Buffer).copy(input, missingAt[j] as number);
-      }
-      const out = asBuffer(this.hasher.hashBatch(input, n, 2));
-      for (let k = 0; k < n; k++)
-        this.nodes.set(nodeId(level + 1, parents[k] as number), out.subarray(k * 32, k * 32 + 32));
-      current = Float64Array.from(parents);
+      const out = asBuffer(this.hasher.hashBatch(input, 2));
+      const base = nodeId(level + 1, 0);
+      for (let k = 0; k < n; k++) this.nodes.set(base + (parents[k] as number), out.subarray(k * 32, k * 32 + 32));
     }
   }
 
@@ -352,7 +364,7 @@ export class TreeOverlay {
       const leaf = this.leaves.get(indices[k] as number) as IndexedLeaf;
       writeLeafHashInput(kind, leaf, input, k * width * 32);
     }
-    const out = asBuffer(this.hasher.hashBatch(input, n, width));
+    const out = asBuffer(this.hasher.hashBatch(input, width));
     for (let k = 0; k < n; k++) this.nodes.set(nodeId(0, indices[k] as number), out.subarray(k * 32, k * 32 + 32));
   }
 
@@ -394,7 +406,7 @@ export class TreeOverlay {
    * chained in key order between that leaf and its old successor, which is the state inserting them one by
    * one in any order produces.
    */
-  private link(entries: NewEntry[]): void {
+  private link(entries: NewEntry[], known: ReadonlyMap<number, IndexedLeaf>): void {
     if (entries.length === 0) return;
     const sorted = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
     let g = 0;
@@ -402,7 +414,7 @@ export class TreeOverlay {
       const pred = (sorted[g] as NewEntry).pred;
       let end = g;
       while (end + 1 < sorted.length && (sorted[end + 1] as NewEntry).pred === pred) end++;
-      const low = this.currentLeaf(pred);
+      const low = this.currentLeaf(pred, known);
       const first = sorted[g] as NewEntry;
       this.setLeaf(pred, { key: low.key, value: low.value, nextKey: first.key, nextIndex: first.index });
       for (let k = g; k <= end; k++) {
@@ -465,8 +477,9 @@ export class TreeOverlay {
       : undefined;
   }
 
-  private currentLeaf(index: number): IndexedLeaf {
-    const leaf = this.leaves.get(index) ?? this.base.getLeaves([index])[0];
+  /** A leaf as it is now: changed here, or as just read from the base (`known`), or read from the base. */
+  private currentLeaf(index: number, known?: ReadonlyMap<number, IndexedLeaf>): IndexedLeaf {
+    const leaf = this.leaves.get(index) ?? known?.get(index) ?? this.base.getLeaves([index])[0];
     if (!leaf) throw new Error(`${this.info.name}: leaf ${index} is empty but is linked from the sorted list`);
     return leaf;
   }
@@ -503,6 +516,28 @@ export class TreeOverlay {
       throw new InvalidWorldStateArgumentError(`${this.info.name} is not an indexed tree`);
     }
   }
+}
+
+/** Low leaves by index, as read by predecessors(); saves reading them again while linking. */
+function lowLeafMap(lows: readonly LowLeaf[]): Map<number, IndexedLeaf> {
+  const m = new Map<number, IndexedLeaf>();
+  for (const l of lows) m.set(l.index, l.leaf);
+  return m;
+}
+
+/** Unique parents of sorted node indices, sorted. */
+function parentsOf(indices: Float64Array): Float64Array {
+  const out = new Float64Array(indices.length);
+  let n = 0;
+  let last = -1;
+  for (let k = 0; k < indices.length; k++) {
+    const p = Math.floor((indices[k] as number) / 2);
+    if (p !== last) {
+      out[n++] = p;
+      last = p;
+    }
+  }
+  return out.subarray(0, n);
 }
 
 function asBuffer(u8: Uint8Array): Buffer {

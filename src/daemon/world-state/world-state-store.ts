@@ -34,10 +34,11 @@ export class WorldStateStore {
   private readonly nodeMany: Statement<[number, string], Buffer | null>;
   private readonly leafOne: Statement<[number, number], Buffer>;
   private readonly leafMany: Statement<[number, string], Buffer | null>;
+  private readonly leafHashMany: Statement<[number, string], Buffer | null>;
   private readonly lowMany: Statement<[number, number, string], number | null>;
   private readonly keyMany: Statement<[string, number, number], unknown[]>;
   private readonly insNode: Statement<[number, number, Buffer]>;
-  private readonly insLeaf: Statement<[number, number, Buffer]>;
+  private readonly insLeaf: Statement<[number, number, Buffer, Buffer]>;
   private readonly insKey: Statement<[number, Buffer, number, number]>;
   private readonly insKeyIfNew: Statement<[number, Buffer, number, number]>;
   private readonly blockGet: Statement<[number], StoredBlock>;
@@ -75,6 +76,11 @@ export class WorldStateStore {
         'SELECT (SELECT leaf FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
       )
       .pluck();
+    this.leafHashMany = db
+      .prepare<[number, string], Buffer | null>(
+        'SELECT (SELECT hash FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
+      )
+      .pluck();
     this.lowMany = db
       .prepare<[number, number, string], number | null>(
         'SELECT (SELECT idx FROM ws_key WHERE tree = ? AND key <= unhex(j.value) AND block <= ? ORDER BY key DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
@@ -86,7 +92,7 @@ export class WorldStateStore {
       )
       .raw();
     this.insNode = db.prepare('INSERT INTO ws_node (k, block, hash) VALUES (?, ?, ?)');
-    this.insLeaf = db.prepare('INSERT INTO ws_leaf (k, block, leaf) VALUES (?, ?, ?)');
+    this.insLeaf = db.prepare('INSERT INTO ws_leaf (k, block, leaf, hash) VALUES (?, ?, ?, ?)');
     this.insKey = db.prepare('INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
     this.insKeyIfNew = db.prepare('INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
     this.blockGet = db.prepare<[number], StoredBlock>('SELECT hash, state FROM ws_block WHERE block = ?');
@@ -131,6 +137,11 @@ export class WorldStateStore {
     return this.chunked(keys, (part) => this.leafMany.all(block, JSON.stringify(part)));
   }
 
+  /** Leaf hashes of indexed-tree leaves (stored with their preimages), newest at or below `block`. */
+  getLeafHashes(keys: readonly number[], block: number): (Buffer | null)[] {
+    return this.chunked(keys, (part) => this.leafHashMany.all(block, JSON.stringify(part)));
+  }
+
   /** For each key, the index of the leaf with the largest key <= it, among keys inserted at or before `block`. */
   findLowIndices(tree: number, keys: readonly Buffer[], block: number): (number | null)[] {
     return this.chunked(keys, (part) => this.lowMany.all(tree, block, hexArray(part)));
@@ -162,8 +173,8 @@ export class WorldStateStore {
     this.insNode.run(key, block, hash);
   }
 
-  insertLeaf(key: number, block: number, leaf: Buffer): void {
-    this.insLeaf.run(key, block, leaf);
+  insertLeaf(key: number, block: number, leaf: Buffer, hash: Buffer): void {
+    this.insLeaf.run(key, block, leaf, hash);
   }
 
   /** Indexed-tree keys are unique (a duplicate is a bug upstream); append-only values keep their first index. */

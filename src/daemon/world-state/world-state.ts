@@ -10,7 +10,8 @@ import { bufferField, checkedFieldBuffer, fieldBuffer } from './field-buffer.js'
 import { type GenesisPublicData, genesisNullifierLeaves, genesisPublicDataLeaves } from './genesis-state.js';
 import type { IndexedLeafPreimage } from './indexed-leaf.js';
 import { decodeIndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
-import { MerkleTreeId, parseTreeId, TREES } from './merkle-tree-id.js';
+import { LatestNodeCache } from './latest-node-cache.js';
+import { MerkleTreeId, parseTreeId, TREE_COUNT, TREES } from './merkle-tree-id.js';
 import type { SiblingPath } from './sibling-path.js';
 import { TreeOverlay } from './tree-overlay.js';
 import type {
@@ -107,6 +108,7 @@ export class WorldState {
   private oldest = 0;
   private latestState: BlockState | undefined;
   private readonly stateCache = new Map<number, BlockState>();
+  private readonly nodeCache = new LatestNodeCache(TREE_COUNT);
 
   private constructor(
     private readonly db: SqliteDatabase,
@@ -516,7 +518,7 @@ export class WorldState {
       for (const info of TREES) {
         const w = writes[info.id] as ReturnType<TreeOverlay['collectWrites']>;
         for (const [k, h] of w.nodes) this.store.insertNode(k, n, h);
-        for (const [k, leaf] of w.leaves) this.store.insertLeaf(k, n, leaf);
+        for (const [k, leaf, leafHash] of w.leaves) this.store.insertLeaf(k, n, leaf, leafHash);
         const firstWins = info.kind === 'append-only';
         for (const [key, index] of w.keys) this.store.insertKey(info.id, key, index, n, firstWins);
         if (journal) {
@@ -530,6 +532,13 @@ export class WorldState {
     })();
     this.latest = n;
     this.latestState = { hash, snapshots };
+    this.nodeCache.advance(
+      n,
+      snapshots.map((s) => s.size),
+      writes.map((w) =>
+        w.leaves.length === 0 ? w.nodes : [...w.leaves.map(([k, , h]) => [k, h] as const), ...w.nodes],
+      ),
+    );
   }
 
   private bumpToken(): void {
@@ -547,6 +556,10 @@ export class WorldState {
     this.oldest = this.store.getMeta('oldest') as number;
     this.stateCache.clear();
     this.latestState = this.loadState(this.latest);
+    this.nodeCache.reset(
+      this.latest,
+      this.latestState.snapshots.map((s) => s.size),
+    );
     this.token = token;
   }
 
@@ -580,7 +593,16 @@ export class WorldState {
     const { snapshots } = this.blockState(b);
     return TREES.map(
       (info) =>
-        new TreeOverlay(new CommittedTree(this.store, info, b, snapshots[info.id] as TreeSnapshot), this.hasher),
+        new TreeOverlay(
+          new CommittedTree(
+            this.store,
+            info,
+            b,
+            snapshots[info.id] as TreeSnapshot,
+            b === this.latest ? this.nodeCache : undefined,
+          ),
+          this.hasher,
+        ),
     );
   }
 
@@ -629,9 +651,10 @@ function decodeState(buf: Buffer): TreeSnapshot[] {
 }
 
 /** Store keys relative to their tree (< 2^48), 6 bytes each. */
-function packIds(rows: readonly (readonly [number, Buffer])[], base: number): Buffer {
+function packIds(rows: readonly (readonly [number, ...unknown[]])[], base: number): Buffer {
   const out = Buffer.allocUnsafe(rows.length * 6);
-  for (let i = 0; i < rows.length; i++) out.writeUIntBE((rows[i] as readonly [number, Buffer])[0] - base, i * 6, 6);
+  for (let i = 0; i < rows.length; i++)
+    out.writeUIntBE((rows[i] as readonly [number, ...unknown[]])[0] - base, i * 6, 6);
   return out;
 }
 

@@ -5,9 +5,10 @@ import type { Migration } from './migration.js';
  * them: a read at block b takes, per key, the newest row with block <= b. Keys pack the tree id, level and
  * index into one integer (tree * 2^48 + level * 2^42 + index) so every lookup is one integer comparison.
  *
- * - ws_node: merkle node hashes of levels 0 (leaves) to height-1; roots live in ws_block. A node that was never
- *   written is the empty-subtree hash of its level.
- * - ws_leaf: preimages of indexed-tree leaves (nullifier and public data), versioned like nodes.
+ * - ws_node: merkle node hashes of levels 0 (leaf values, append-only trees) or 1 (indexed trees) to height-1;
+ *   roots live in ws_block. A node that was never written is the empty-subtree hash of its level.
+ * - ws_leaf: preimages of indexed-tree leaves (nullifier and public data) with their leaf hashes, versioned like
+ *   nodes; keeping the hash in the same row saves a second row per changed leaf.
  * - ws_key: key (nullifier, public-data slot, or an append-only leaf value) to leaf index, and the block that
  *   inserted it; serves low-leaf search (largest key <= x) and leaf index search.
  * - ws_block: per block, its hash (archive leaf) and every tree's root and size.
@@ -31,6 +32,7 @@ export const worldStateMigration: Migration = {
         k INTEGER NOT NULL,
         block INTEGER NOT NULL,
         leaf BLOB NOT NULL,
+        hash BLOB NOT NULL,
         PRIMARY KEY (k, block)
       ) WITHOUT ROWID;
       CREATE TABLE ws_key (
