@@ -1,3 +1,4 @@
+import { AztecAddress } from '../../core/aztec-address.js';
 import { EthAddress } from '../../core/eth-address.js';
 import { SettingParseError } from './setting.js';
 
@@ -81,4 +82,13 @@ export function parseEthAddress(raw: string): string {
 export function parseNonEmpty(raw: string): string {
   if (raw.trim().length === 0) throw new SettingParseError('expected a non-empty value');
   return raw;
+}
+
+/** An L2 address: 0x + 64 hex digits. */
+export function parseAztecAddress(raw: string): AztecAddress {
+  try {
+    return AztecAddress.fromString(raw.trim());
+  } catch (err) {
+    throw new SettingParseError(`expected an L2 address (0x + 64 hex digits), got "${raw}": ${(err as Error).message}`);
+  }
 }

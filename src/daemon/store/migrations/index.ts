@@ -1,5 +1,6 @@
 import { worldStateMigration } from './100-world-state.js';
+import { chainMigration } from './200-chain.js';
 import type { Migration } from './migration.js';
 
 /** Every schema step of the node database, in version order. Add new steps at the end of their range. */
-export const MIGRATIONS: readonly Migration[] = [worldStateMigration];
+export const MIGRATIONS: readonly Migration[] = [worldStateMigration, chainMigration];

@@ -1,0 +1,132 @@
+import type { CheckpointHeader } from '../../core/block/checkpoint-header.js';
+import type { L2Block } from '../../core/block/l2-block.js';
+import type { ChainStore } from '../store/chain-store.js';
+import type { CheckpointRow } from '../store/checkpoint-repository.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import type { WorldState } from '../world-state/world-state.js';
+import { type ApplyBlockInput, applyBlock, type ChainParts } from './apply-block.js';
+import type { BlockObserver } from './block-observer.js';
+import { type ChainEventName, ChainEvents } from './chain-events.js';
+import { ChainTips } from './chain-tips.js';
+import type { L2Tips } from './l2-tips.js';
+import type { SettlementLayer } from './settlement/settlement-layer.js';
+import { type UnwindOptions, unwindBlocks } from './unwind-blocks.js';
+
+/** A checkpoint the sequencer finished: its blocks are stored; it is about to be published. */
+export interface CompletedCheckpoint {
+  readonly number: number;
+  readonly header: CheckpointHeader;
+  readonly firstBlock: number;
+  readonly lastBlock: number;
+  readonly slot: number;
+  /** Archive root after its last block. */
+  readonly archiveRoot: Buffer;
+}
+
+export interface ChainOptions {
+  readonly db: SqliteDatabase;
+  readonly worldState: WorldState;
+  readonly store: ChainStore;
+  readonly settlement: SettlementLayer;
+  /** Where a listener that threw is reported. */
+  readonly onListenerError?: (event: ChainEventName, err: unknown) => void;
+}
+
+/**
+ * The chain: blocks (through the one applyBlock path), checkpoints on L1, the proven and finalized marks, and
+ * the events that announce them. The sequencer and, later, sync write through it; queries read its store.
+ */
+export class Chain {
+  readonly events: ChainEvents;
+  readonly tips: ChainTips;
+  private readonly observers: BlockObserver[] = [];
+  private readonly parts: ChainParts;
+
+  constructor(readonly o: ChainOptions) {
+    this.events = new ChainEvents(o.onListenerError);
+    this.tips = new ChainTips(o.store, o.worldState.getGenesisBlockHash());
+    this.parts = {
+      db: o.db,
+      worldState: o.worldState,
+      store: o.store,
+      observers: this.observers,
+      events: this.events,
+      tips: this.tips,
+    };
+  }
+
+  get store(): ChainStore {
+    return this.o.store;
+  }
+
+  get worldState(): WorldState {
+    return this.o.worldState;
+  }
+
+  get settlement(): SettlementLayer {
+    return this.o.settlement;
+  }
+
+  /** A service that must change with every block (the mempool); called inside each block's transaction. */
+  addObserver(observer: BlockObserver): void {
+    this.observers.push(observer);
+  }
+
+  applyBlock(input: ApplyBlockInput): void {
+    applyBlock(this.parts, input);
+  }
+
+  unwindTo(target: number, options?: UnwindOptions): L2Block[] {
+    return unwindBlocks(this.parts, target, options);
+  }
+
+  readTips(): L2Tips {
+    return this.tips.read();
+  }
+
+  get latestBlockNumber(): number {
+    return this.o.store.latestBlockNumber();
+  }
+
+  /** Publishes a finished checkpoint to L1 and records it: its blocks become checkpointed. */
+  publishCheckpoint(c: CompletedCheckpoint): CheckpointRow {
+    const l1 = this.o.settlement.publishCheckpoint({ number: c.number, header: c.header });
+    const row: CheckpointRow = {
+      number: c.number,
+      firstBlock: c.firstBlock,
+      lastBlock: c.lastBlock,
+      slot: c.slot,
+      header: c.header.toBuffer(),
+      archiveRoot: c.archiveRoot,
+      l1,
+    };
+    this.o.db.transaction(() => this.o.store.checkpoints.insert(row))();
+    this.events.emit('tips', this.tips.read());
+    return row;
+  }
+
+  /**
+   * Takes the proven and finalized checkpoints from the settlement layer; the world state's finality follows
+   * the finalized tip. Returns whether a tip moved.
+   */
+  syncSettlement(): boolean {
+    const { store, settlement, worldState } = this.o;
+    const checkpointed = store.checkpoints.latest()?.number ?? 0;
+    const proven = Math.min(settlement.provenCheckpoint(), checkpointed);
+    const finalized = Math.min(settlement.finalizedCheckpoint(), proven);
+    if (
+      proven === (store.meta.get('provenCheckpoint') ?? 0) &&
+      finalized === (store.meta.get('finalizedCheckpoint') ?? 0)
+    ) {
+      return false;
+    }
+    this.o.db.transaction(() => {
+      store.meta.set('provenCheckpoint', proven);
+      store.meta.set('finalizedCheckpoint', finalized);
+      const lastFinal = finalized > 0 ? (store.checkpoints.get(finalized)?.lastBlock ?? 0) : 0;
+      worldState.setFinalized(lastFinal);
+    })();
+    this.events.emit('tips', this.tips.read());
+    return true;
+  }
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP } from '../../../core/constants.js';
+import { FR_MODULUS } from '../../../core/fr.js';
+import type { SlotClock } from '../../sequencer/slot-clock.js';
+import type { ChainStore } from '../../store/chain-store.js';
+import type { L1PublishedData } from '../../store/checkpoint-repository.js';
+import type { CheckpointPublication, InboxPosition, SettlementLayer } from './settlement-layer.js';
+
+/** Seconds per block of the simulated L1 (Ethereum's slot time). */
+export const DEV_L1_BLOCK_TIME = 12;
+
+export interface DevL1Options {
+  readonly store: ChainStore;
+  readonly slots: SlotClock;
+  /** Seconds after an epoch ends before its proof lands. */
+  readonly proofDelay: number;
+  /** Seconds after a proof lands before it is finalized. */
+  readonly finalityDelay: number;
+}
+
+/** A message the dev inbox refuses. */
+export class InboxMessageError extends Error {
+  override name = 'InboxMessageError';
+}
+
+/**
+ * The local L1 stand-in of dev mode (docs/dev-chain.md). Checkpoints "land" on a simulated L1 when published;
+ * an epoch is proven `proofDelay` seconds after it ends and finalized `finalityDelay` seconds after that;
+ * the Inbox takes messages for the first checkpoint whose first block is not built yet, giving each the leaf
+ * index the message tree will hold it at (1024 per checkpoint, as the Inbox contract assigns them).
+ * Its state lives in the chain store's tables, so it survives restarts with the chain.
+ */
+export class DevL1 implements SettlementLayer {
+  constructor(private readonly o: DevL1Options) {}
+
+  publishCheckpoint(_c: CheckpointPublication): L1PublishedData {
+    const now = Math.floor(this.o.slots.clock.now() / 1000);
+    const blockNumber = BigInt(
+      Math.max(0, Math.floor((now - this.o.slots.timing.genesisTime) / DEV_L1_BLOCK_TIME)) + 1,
+    );
+    const hash = createHash('sha256').update(`l2node dev L1 block ${blockNumber}`).digest('hex');
+    return { blockNumber, timestamp: BigInt(now), blockHash: `0x${hash}` };
+  }
+
+  inboxMessages(checkpointNumber: number): bigint[] {
+    return this.o.store.devL1Inbox.forCheckpoint(checkpointNumber).map((m) => m.leaf);
+  }
+
+  findInboxMessage(leaf: bigint): InboxPosition | undefined {
+    const m = this.o.store.devL1Inbox.find(leaf);
+    return m ? { index: m.index, checkpoint: m.checkpoint } : undefined;
+  }
+
+  /** Sends a message as the L1 Inbox would (nodeDev_sendL1ToL2Message); it enters the tree with its checkpoint. */
+  sendL1ToL2Message(leaf: bigint): InboxPosition {
+    if (leaf <= 0n || leaf >= FR_MODULUS) {
+      throw new InboxMessageError('An L1-to-L2 message must be a non-zero field element (zero leaves are padding)');
+    }
+    const perCheckpoint = BigInt(NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP);
+    return this.o.store.db.transaction(() => {
+      let checkpoint = this.openCheckpoint();
+      const last = this.o.store.devL1Inbox.lastPosition();
+      let index = BigInt(checkpoint - 1) * perCheckpoint;
+      if (last && last.checkpoint === checkpoint) index = last.index + 1n;
+      if (index >= BigInt(checkpoint) * perCheckpoint) {
+        // This checkpoint's tree is full: the message waits for the next one.
+        checkpoint += 1;
+        index = BigInt(checkpoint - 1) * perCheckpoint;
+        this.o.store.meta.set('inboxOpenCheckpoint', checkpoint);
+      }
+      this.o.store.devL1Inbox.insert({ index, leaf, checkpoint });
+      return { index, checkpoint };
+    })();
+  }
+
+  provenCheckpoint(): number {
+    return this.settledCheckpoint(this.o.proofDelay);
+  }
+
+  finalizedCheckpoint(): number {
+    return this.settledCheckpoint(this.o.proofDelay + this.o.finalityDelay);
+  }
+
+  /** The last checkpoint of the last epoch that ended at least `delay` seconds ago. */
+  private settledCheckpoint(delay: number): number {
+    const { genesisTime, epochDuration, slotDuration } = this.o.slots.timing;
+    const now = this.o.slots.clock.now() / 1000;
+    const epochsEnded = Math.floor((now - genesisTime - delay) / (epochDuration * slotDuration));
+    if (epochsEnded <= 0) return 0;
+    return this.o.store.checkpoints.latestUpToSlot(epochsEnded * epochDuration - 1);
+  }
+
+  /**
+   * The checkpoint new messages go to: never one whose first block exists (its message set is final), nor one
+   * before the last message sent (the tree fills in order).
+   */
+  private openCheckpoint(): number {
+    const store = this.o.store;
+    const latest = store.latestBlockNumber();
+    const started = latest === 0 ? 0 : (store.blocks.get(latest)?.checkpoint ?? 0);
+    return Math.max(store.meta.get('inboxOpenCheckpoint') ?? 1, started + 1);
+  }
+}

@@ -1,0 +1,203 @@
+import {
+  blockBlobFields,
+  NUM_BLOCK_END_BLOB_FIELDS,
+  NUM_CHECKPOINT_END_MARKER_FIELDS,
+  NUM_FIRST_BLOCK_END_BLOB_FIELDS,
+  txEffectBlobFieldCount,
+} from '../../core/blob/blob-fields.js';
+import { MAX_BLOB_FIELDS_PER_CHECKPOINT, type SpongeBlob } from '../../core/blob/sponge-blob.js';
+import { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
+import { BlockHeader } from '../../core/block/block-header.js';
+import { Body } from '../../core/block/body.js';
+import type { GlobalVariables } from '../../core/block/global-variables.js';
+import { L2Block } from '../../core/block/l2-block.js';
+import { Fr } from '../../core/fr.js';
+import { computeTransactionFee, InsufficientFeePerGasError } from '../../core/gas/transaction-fee.js';
+import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
+import { PublicDataWrite } from '../../core/tx/public-data-write.js';
+import type { Tx } from '../../core/tx/tx.js';
+import type { TxEffect } from '../../core/tx/tx-effect.js';
+import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
+import type { WorldState } from '../world-state/world-state.js';
+import { WorldStateError } from '../world-state/world-state-errors.js';
+import type { WorldStateFork } from '../world-state/world-state-fork.js';
+import { buildPrivateTxEffect } from './private-tx-effect.js';
+
+/** What one block may hold. */
+export interface BlockLimits {
+  /** Most txs in a block. */
+  readonly maxTxs: number;
+  /** Most L2 gas (mana) the block's txs may use together. */
+  readonly maxL2Gas: number;
+}
+
+export interface BlockBuildInput {
+  readonly worldState: WorldState;
+  readonly globals: GlobalVariables;
+  readonly checkpointNumber: number;
+  readonly indexWithinCheckpoint: number;
+  /** The checkpoint's L1-to-L2 messages; inserted by its first block. */
+  readonly l1ToL2Messages: readonly bigint[];
+  /** The checkpoint's sponge after its earlier blocks (not modified here). */
+  readonly sponge: SpongeBlob;
+  readonly limits: BlockLimits;
+  /** Candidates, highest priority first. */
+  readonly txs: Iterable<Tx>;
+  /** Build even without txs (a checkpoint's first block bringing messages, or empty blocks by configuration). */
+  readonly allowEmpty: boolean;
+  /** Names a function selector for error messages (registered signatures), if known. */
+  readonly describeCall?: (tx: Tx) => string;
+}
+
+/** A tx that can never be included (it is dropped from the pool, with the reason). */
+export interface DroppedTx {
+  readonly tx: Tx;
+  readonly reason: string;
+}
+
+export interface BuiltBlock {
+  readonly block: L2Block;
+  /** The fork holding the block's effects: applyBlock commits it. */
+  readonly fork: WorldStateFork;
+  /** The block's blob fields, for the checkpoint's sponge. */
+  readonly blobFields: bigint[];
+  readonly included: readonly Tx[];
+}
+
+export interface BlockBuildResult {
+  /** Undefined when there was nothing to build. */
+  readonly built: BuiltBlock | undefined;
+  readonly dropped: readonly DroppedTx[];
+}
+
+/**
+ * Builds the next block on a fork of the latest world state: the checkpoint's L1-to-L2 messages on its first
+ * block, then the candidate txs in priority order while they fit (tx count, mana, the checkpoint's blob
+ * space), each charged its fee from the fee payer's FeeJuice balance; then the header (global variables, state,
+ * sponge blob hash, fees, mana) and the archive after it. Txs that cannot be included in any block are reported
+ * as dropped; txs that do not fit this block (limits, fees below the block's) are left for later.
+ */
+export function buildBlock(input: BlockBuildInput): BlockBuildResult {
+  const { worldState, globals, limits } = input;
+  const first = input.indexWithinCheckpoint === 0;
+  const fork = worldState.fork();
+  try {
+    if (first) fork.appendCheckpointMessages(input.l1ToL2Messages);
+    const lastArchive = fork.getArchiveSnapshot();
+    const blockEndFields = first ? NUM_FIRST_BLOCK_END_BLOB_FIELDS : NUM_BLOCK_END_BLOB_FIELDS;
+    let blobBudget =
+      MAX_BLOB_FIELDS_PER_CHECKPOINT -
+      input.sponge.numAbsorbedFields -
+      blockEndFields -
+      NUM_CHECKPOINT_END_MARKER_FIELDS;
+    const included: Tx[] = [];
+    const effects: TxEffect[] = [];
+    const dropped: DroppedTx[] = [];
+    let mana = 0;
+    let totalFees = 0n;
+    for (const tx of input.txs) {
+      if (included.length >= limits.maxTxs) break;
+      const refusal = permanentRefusal(input, fork, tx);
+      if (refusal) {
+        dropped.push({ tx, reason: refusal });
+        continue;
+      }
+      const gasUsed = tx.data.gasUsed;
+      if (mana + gasUsed.l2Gas > limits.maxL2Gas) continue;
+      let fee: Fr;
+      try {
+        fee = computeTransactionFee(globals.gasFees, tx.gasSettings, gasUsed);
+      } catch (err) {
+        if (err instanceof InsufficientFeePerGasError) continue;
+        throw err;
+      }
+      const feePayer = tx.data.feePayer.value;
+      const leafSlot = computeFeePayerBalanceLeafSlot(feePayer);
+      const balance = fork.getPublicStorageAt(leafSlot);
+      if (balance < fee.value) {
+        dropped.push({
+          tx,
+          reason: `Not enough balance for fee payer ${tx.data.feePayer} to pay for transaction (got ${balance} needs ${fee.value})`,
+        });
+        continue;
+      }
+      const effect = buildPrivateTxEffect(
+        tx,
+        fee,
+        new PublicDataWrite(new Fr(leafSlot), new Fr(balance - fee.value)),
+        globals,
+      );
+      const fields = txEffectBlobFieldCount(effect);
+      if (fields > blobBudget) continue;
+      try {
+        fork.applyTxEffects({
+          noteHashes: effect.noteHashes.map((f) => f.value),
+          nullifiers: effect.nullifiers.map((f) => f.value),
+          publicDataWrites: effect.publicDataWrites.map((w) => ({ leafSlot: w.leafSlot.value, value: w.value.value })),
+        });
+      } catch (err) {
+        if (!(err instanceof WorldStateError)) throw err;
+        dropped.push({ tx, reason: err.message });
+        continue;
+      }
+      included.push(tx);
+      effects.push(effect);
+      blobBudget -= fields;
+      mana += gasUsed.l2Gas;
+      totalFees += fee.value;
+    }
+    if (included.length === 0 && !input.allowEmpty) {
+      fork.close();
+      return { built: undefined, dropped };
+    }
+
+    const draft = BlockHeader.from({
+      lastArchive,
+      state: fork.getStateReference(),
+      spongeBlobHash: Fr.ZERO,
+      globalVariables: globals,
+      totalFees: new Fr(totalFees),
+      totalManaUsed: new Fr(BigInt(mana)),
+    });
+    const blobFields = blockBlobFields(draft, effects, first);
+    const sponge = input.sponge.clone();
+    sponge.absorb(blobFields);
+    const header = BlockHeader.from({ ...draft, spongeBlobHash: new Fr(sponge.squeeze()) });
+    const hash = header.hash().value;
+    const index = BigInt(lastArchive.nextAvailableLeafIndex);
+    const archiveRoot = fork.getSiblingPath(MerkleTreeId.ARCHIVE, index).computeRoot(hash, index);
+    const block = new L2Block(
+      new AppendOnlyTreeSnapshot(new Fr(archiveRoot), lastArchive.nextAvailableLeafIndex + 1),
+      header,
+      new Body(effects),
+      input.checkpointNumber,
+      input.indexWithinCheckpoint,
+    );
+    return { built: { block, fork, blobFields, included }, dropped };
+  } catch (err) {
+    fork.close();
+    throw err;
+  }
+}
+
+/** Why a tx can never be included, or undefined. The mempool checks these too; the chain may have moved since. */
+function permanentRefusal(input: BlockBuildInput, fork: WorldStateFork, tx: Tx): string | undefined {
+  const g = input.globals;
+  if (tx.hasPublicCalls()) {
+    const call = input.describeCall?.(tx) ?? 'a public function';
+    return `Tx calls ${call}: this node builds blocks without public execution (private-only txs are supported)`;
+  }
+  const ctx = tx.data.constants.txContext;
+  if (!ctx.chainId.equals(g.chainId))
+    return `Incorrect L1 chain id: tx has ${ctx.chainId.value}, chain is ${g.chainId.value}`;
+  if (!ctx.version.equals(g.version))
+    return `Incorrect rollup version: tx has ${ctx.version.value}, chain is ${g.version.value}`;
+  if (tx.data.expirationTimestamp < g.timestamp) {
+    return `Invalid expiration timestamp: tx expired at ${tx.data.expirationTimestamp}, block timestamp is ${g.timestamp}`;
+  }
+  const anchor = tx.data.constants.anchorBlockHeader.hash().value;
+  if (fork.findLeafIndices(MerkleTreeId.ARCHIVE, [anchor])[0] === undefined) {
+    return `Block header not found: the tx's anchor block ${new Fr(anchor)} is not in the archive`;
+  }
+  return undefined;
+}

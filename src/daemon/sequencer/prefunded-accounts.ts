@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { AztecAddress } from '../../core/aztec-address.js';
+import { FR_MODULUS } from '../../core/fr.js';
+import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
+import { SettingParseError } from '../config/setting.js';
+import type { GenesisPublicData } from '../world-state/genesis-state.js';
+
+/** An account given FeeJuice at genesis. */
+export interface PrefundedAccount {
+  readonly address: AztecAddress;
+  readonly amount: bigint;
+}
+
+/** FeeJuice each prefunded account starts with unless told otherwise (4.1.2's test accounts get 10^22). */
+export const DEFAULT_PREFUNDED_AMOUNT = 10n ** 22n;
+const DEFAULT_ACCOUNT_COUNT = 10;
+/** The genesis public data tree holds 128 leaves; prefill takes the last ones. */
+const MAX_PREFUNDED = 128;
+
+/**
+ * The dev chain's default accounts: ten fixed addresses (sha256 of "l2node dev account <i>", as a field
+ * element), each with 10^22 FeeJuice, printed at start like anvil's banner. Deterministic, so scripts and
+ * tests can rely on them across runs.
+ */
+export function defaultPrefundedAccounts(): PrefundedAccount[] {
+  return Array.from({ length: DEFAULT_ACCOUNT_COUNT }, (_, i) => {
+    const digest = createHash('sha256').update(`l2node dev account ${i}`).digest();
+    const value = BigInt(`0x${digest.toString('hex')}`) % FR_MODULUS;
+    return { address: new AztecAddress(value), amount: DEFAULT_PREFUNDED_AMOUNT };
+  });
+}
+
+/**
+ * Parses `--prefunded-accounts`: `none`, or a comma-separated list of `address[:amount]` (amount a decimal
+ * integer, default 10^22).
+ */
+export function parsePrefundedAccounts(raw: string): PrefundedAccount[] {
+  const s = raw.trim();
+  if (s === 'none') return [];
+  if (s === '') throw new SettingParseError('expected "none" or a list of address[:amount], got an empty value');
+  const seen = new Set<bigint>();
+  const accounts = s.split(',').map((entry, i) => {
+    const [addr, amount, extra] = entry.trim().split(':');
+    if (extra !== undefined || !addr) {
+      throw new SettingParseError(`entry ${i + 1} ("${entry}"): expected address[:amount]`);
+    }
+    let address: AztecAddress;
+    try {
+      address = AztecAddress.fromString(addr);
+    } catch (err) {
+      throw new SettingParseError(`entry ${i + 1}: "${addr}" is not an L2 address (${(err as Error).message})`);
+    }
+    if (amount !== undefined && !/^[0-9]{1,40}$/.test(amount)) {
+      throw new SettingParseError(`entry ${i + 1}: amount "${amount}" is not a decimal integer`);
+    }
+    const value = amount === undefined ? DEFAULT_PREFUNDED_AMOUNT : BigInt(amount);
+    if (value >= FR_MODULUS)
+      throw new SettingParseError(`entry ${i + 1}: amount ${value} does not fit a field element`);
+    if (seen.has(address.value)) throw new SettingParseError(`entry ${i + 1}: ${address} is listed twice`);
+    seen.add(address.value);
+    return { address, amount: value };
+  });
+  if (accounts.length > MAX_PREFUNDED) {
+    throw new SettingParseError(
+      `at most ${MAX_PREFUNDED} prefunded accounts fit the genesis state, got ${accounts.length}`,
+    );
+  }
+  return accounts;
+}
+
+export function formatPrefundedAccounts(accounts: readonly PrefundedAccount[]): string {
+  return accounts.length === 0 ? 'none' : accounts.map((a) => `${a.address}:${a.amount}`).join(',');
+}
+
+/** Genesis public data: each account's FeeJuice balance at its balance leaf slot (4.1.2 prefilled genesis). */
+export function prefundedGenesisData(accounts: readonly PrefundedAccount[]): GenesisPublicData[] {
+  return accounts.map((a) => ({ slot: computeFeePayerBalanceLeafSlot(a.address.value), value: a.amount }));
+}
+
+/** The start-up banner listing the accounts and their balances. */
+export function prefundedAccountsBanner(accounts: readonly PrefundedAccount[]): string {
+  if (accounts.length === 0) return 'No prefunded accounts (--prefunded-accounts none).\n';
+  const lines = ['', 'Prefunded accounts (FeeJuice at genesis)', '========================================', ''];
+  accounts.forEach((a, i) => {
+    lines.push(`(${i}) ${a.address}  ${formatFeeJuice(a.amount)}`);
+  });
+  lines.push(
+    '',
+    'Txs paying fees from these addresses need no bridging. Change the set with --prefunded-accounts.',
+    '',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Whole units of 10^18 with the remainder, e.g. "10000.0 FJ (10000000000000000000000)". */
+function formatFeeJuice(amount: bigint): string {
+  const unit = 10n ** 18n;
+  const frac = (amount % unit).toString().padStart(18, '0').replace(/0+$/, '') || '0';
+  return `${amount / unit}.${frac} FJ (${amount})`;
+}

@@ -1,0 +1,288 @@
+import type { AztecAddress } from '../../core/aztec-address.js';
+import type { EthAddress } from '../../core/eth-address.js';
+import { Fr } from '../../core/fr.js';
+import type { GasFees } from '../../core/gas/gas-fees.js';
+import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
+import type { Tx } from '../../core/tx/tx.js';
+import type { Chain } from '../chain/chain.js';
+import type { Cancel } from '../lifecycle/clock.js';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import { type BlockLimits, buildBlock } from './block-builder.js';
+import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
+import type { PendingTxSource } from './pending-tx-source.js';
+import type { SlotClock } from './slot-clock.js';
+
+/**
+ * When blocks are built: `interval` at the start of each block interval of every slot; `on-demand` as soon as a
+ * tx is pending (up to the slot's block count); `off` never (the chain only moves by sync).
+ */
+export type SequencerMode = 'interval' | 'on-demand' | 'off';
+
+export interface SequencerOptions {
+  readonly chain: Chain;
+  readonly slots: SlotClock;
+  readonly mode: SequencerMode;
+  readonly limits: BlockLimits;
+  /** Fewer pending txs than this: no block (0 builds an empty first block in every slot). */
+  readonly minTxsPerBlock: number;
+  readonly chainId: number;
+  readonly rollupVersion: number;
+  readonly coinbase: EthAddress;
+  readonly feeRecipient: AztecAddress;
+  /** The min fees per gas the next checkpoint charges (the fee model). */
+  readonly minFees: () => GasFees;
+  /** Names the public function a tx calls, for the reason it is dropped. */
+  readonly describeCall?: (tx: Tx) => string;
+  readonly log: Logger;
+}
+
+/** In on-demand mode, how often the pool is looked at between wake-ups (ms of the node's clock). */
+const ON_DEMAND_POLL_MS = 100;
+
+/**
+ * The dev-mode sequencer: on the slot clock it builds blocks from the pending txs, highest fee first, through
+ * the chain's one applyBlock path; the blocks of one slot form a checkpoint, published to the settlement layer
+ * when the slot ends or its block count is reached. Each tick also takes the proven and finalized tips from the
+ * settlement layer. Everything runs on the node's clock, so tests drive it without sleeping.
+ */
+export class Sequencer implements Service {
+  readonly name = 'sequencer';
+  private source: PendingTxSource = EMPTY_SOURCE;
+  private current: CheckpointBuilder | undefined;
+  /** The (slot, interval) a block was last attempted in, so interval mode tries each interval once. */
+  private lastAttempt = '';
+  private timer: Cancel | undefined;
+  private running = false;
+  private ticking = false;
+
+  constructor(private readonly o: SequencerOptions) {
+    o.chain.events.on('unwound', () => {
+      this.current = undefined;
+    });
+  }
+
+  /** Where pending txs come from (the mempool); until set, no tx is pending. */
+  setPendingTxSource(source: PendingTxSource): void {
+    this.source = source;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.timer?.();
+    this.timer = undefined;
+  }
+
+  /** A tx arrived: in on-demand mode, build now instead of at the next poll. */
+  notifyPendingTx(): void {
+    if (this.running && this.o.mode === 'on-demand') this.reschedule(0);
+  }
+
+  /**
+   * Does what is due now: finishes a checkpoint whose slot is over or whose blocks are all built, takes the
+   * settlement layer's tips, builds a block when one is due. Then schedules the next tick.
+   */
+  tick(): void {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      this.step();
+    } catch (err) {
+      this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
+    } finally {
+      this.ticking = false;
+      if (this.running) this.reschedule(this.nextDelay());
+    }
+  }
+
+  private step(): void {
+    const { chain, slots } = this.o;
+    const now = slots.clock.now();
+    const slot = slots.currentSlot();
+    this.resumeUnpublished();
+    const current = this.current;
+    if (current && (current.constants.slot < slot || current.blockCount >= slots.timing.blocksPerSlot)) {
+      if (current.blockCount > 0) this.publish(current);
+      this.current = undefined;
+    }
+    chain.syncSettlement();
+    if (this.o.mode === 'off') return;
+    const interval = slots.blockIndexAt(now);
+    if (this.o.mode === 'interval') {
+      const key = `${slot}:${interval}`;
+      if (key === this.lastAttempt) return;
+      this.lastAttempt = key;
+    }
+    this.buildNext(slot);
+  }
+
+  private buildNext(slot: number): void {
+    const { chain, slots } = this.o;
+    const pending = this.source.pendingTxsByPriority()[Symbol.iterator]();
+    const head = pending.next();
+    let builder = this.current;
+    if (!builder) {
+      if (slot <= this.lastUsedSlot()) return;
+      const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
+      const messages = chain.settlement.inboxMessages(number);
+      if (head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
+      builder = new CheckpointBuilder(this.constants(number, slot), messages, this.previousOutHashes(slot));
+      this.current = builder;
+    }
+    if (builder.blockCount >= slots.timing.blocksPerSlot) return;
+    const first = builder.blockCount === 0;
+    const messages = first ? builder.l1ToL2Messages : [];
+    if (head.done && !(first && (messages.length > 0 || this.o.minTxsPerBlock === 0))) return;
+    const blockNumber = chain.latestBlockNumber + 1;
+    const result = buildBlock({
+      worldState: chain.worldState,
+      globals: builder.globalsFor(blockNumber),
+      checkpointNumber: builder.constants.number,
+      indexWithinCheckpoint: builder.blockCount,
+      l1ToL2Messages: messages,
+      sponge: builder.sponge,
+      limits: this.o.limits,
+      txs: head.done ? [] : prepend(head.value, pending),
+      allowEmpty: first && (messages.length > 0 || this.o.minTxsPerBlock === 0),
+      describeCall: this.o.describeCall,
+    });
+    for (const d of result.dropped) {
+      this.o.log.warn({ txHash: d.tx.txHash.toString(), reason: d.reason }, `dropped tx ${d.tx.txHash}: ${d.reason}`);
+      this.source.dropTx(d.tx.txHash, d.reason);
+    }
+    const built = result.built;
+    const enough = built && (built.included.length >= this.o.minTxsPerBlock || (first && messages.length > 0));
+    if (!built || !enough) {
+      built?.fork.close();
+      // A checkpoint without blocks is not kept: its messages and fees are read again at the next attempt.
+      if (builder.blockCount === 0) this.current = undefined;
+      return;
+    }
+    try {
+      chain.applyBlock({ block: built.block, l1ToL2Messages: messages, fork: built.fork });
+    } finally {
+      built.fork.close();
+    }
+    builder.addBlock(built.block, built.blobFields);
+    const b = built.block;
+    this.o.log.info(
+      {
+        blockNumber: b.number,
+        blockHash: b.hash().toString(),
+        txs: b.body.txEffects.length,
+        checkpoint: b.checkpointNumber,
+        slot: b.slot,
+      },
+      `built block ${b.number} with ${b.body.txEffects.length} txs (checkpoint ${b.checkpointNumber}, slot ${b.slot})`,
+    );
+    if (builder.blockCount >= slots.timing.blocksPerSlot) {
+      this.publish(builder);
+      this.current = undefined;
+    }
+  }
+
+  /** After a restart or an unwind, picks up a checkpoint whose blocks are stored but which was never published. */
+  private resumeUnpublished(): void {
+    if (this.current) return;
+    const { store, settlement } = this.o.chain;
+    const latest = store.latestBlockNumber();
+    if (latest === 0) return;
+    const published = store.checkpoints.latest();
+    if (published && published.lastBlock >= latest) return;
+    const tail = store.blocks.get(latest);
+    if (!tail) return;
+    const blocks = store.getBlocks(latest - tail.indexInCheckpoint, tail.indexInCheckpoint + 1);
+    const first = blocks[0];
+    if (!first) return;
+    const constants: CheckpointConstants = {
+      ...this.constants(tail.checkpoint, first.slot),
+      timestamp: first.timestamp,
+      coinbase: first.header.globalVariables.coinbase,
+      feeRecipient: first.header.globalVariables.feeRecipient,
+      gasFees: first.header.globalVariables.gasFees,
+    };
+    const messages = settlement.inboxMessages(tail.checkpoint);
+    this.current = CheckpointBuilder.resume(constants, messages, this.previousOutHashes(first.slot), blocks);
+  }
+
+  private publish(builder: CheckpointBuilder): void {
+    const completed = builder.complete();
+    this.o.chain.publishCheckpoint(completed);
+    this.o.log.info(
+      {
+        checkpoint: completed.number,
+        firstBlock: completed.firstBlock,
+        lastBlock: completed.lastBlock,
+        slot: completed.slot,
+      },
+      `published checkpoint ${completed.number} (blocks ${completed.firstBlock} to ${completed.lastBlock})`,
+    );
+  }
+
+  private constants(number: number, slot: number): CheckpointConstants {
+    const o = this.o;
+    return {
+      number,
+      slot,
+      timestamp: o.slots.slotTimestamp(slot),
+      chainId: new Fr(BigInt(o.chainId)),
+      version: new Fr(BigInt(o.rollupVersion)),
+      coinbase: o.coinbase,
+      feeRecipient: o.feeRecipient,
+      gasFees: o.minFees(),
+    };
+  }
+
+  /** Out hashes of the published checkpoints of `slot`'s epoch before it (they accumulate into epochOutHash). */
+  private previousOutHashes(slot: number): bigint[] {
+    const { store } = this.o.chain;
+    const { epochDuration } = this.o.slots.timing;
+    const epochStart = this.o.slots.epochOf(slot) * epochDuration;
+    const out: bigint[] = [];
+    for (const c of store.checkpoints.inSlotRange(epochStart, slot)) {
+      const messages: bigint[][][] = [];
+      for (let n = c.firstBlock; n <= c.lastBlock; n++) messages.push(store.getL2ToL1Messages(n) ?? []);
+      out.push(computeCheckpointOutHash(messages));
+    }
+    return out;
+  }
+
+  /** The last slot that holds a block or a published checkpoint: a new checkpoint needs a later slot. */
+  private lastUsedSlot(): number {
+    const { store } = this.o.chain;
+    const latest = store.latestBlockNumber();
+    const lastBlockSlot = latest === 0 ? 0 : (store.getHeader(latest)?.slotNumber ?? 0);
+    return Math.max(lastBlockSlot, store.checkpoints.latest()?.slot ?? 0);
+  }
+
+  private nextDelay(): number {
+    const { slots } = this.o;
+    const now = slots.clock.now();
+    const slot = slots.slotAt(now);
+    const interval = slots.blockIndexAt(now);
+    const nextBoundary =
+      interval + 1 < slots.timing.blocksPerSlot ? slots.blockStartMs(slot, interval + 1) : slots.slotStartMs(slot + 1);
+    const untilBoundary = Math.max(1, nextBoundary - now);
+    return this.o.mode === 'on-demand' ? Math.min(untilBoundary, ON_DEMAND_POLL_MS) : untilBoundary;
+  }
+
+  private reschedule(delayMs: number): void {
+    this.timer?.();
+    this.timer = this.o.slots.clock.schedule(delayMs, () => this.tick());
+  }
+}
+
+function* prepend<T>(head: T, rest: Iterator<T>): IterableIterator<T> {
+  yield head;
+  for (let r = rest.next(); !r.done; r = rest.next()) yield r.value;
+}
+
+const EMPTY_SOURCE: PendingTxSource = {
+  pendingTxsByPriority: () => [],
+  dropTx: () => {},
+};

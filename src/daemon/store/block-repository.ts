@@ -1,0 +1,127 @@
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from './node-database.js';
+
+/** One row of chain_block. */
+export interface BlockRow {
+  readonly number: number;
+  /** Header hash (the block hash, archive leaf). */
+  readonly hash: Buffer;
+  /** Archive root after the block. */
+  readonly archiveRoot: Buffer;
+  readonly checkpoint: number;
+  readonly indexInCheckpoint: number;
+  readonly txCount: number;
+  readonly publicLogCount: number;
+  readonly classLogCount: number;
+  /** The 440-byte binary header. */
+  readonly header: Buffer;
+}
+
+interface RawBlockRow {
+  number: number;
+  hash: Buffer;
+  archive_root: Buffer;
+  checkpoint: number;
+  index_in_checkpoint: number;
+  tx_count: number;
+  public_log_count: number;
+  class_log_count: number;
+  header: Buffer;
+}
+
+const COLUMNS =
+  'number, hash, archive_root, checkpoint, index_in_checkpoint, tx_count, public_log_count, class_log_count, header';
+
+/** chain_block: blocks by number, hash and archive root. */
+export class BlockRepository {
+  private readonly insertStmt: Statement;
+  private readonly byNumber: Statement<[number], RawBlockRow>;
+  private readonly byHash: Statement<[Buffer], RawBlockRow>;
+  private readonly byArchive: Statement<[Buffer], RawBlockRow>;
+  private readonly range: Statement<[number, number], RawBlockRow>;
+  private readonly latestStmt: Statement<[], { number: number | null }>;
+  private readonly withLogsStmt: Statement<[number, number], { number: number }>;
+  private readonly withClassLogsStmt: Statement<[number, number], { number: number }>;
+  private readonly deleteAboveStmt: Statement<[number]>;
+
+  constructor(db: SqliteDatabase) {
+    this.insertStmt = db.prepare(`INSERT INTO chain_block (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.byNumber = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE number = ?`);
+    this.byHash = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE hash = ?`);
+    this.byArchive = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE archive_root = ?`);
+    this.range = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE number >= ? AND number < ? ORDER BY number`);
+    this.latestStmt = db.prepare('SELECT max(number) AS number FROM chain_block');
+    this.withLogsStmt = db.prepare(
+      'SELECT number FROM chain_block WHERE number >= ? AND number < ? AND public_log_count > 0 ORDER BY number',
+    );
+    this.withClassLogsStmt = db.prepare(
+      'SELECT number FROM chain_block WHERE number >= ? AND number < ? AND class_log_count > 0 ORDER BY number',
+    );
+    this.deleteAboveStmt = db.prepare('DELETE FROM chain_block WHERE number > ?');
+  }
+
+  insert(r: BlockRow): void {
+    this.insertStmt.run(
+      r.number,
+      r.hash,
+      r.archiveRoot,
+      r.checkpoint,
+      r.indexInCheckpoint,
+      r.txCount,
+      r.publicLogCount,
+      r.classLogCount,
+      r.header,
+    );
+  }
+
+  get(number: number): BlockRow | undefined {
+    return toRow(this.byNumber.get(number));
+  }
+
+  getByHash(hash: Buffer): BlockRow | undefined {
+    return toRow(this.byHash.get(hash));
+  }
+
+  getByArchiveRoot(root: Buffer): BlockRow | undefined {
+    return toRow(this.byArchive.get(root));
+  }
+
+  /** Blocks from `from` (inclusive) to `to` (exclusive), in order. */
+  getRange(from: number, to: number): BlockRow[] {
+    return this.range.all(from, to).map((r) => toRow(r) as BlockRow);
+  }
+
+  /** The highest block number stored, 0 when there is none (genesis is not stored). */
+  latest(): number {
+    return this.latestStmt.get()?.number ?? 0;
+  }
+
+  /** Numbers of the blocks in [from, to) that hold public logs. */
+  withPublicLogs(from: number, to: number): number[] {
+    return this.withLogsStmt.all(from, to).map((r) => r.number);
+  }
+
+  /** Numbers of the blocks in [from, to) that hold contract class logs. */
+  withContractClassLogs(from: number, to: number): number[] {
+    return this.withClassLogsStmt.all(from, to).map((r) => r.number);
+  }
+
+  deleteAbove(number: number): void {
+    this.deleteAboveStmt.run(number);
+  }
+}
+
+function toRow(r: RawBlockRow | undefined): BlockRow | undefined {
+  if (!r) return undefined;
+  return {
+    number: r.number,
+    hash: r.hash,
+    archiveRoot: r.archive_root,
+    checkpoint: r.checkpoint,
+    indexInCheckpoint: r.index_in_checkpoint,
+    txCount: r.tx_count,
+    publicLogCount: r.public_log_count,
+    classLogCount: r.class_log_count,
+    header: r.header,
+  };
+}

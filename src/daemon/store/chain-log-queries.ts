@@ -1,0 +1,203 @@
+import { BlockHeader } from '../../core/block/block-header.js';
+import { BlockHash } from '../../core/block-hash.js';
+import { INITIAL_L2_BLOCK_NUM } from '../../core/constants.js';
+import { bigIntToBuffer32, Fr } from '../../core/fr.js';
+import type { ContractClassLog } from '../../core/logs/contract-class-log.js';
+import { ExtendedContractClassLog } from '../../core/logs/extended-contract-class-log.js';
+import { ExtendedPublicLog } from '../../core/logs/extended-public-log.js';
+import type { GetContractClassLogsResponse, GetPublicLogsResponse } from '../../core/logs/get-logs-response.js';
+import type { LogFilter } from '../../core/logs/log-filter.js';
+import { LogId } from '../../core/logs/log-id.js';
+import { PrivateLog } from '../../core/logs/private-log.js';
+import type { PublicLog } from '../../core/logs/public-log.js';
+import { TxScopedL2Log } from '../../core/logs/tx-scoped-l2-log.js';
+import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { TxHash } from '../../core/tx-hash.js';
+import type { ChainStore } from './chain-store.js';
+import type { TaggedLogPosition } from './log-tag-repository.js';
+import { StoredTxEffect } from './stored-tx-effect.js';
+
+/** Page size of node_getPublicLogs and node_getContractClassLogs (4.1.2's ARCHIVER_MAX_LOGS default). */
+export const MAX_LOGS_PER_PAGE = 1000;
+/** Page size per tag of the tag queries (4.1.2 MAX_LOGS_PER_TAG). */
+export const MAX_LOGS_PER_TAG = 10;
+
+/**
+ * The log queries of spec part 4, answered from the chain store: private logs by block range, public and
+ * contract class logs by filter with afterLog paging, and tagged logs through the tag index.
+ */
+export class ChainLogQueries {
+  constructor(private readonly store: ChainStore) {}
+
+  /** Private logs of `limit` blocks from `from`, in chain order (node_getPrivateLogs). */
+  getPrivateLogs(from: number, limit: number): PrivateLog[] {
+    const out: PrivateLog[] = [];
+    for (const { effect } of this.store.txs.ofBlockRange(from, from + limit)) {
+      const e = new StoredTxEffect(effect);
+      for (let k = 0; k < e.privateLogCount; k++) out.push(PrivateLog.fromEmitted(e.privateLogData(k).map(fr)));
+    }
+    return out;
+  }
+
+  /** node_getPublicLogs: public logs matching the filter, a page at a time. */
+  getPublicLogs(filter: LogFilter): GetPublicLogsResponse {
+    return this.scan(
+      filter,
+      'public',
+      (e, k) => e.publicLog(k),
+      (id, log) => new ExtendedPublicLog(id, log),
+    );
+  }
+
+  /** node_getContractClassLogs: the same, over contract class logs (`tag` does not apply to them). */
+  getContractClassLogs(filter: LogFilter): GetContractClassLogsResponse {
+    return this.scan(
+      { ...filter, tag: undefined },
+      'class',
+      (e, k) => e.contractClassLog(k),
+      (id, log) => new ExtendedContractClassLog(id, log),
+    );
+  }
+
+  /**
+   * node_getLogsByTags: for each tag, its first `logsPerTag` logs, private and public, in chain order (the
+   * 2.x/3.x method, answered in the 4.x TxScopedL2Log shape).
+   */
+  getLogsByTags(tags: readonly Fr[], logsPerTag: number): TxScopedL2Log[][] {
+    const scope = new ScopeCache(this.store);
+    return tags.map((tag) => this.store.tags.findAnyKind(tag.toBuffer(), logsPerTag).map((p) => scope.scopedLog(p)));
+  }
+
+  /** node_getPrivateLogsByTags: page `page` (10 per tag) of each tag's private logs. */
+  getPrivateLogsByTags(tags: readonly Fr[], page: number): TxScopedL2Log[][] {
+    const scope = new ScopeCache(this.store);
+    return tags.map((tag) =>
+      this.store.tags
+        .find(tag.toBuffer(), 'private', MAX_LOGS_PER_TAG, page * MAX_LOGS_PER_TAG)
+        .map((p) => scope.scopedLog(p)),
+    );
+  }
+
+  /** node_getPublicLogsByTagsFromContract: page `page` of each tag's public logs emitted by `contract`. */
+  getPublicLogsByTagsFromContract(contract: bigint, tags: readonly Fr[], page: number): TxScopedL2Log[][] {
+    const scope = new ScopeCache(this.store);
+    const address = bigIntToBuffer32(contract);
+    return tags.map((tag) => {
+      const out: TxScopedL2Log[] = [];
+      let skip = page * MAX_LOGS_PER_TAG;
+      for (const p of this.store.tags.iterate(tag.toBuffer(), 'public')) {
+        if (!scope.effect(p).publicLogContract(p.logIndex).equals(address)) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        out.push(scope.scopedLog(p));
+        if (out.length === MAX_LOGS_PER_TAG) break;
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The block scan behind both filtered queries. Logs come in chain order (block, tx, log); with `afterLog`
+   * only those strictly after it, with `txHash` only that tx's. `fromBlock` is inclusive, `toBlock` exclusive.
+   */
+  private scan<L extends PublicLog | ContractClassLog, X>(
+    filter: LogFilter,
+    kind: 'public' | 'class',
+    read: (e: StoredTxEffect, k: number) => L,
+    extend: (id: LogId, log: L) => X,
+  ): { logs: X[]; maxLogsHit: boolean } {
+    const logs: X[] = [];
+    const after = filter.afterLog;
+    let from = Math.max(filter.fromBlock ?? INITIAL_L2_BLOCK_NUM, INITIAL_L2_BLOCK_NUM);
+    if (after && after.blockNumber > from) from = after.blockNumber;
+    let to = this.store.latestBlockNumber() + 1;
+    if (filter.toBlock !== undefined && filter.toBlock < to) to = filter.toBlock;
+    let blocks: number[];
+    if (filter.txHash) {
+      const at = this.store.locateTx(filter.txHash.value);
+      blocks = at && at.blockNumber >= from && at.blockNumber < to ? [at.blockNumber] : [];
+    } else {
+      blocks =
+        from >= to
+          ? []
+          : kind === 'public'
+            ? this.store.blocks.withPublicLogs(from, to)
+            : this.store.blocks.withContractClassLogs(from, to);
+    }
+    const contract = filter.contractAddress ? bigIntToBuffer32(filter.contractAddress.value) : undefined;
+    for (const blockNumber of blocks) {
+      const blockHash = new BlockHash(this.store.getBlockHash(blockNumber) as bigint);
+      const effects = this.store.txs.ofBlock(blockNumber);
+      for (let txIndex = 0; txIndex < effects.length; txIndex++) {
+        if (after && blockNumber === after.blockNumber && txIndex < after.txIndex) continue;
+        const e = new StoredTxEffect(effects[txIndex] as Buffer);
+        if (filter.txHash && e.txHash !== filter.txHash.value) continue;
+        const count = kind === 'public' ? e.publicLogCount : e.contractClassLogCount;
+        let first = 0;
+        if (after && blockNumber === after.blockNumber && txIndex === after.txIndex) first = after.logIndex + 1;
+        for (let k = first; k < count; k++) {
+          if (kind === 'public') {
+            if (contract && !e.publicLogContract(k).equals(contract)) continue;
+            if (filter.tag) {
+              const tag = e.publicLogTag(k);
+              if (!tag || readField32(tag) !== filter.tag.value) continue;
+            }
+          }
+          const log = read(e, k);
+          if (
+            kind === 'class' &&
+            filter.contractAddress &&
+            log.contractAddress.value !== filter.contractAddress.value
+          ) {
+            continue;
+          }
+          logs.push(extend(new LogId(blockNumber, blockHash, new TxHash(e.txHash), txIndex, k), log));
+          if (logs.length >= MAX_LOGS_PER_PAGE) return { logs, maxLogsHit: true };
+        }
+      }
+    }
+    return { logs, maxLogsHit: false };
+  }
+}
+
+/** Per query: each tx effect and block timestamp read once, however many of its logs match. */
+class ScopeCache {
+  private readonly effects = new Map<number, StoredTxEffect>();
+  private readonly timestamps = new Map<number, bigint>();
+
+  constructor(private readonly store: ChainStore) {}
+
+  effect(p: TaggedLogPosition): StoredTxEffect {
+    const key = p.blockNumber * 2 ** 20 + p.txIndex;
+    let e = this.effects.get(key);
+    if (!e) {
+      e = new StoredTxEffect(this.store.txs.get(p.blockNumber, p.txIndex) as Buffer);
+      this.effects.set(key, e);
+    }
+    return e;
+  }
+
+  scopedLog(p: TaggedLogPosition): TxScopedL2Log {
+    const e = this.effect(p);
+    let ts = this.timestamps.get(p.blockNumber);
+    if (ts === undefined) {
+      ts = BlockHeader.fromBuffer((this.store.blocks.get(p.blockNumber) as { header: Buffer }).header).timestamp;
+      this.timestamps.set(p.blockNumber, ts);
+    }
+    const data = p.kind === 'private' ? e.privateLogData(p.logIndex) : e.publicLogData(p.logIndex);
+    return new TxScopedL2Log(
+      new TxHash(e.txHash),
+      p.blockNumber,
+      ts,
+      data.map(fr),
+      e.noteHashes.map(fr),
+      fr(e.firstNullifier),
+    );
+  }
+}
+
+function fr(v: bigint): Fr {
+  return v === 0n ? Fr.ZERO : new Fr(v);
+}

@@ -1,0 +1,34 @@
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from './node-database.js';
+
+/** The named values the chain keeps beside its blocks. */
+export type ChainMetaKey =
+  /** Highest checkpoint proven on L1. */
+  | 'provenCheckpoint'
+  /** Highest proven checkpoint as of L1's finalized block. */
+  | 'finalizedCheckpoint'
+  /** Unix time (seconds) of slot 0 of the slot clock. */
+  | 'genesisTime'
+  /** Dev L1 inbox: the checkpoint whose message tree takes new messages. */
+  | 'inboxOpenCheckpoint';
+
+/** chain_meta: a few named integers (tips that are not a max of another table, the slot clock's origin). */
+export class ChainMetaRepository {
+  private readonly getStmt: Statement<[string], { value: number }>;
+  private readonly setStmt: Statement<[string, number]>;
+
+  constructor(db: SqliteDatabase) {
+    this.getStmt = db.prepare('SELECT value FROM chain_meta WHERE name = ?');
+    this.setStmt = db.prepare(
+      'INSERT INTO chain_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    );
+  }
+
+  get(key: ChainMetaKey): number | undefined {
+    return this.getStmt.get(key)?.value;
+  }
+
+  set(key: ChainMetaKey, value: number): void {
+    this.setStmt.run(key, value);
+  }
+}

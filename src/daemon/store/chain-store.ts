@@ -1,0 +1,250 @@
+import { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
+import { BlockHeader } from '../../core/block/block-header.js';
+import { Body } from '../../core/block/body.js';
+import { L2Block } from '../../core/block/l2-block.js';
+import { BlockHash } from '../../core/block-hash.js';
+import { ContractClassPublishedEvent } from '../../core/contract/contract-class-published-event.js';
+import { ContractInstancePublishedEvent } from '../../core/contract/contract-instance-published-event.js';
+import { bigIntToBuffer32, Fr } from '../../core/fr.js';
+import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
+import type { TxEffect } from '../../core/tx/tx-effect.js';
+import { BlockRepository, type BlockRow } from './block-repository.js';
+import { ChainMetaRepository } from './chain-meta-repository.js';
+import { CheckpointRepository } from './checkpoint-repository.js';
+import { ContractClassRepository } from './contract-class-repository.js';
+import { ContractInstanceRepository } from './contract-instance-repository.js';
+import { DevL1InboxRepository } from './dev-l1-inbox-repository.js';
+import { FunctionSignatureRepository } from './function-signature-repository.js';
+import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
+import { LogTagRepository } from './log-tag-repository.js';
+import type { SqliteDatabase } from './node-database.js';
+import { StoredTxEffect } from './stored-tx-effect.js';
+import { TxEffectRepository, type TxLocation } from './tx-effect-repository.js';
+
+/** What the chain store writes for one block. */
+export interface BlockWrite {
+  readonly block: L2Block;
+  /** The checkpoint's L1-to-L2 messages when the block is the first of its checkpoint; empty otherwise. */
+  readonly l1ToL2Messages: readonly bigint[];
+  /** Leaf index of the first of those messages in the message tree. */
+  readonly l1ToL2MessageStartIndex: number;
+}
+
+/** Something in a block the store could not index (a malformed publication event); the block is kept. */
+export type StoreWarning = (message: string, details: Record<string, unknown>) => void;
+
+/**
+ * The chain store (DESIGN section 3, step 3): blocks and everything derived from them, one repository per
+ * table over the node's single database. It never opens transactions itself: `applyBlock` and the unwind
+ * call it inside theirs, together with the world state and the block observers.
+ */
+export class ChainStore {
+  readonly blocks: BlockRepository;
+  readonly txs: TxEffectRepository;
+  readonly tags: LogTagRepository;
+  readonly contractClasses: ContractClassRepository;
+  readonly contractInstances: ContractInstanceRepository;
+  readonly l1ToL2Messages: L1ToL2MessageRepository;
+  readonly checkpoints: CheckpointRepository;
+  readonly meta: ChainMetaRepository;
+  readonly functionSignatures: FunctionSignatureRepository;
+  readonly devL1Inbox: DevL1InboxRepository;
+
+  constructor(
+    readonly db: SqliteDatabase,
+    private readonly warn: StoreWarning = () => {},
+  ) {
+    this.blocks = new BlockRepository(db);
+    this.txs = new TxEffectRepository(db);
+    this.tags = new LogTagRepository(db);
+    this.contractClasses = new ContractClassRepository(db);
+    this.contractInstances = new ContractInstanceRepository(db);
+    this.l1ToL2Messages = new L1ToL2MessageRepository(db);
+    this.checkpoints = new CheckpointRepository(db);
+    this.meta = new ChainMetaRepository(db);
+    this.functionSignatures = new FunctionSignatureRepository(db);
+    this.devL1Inbox = new DevL1InboxRepository(db);
+  }
+
+  // ---- writes (inside the caller's transaction) ----
+
+  /** Writes a block, its tx effects, tag index entries, published contracts and inserted L1-to-L2 messages. */
+  writeBlock(w: BlockWrite): void {
+    const { block } = w;
+    const n = block.number;
+    let publicLogs = 0;
+    let classLogs = 0;
+    const effects = block.body.txEffects;
+    for (let i = 0; i < effects.length; i++) {
+      const effect = effects[i] as TxEffect;
+      const stored = StoredTxEffect.of(effect);
+      this.txs.insert(n, i, stored.bytes.subarray(1, 33), stored.bytes);
+      this.indexTags(n, i, stored, 'insert');
+      publicLogs += stored.publicLogCount;
+      classLogs += stored.contractClassLogCount;
+      this.indexContracts(n, i, effect);
+    }
+    this.blocks.insert({
+      number: n,
+      hash: block.hash().toBuffer(),
+      archiveRoot: block.archive.root.toBuffer(),
+      checkpoint: block.checkpointNumber,
+      indexInCheckpoint: block.indexWithinCheckpoint,
+      txCount: effects.length,
+      publicLogCount: publicLogs,
+      classLogCount: classLogs,
+      header: block.header.toBuffer(),
+    });
+    for (let k = 0; k < w.l1ToL2Messages.length; k++) {
+      const leaf = w.l1ToL2Messages[k] as bigint;
+      if (leaf !== 0n) this.l1ToL2Messages.insert(w.l1ToL2MessageStartIndex + k, leaf, block.checkpointNumber, n);
+    }
+  }
+
+  /**
+   * Removes every block above `blockNumber` and what was derived from them (checkpoints that lost blocks
+   * included). Returns the removed blocks, newest first.
+   */
+  removeBlocksAbove(blockNumber: number): L2Block[] {
+    const latest = this.blocks.latest();
+    const removed: L2Block[] = [];
+    for (let n = latest; n > blockNumber; n--) {
+      const row = this.blocks.get(n);
+      if (!row) continue;
+      const effects = this.txs.ofBlock(n);
+      effects.forEach((bytes, i) => {
+        this.indexTags(n, i, new StoredTxEffect(bytes), 'delete');
+      });
+      removed.push(this.toBlock(row, effects));
+    }
+    this.txs.deleteAbove(blockNumber);
+    this.blocks.deleteAbove(blockNumber);
+    this.contractClasses.deleteAbove(blockNumber);
+    this.contractInstances.deleteAbove(blockNumber);
+    this.l1ToL2Messages.deleteAbove(blockNumber);
+    this.checkpoints.deleteEndingAbove(blockNumber);
+    return removed;
+  }
+
+  // ---- reads ----
+
+  /** Number of the latest stored block; 0 at genesis. */
+  latestBlockNumber(): number {
+    return this.blocks.latest();
+  }
+
+  getBlock(number: number): L2Block | undefined {
+    const row = this.blocks.get(number);
+    return row ? this.toBlock(row, this.txs.ofBlock(number)) : undefined;
+  }
+
+  getBlockByHash(hash: bigint): L2Block | undefined {
+    const row = this.blocks.getByHash(bigIntToBuffer32(hash));
+    return row ? this.toBlock(row, this.txs.ofBlock(row.number)) : undefined;
+  }
+
+  getBlockByArchiveRoot(root: bigint): L2Block | undefined {
+    const row = this.blocks.getByArchiveRoot(bigIntToBuffer32(root));
+    return row ? this.toBlock(row, this.txs.ofBlock(row.number)) : undefined;
+  }
+
+  /** Up to `limit` consecutive blocks from `from`, fewer when the chain is shorter. */
+  getBlocks(from: number, limit: number): L2Block[] {
+    return this.blocks.getRange(from, from + limit).map((row) => this.toBlock(row, this.txs.ofBlock(row.number)));
+  }
+
+  getHeader(number: number): BlockHeader | undefined {
+    const row = this.blocks.get(number);
+    return row ? BlockHeader.fromBuffer(row.header) : undefined;
+  }
+
+  getHeaderByHash(hash: bigint): BlockHeader | undefined {
+    const row = this.blocks.getByHash(bigIntToBuffer32(hash));
+    return row ? BlockHeader.fromBuffer(row.header) : undefined;
+  }
+
+  getHeaderByArchiveRoot(root: bigint): BlockHeader | undefined {
+    const row = this.blocks.getByArchiveRoot(bigIntToBuffer32(root));
+    return row ? BlockHeader.fromBuffer(row.header) : undefined;
+  }
+
+  /** The hash of a stored block. */
+  getBlockHash(number: number): bigint | undefined {
+    const row = this.blocks.get(number);
+    return row ? readField32(row.hash) : undefined;
+  }
+
+  /** A mined tx's effect with its block and position (node_getTxEffect). */
+  getTxEffect(txHash: bigint): IndexedTxEffect | undefined {
+    const found = this.txs.getByHash(bigIntToBuffer32(txHash));
+    if (!found) return undefined;
+    const hash = this.getBlockHash(found.location.blockNumber) as bigint;
+    return new IndexedTxEffect(
+      found.location.blockNumber,
+      new BlockHash(hash),
+      new StoredTxEffect(found.effect).decode(),
+      found.location.txIndex,
+    );
+  }
+
+  /** Where a mined tx is. */
+  locateTx(txHash: bigint): TxLocation | undefined {
+    return this.txs.locate(bigIntToBuffer32(txHash));
+  }
+
+  /** L2-to-L1 message hashes of a block, per tx (undefined when the block is not stored). */
+  getL2ToL1Messages(number: number): bigint[][] | undefined {
+    if (!this.blocks.get(number)) return undefined;
+    return this.txs.ofBlock(number).map((bytes) => new StoredTxEffect(bytes).l2ToL1Msgs);
+  }
+
+  private toBlock(row: BlockRow, effects: readonly Buffer[]): L2Block {
+    return new L2Block(
+      new AppendOnlyTreeSnapshot(Fr.fromBuffer(row.archiveRoot), row.number + 1),
+      BlockHeader.fromBuffer(row.header),
+      new Body(effects.map((e) => new StoredTxEffect(e).decode())),
+      row.checkpoint,
+      row.indexInCheckpoint,
+    );
+  }
+
+  private indexTags(blockNumber: number, txIndex: number, e: StoredTxEffect, op: 'insert' | 'delete'): void {
+    for (let k = 0; k < e.privateLogCount; k++) {
+      const tag = e.privateLogTag(k);
+      if (tag) this.tags[op](tag, { blockNumber, txIndex, kind: 'private', logIndex: k });
+    }
+    for (let k = 0; k < e.publicLogCount; k++) {
+      const tag = e.publicLogTag(k);
+      if (tag) this.tags[op](tag, { blockNumber, txIndex, kind: 'public', logIndex: k });
+    }
+  }
+
+  /** Contract classes and instances announced by the registries' events in a tx (4.1.2 archiver rules). */
+  private indexContracts(blockNumber: number, txIndex: number, effect: TxEffect): void {
+    for (const log of effect.contractClassLogs) {
+      if (!ContractClassPublishedEvent.isContractClassPublishedEvent(log)) continue;
+      try {
+        this.contractClasses.insert(ContractClassPublishedEvent.fromLog(log).toContractClassPublic(), blockNumber);
+      } catch (err) {
+        this.warn('ignored a malformed contract class publication', {
+          blockNumber,
+          txIndex,
+          reason: (err as Error).message,
+        });
+      }
+    }
+    for (const log of effect.privateLogs) {
+      if (!ContractInstancePublishedEvent.isContractInstancePublishedEvent(log)) continue;
+      try {
+        this.contractInstances.insert(ContractInstancePublishedEvent.fromLog(log).toContractInstance(), blockNumber);
+      } catch (err) {
+        this.warn('ignored a malformed contract instance publication', {
+          blockNumber,
+          txIndex,
+          reason: (err as Error).message,
+        });
+      }
+    }
+  }
+}

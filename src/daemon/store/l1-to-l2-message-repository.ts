@@ -1,0 +1,43 @@
+import type { Statement } from 'better-sqlite3';
+import { bigIntToBuffer32 } from '../../core/fr.js';
+import type { SqliteDatabase } from './node-database.js';
+
+/** An L1-to-L2 message that entered the message tree. */
+export interface L1ToL2MessageRow {
+  /** Leaf index in the L1-to-L2 message tree. */
+  readonly index: bigint;
+  readonly checkpoint: number;
+  /** The block that inserted it: the first block of its checkpoint. */
+  readonly blockNumber: number;
+}
+
+/** chain_l1_to_l2_message: messages that entered the tree, by leaf index and by message. */
+export class L1ToL2MessageRepository {
+  private readonly insertStmt: Statement<[number, Buffer, number, number]>;
+  private readonly byLeaf: Statement<[Buffer], { idx: number; checkpoint: number; block: number }>;
+  private readonly deleteAboveStmt: Statement<[number]>;
+
+  constructor(db: SqliteDatabase) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO chain_l1_to_l2_message (idx, leaf, checkpoint, block) VALUES (?, ?, ?, ?)',
+    );
+    this.byLeaf = db.prepare(
+      'SELECT idx, checkpoint, block FROM chain_l1_to_l2_message WHERE leaf = ? ORDER BY idx LIMIT 1',
+    );
+    this.deleteAboveStmt = db.prepare('DELETE FROM chain_l1_to_l2_message WHERE block > ?');
+  }
+
+  insert(index: number, leaf: bigint, checkpoint: number, blockNumber: number): void {
+    this.insertStmt.run(index, bigIntToBuffer32(leaf), checkpoint, blockNumber);
+  }
+
+  /** The first occurrence of a message in the tree. */
+  find(leaf: bigint): L1ToL2MessageRow | undefined {
+    const row = this.byLeaf.get(bigIntToBuffer32(leaf));
+    return row ? { index: BigInt(row.idx), checkpoint: row.checkpoint, blockNumber: row.block } : undefined;
+  }
+
+  deleteAbove(blockNumber: number): void {
+    this.deleteAboveStmt.run(blockNumber);
+  }
+}
