@@ -153,5 +153,6 @@ for (const r of rows) {
 }
 process.stdout.write(
   '\nratio = l2node req/s ÷ bare req/s in the same rep (median over reps); CPU ratio = bare CPU per request ÷ ' +
-    "l2node CPU per request (server process, from /proc): the share of bare's efficiency l2node keeps.\n",
+    "l2node CPU per request (server process, from /proc): the share of bare's efficiency l2node keeps. " +
+    'Latencies are autocannon percentiles at 1 ms resolution (closed loop: busy-server latency, not an SLO).\n',
 );
