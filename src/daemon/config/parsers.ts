@@ -1,5 +1,7 @@
 import { AztecAddress } from '../../core/aztec-address.js';
 import { EthAddress } from '../../core/eth-address.js';
+import { Fr } from '../../core/fr.js';
+import { type AllowedSetupFunction, parseAllowedSetupList } from '../mempool/validators/allowed-setup-function.js';
 import { SettingParseError } from './setting.js';
 
 /** Parsers shared by the settings table; each throws SettingParseError saying what it expected. */
@@ -82,6 +84,28 @@ export function parseEthAddress(raw: string): string {
 export function parseNonEmpty(raw: string): string {
   if (raw.trim().length === 0) throw new SettingParseError('expected a non-empty value');
   return raw;
+}
+
+/** A field element as 0x + hex digits (at most 64), below the field modulus. */
+export function parseFieldHex(raw: string): Fr {
+  const s = raw.trim();
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(s)) {
+    throw new SettingParseError(`expected a field element as 0x + up to 64 hex digits, got "${raw}"`);
+  }
+  try {
+    return Fr.fromString(s);
+  } catch (err) {
+    throw new SettingParseError((err as Error).message);
+  }
+}
+
+/** The setup allow-list extension (format in allowed-setup-function.ts); an empty value is an empty list. */
+export function parseSetupAllowList(raw: string): AllowedSetupFunction[] {
+  try {
+    return parseAllowedSetupList(raw);
+  } catch (err) {
+    throw new SettingParseError((err as Error).message);
+  }
 }
 
 /** An L2 address: 0x + 64 hex digits. */

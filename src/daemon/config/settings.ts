@@ -1,6 +1,12 @@
 import { AztecAddress } from '../../core/aztec-address.js';
 import { EthAddress } from '../../core/eth-address.js';
+import type { Fr } from '../../core/fr.js';
 import { formatLogLevelSpec, type LogLevelSpec, parseLogLevelSpec } from '../logging/log-levels.js';
+import {
+  type AllowedSetupFunction,
+  allowedSetupFunctionToJson,
+  formatAllowedSetupList,
+} from '../mempool/validators/allowed-setup-function.js';
 import {
   formatPrefundedAccounts,
   type PrefundedAccount,
@@ -14,12 +20,15 @@ import {
   parseByteSize,
   parseEnum,
   parseEthAddress,
+  parseFieldHex,
   parseHost,
   parseInteger,
   parseNonEmpty,
   parsePort,
+  parseSetupAllowList,
   parseSha256Hex,
 } from './parsers.js';
+import { AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH, AZTEC_4_1_2_VK_TREE_ROOT } from './published-chain-values.js';
 import type { Setting } from './setting.js';
 
 function setting<T>(s: Setting<T>): Setting<T> {
@@ -164,6 +173,30 @@ export const SETTINGS = {
     group: 'Chain',
     description: 'Rollup protocol version (txs must carry it; node_getVersion returns it).',
   }),
+  protocolContractsHash: setting<Fr>({
+    key: 'protocolContractsHash',
+    flag: 'protocol-contracts-hash',
+    env: 'NODE_PROTOCOL_CONTRACTS_HASH',
+    defaultValue: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+    parse: parseFieldHex,
+    toJson: (v) => v.toString(),
+    kind: 'string',
+    group: 'Chain',
+    description:
+      "Hash of the protocol contracts txs must be built against (x-aztec-l2ProtocolContractsHash); default: Aztec 4.1.2's.",
+  }),
+  vkTreeRoot: setting<Fr>({
+    key: 'vkTreeRoot',
+    flag: 'vk-tree-root',
+    env: 'NODE_VK_TREE_ROOT',
+    defaultValue: AZTEC_4_1_2_VK_TREE_ROOT,
+    parse: parseFieldHex,
+    toJson: (v) => v.toString(),
+    kind: 'string',
+    group: 'Chain',
+    description:
+      "Root of the circuits' verification key tree txs must carry (x-aztec-l2CircuitsVkTreeRoot); default: Aztec 4.1.2's.",
+  }),
   initialEthPerFeeAsset: setting<bigint>({
     key: 'initialEthPerFeeAsset',
     flag: 'initialEthPerFeeAsset',
@@ -175,6 +208,92 @@ export const SETTINGS = {
     group: 'Fees',
     description:
       'Initial ETH per fee-asset exchange rate at genesis, precision 1e12 (default 10000000 = 0.00001 ETH per unit).',
+  }),
+  simulatedL1BaseFee: setting<bigint>({
+    key: 'simulatedL1BaseFee',
+    flag: 'simulated-l1-base-fee',
+    env: 'NODE_SIMULATED_L1_BASE_FEE',
+    defaultValue: 1_000_000_000n,
+    parse: parseBigInt(0n),
+    format: (v) => `${v} wei`,
+    toJson: (v) => v.toString(),
+    kind: 'string',
+    group: 'Fees',
+    description: 'L1 base fee per gas (wei) the fee model assumes in dev mode, where there is no L1 (docs/fees.md).',
+  }),
+  simulatedL1BlobBaseFee: setting<bigint>({
+    key: 'simulatedL1BlobBaseFee',
+    flag: 'simulated-l1-blob-base-fee',
+    env: 'NODE_SIMULATED_L1_BLOB_BASE_FEE',
+    defaultValue: 1n,
+    parse: parseBigInt(0n),
+    format: (v) => `${v} wei`,
+    toJson: (v) => v.toString(),
+    kind: 'string',
+    group: 'Fees',
+    description: 'L1 blob base fee per blob gas (wei) the fee model assumes in dev mode (docs/fees.md).',
+  }),
+  manaTarget: setting<bigint>({
+    key: 'manaTarget',
+    flag: 'mana-target',
+    env: 'NODE_MANA_TARGET',
+    defaultValue: 100_000_000n,
+    parse: parseBigInt(1n),
+    toJson: (v) => v.toString(),
+    kind: 'string',
+    group: 'Fees',
+    description:
+      'Mana (L2 gas) per checkpoint the fee model targets; usage above it raises the min fee (docs/fees.md).',
+  }),
+  provingCostPerMana: setting<bigint>({
+    key: 'provingCostPerMana',
+    flag: 'proving-cost-per-mana',
+    env: 'NODE_PROVING_COST_PER_MANA',
+    defaultValue: 100n,
+    parse: parseBigInt(0n),
+    format: (v) => `${v} wei`,
+    toJson: (v) => v.toString(),
+    kind: 'string',
+    group: 'Fees',
+    description: 'Proving cost per mana (wei) added to the min fee, as the rollup contract configures it.',
+  }),
+  maxPendingTxCount: setting<number>({
+    key: 'maxPendingTxCount',
+    flag: 'max-pending-tx-count',
+    env: 'NODE_MAX_PENDING_TX_COUNT',
+    defaultValue: 1000,
+    parse: parseInteger(0, 1_000_000),
+    parseJson: (v) => parseInteger(0, 1_000_000)(typeof v === 'number' ? String(v) : String(v ?? '')),
+    runtime: true,
+    kind: 'string',
+    group: 'Mempool',
+    description:
+      'Most pending txs the mempool holds (0: no limit); when full, a tx must beat the lowest priority fee by the price bump.',
+  }),
+  priceBumpPercentage: setting<number>({
+    key: 'priceBumpPercentage',
+    flag: 'price-bump-percentage',
+    env: 'NODE_PRICE_BUMP_PERCENTAGE',
+    defaultValue: 10,
+    parse: parseInteger(0, 1000),
+    kind: 'string',
+    group: 'Mempool',
+    description:
+      'How much (percent, at least +1) a tx must beat a pending one by to replace it (same nullifier) or evict it.',
+  }),
+  txPublicSetupAllowListExtend: setting<readonly AllowedSetupFunction[]>({
+    key: 'txPublicSetupAllowListExtend',
+    flag: 'tx-public-setup-allow-list-extend',
+    env: 'NODE_TX_PUBLIC_SETUP_ALLOWLIST',
+    defaultValue: [],
+    parse: parseSetupAllowList,
+    format: formatAllowedSetupList,
+    toJson: (v) => v.map(allowedSetupFunctionToJson),
+    kind: 'string',
+    group: 'Mempool',
+    description:
+      'Public functions allowed in the setup phase besides the defaults: I:<address>:<selector>[:<flags>] or ' +
+      'C:<classId>:<selector>[:<flags>], comma-separated; flags os, rn, cl=N joined with +.',
   }),
   sequencerMode: setting<SequencerMode>({
     key: 'sequencerMode',

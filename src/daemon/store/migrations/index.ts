@@ -1,6 +1,13 @@
 import { worldStateMigration } from './100-world-state.js';
 import { chainMigration } from './200-chain.js';
+import { mempoolMigration } from './300-mempool.js';
+import { feeHeadersMigration } from './301-fee-headers.js';
 import type { Migration } from './migration.js';
 
 /** Every schema step of the node database, in version order. Add new steps at the end of their range. */
-export const MIGRATIONS: readonly Migration[] = [worldStateMigration, chainMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  worldStateMigration,
+  chainMigration,
+  mempoolMigration,
+  feeHeadersMigration,
+];

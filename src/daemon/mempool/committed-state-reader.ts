@@ -1,0 +1,35 @@
+import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
+import type { WorldState } from '../world-state/world-state.js';
+
+/** The committed state the mempool validates against: the latest block of the world state. */
+export interface CommittedStateReader {
+  latestBlockNumber(): number;
+  /** A reader fixed to the latest block now: one per validation, so every check of a tx sees the same block. */
+  atLatest(): CommittedStateAtBlock;
+}
+
+export interface CommittedStateAtBlock {
+  readonly blockNumber: number;
+  nullifiersExist(nullifiers: readonly bigint[]): boolean[];
+  archiveHasBlockHash(blockHash: bigint): boolean;
+  publicDataAt(leafSlot: bigint): bigint;
+}
+
+/** The world state as the mempool reads it. */
+export function worldStateReader(worldState: WorldState): CommittedStateReader {
+  return {
+    latestBlockNumber: () => worldState.latestBlockNumber,
+    atLatest: () => {
+      const view = worldState.view('latest');
+      return {
+        blockNumber: view.blockNumber,
+        nullifiersExist: (nullifiers) =>
+          nullifiers.length === 0
+            ? []
+            : view.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, nullifiers).map((i) => i !== undefined),
+        archiveHasBlockHash: (hash) => view.findLeafIndices(MerkleTreeId.ARCHIVE, [hash])[0] !== undefined,
+        publicDataAt: (slot) => view.getPublicStorageAt(slot),
+      };
+    },
+  };
+}

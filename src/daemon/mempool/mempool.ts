@@ -1,0 +1,337 @@
+import type { L2Block } from '../../core/block/l2-block.js';
+import { MAX_PROCESSABLE_L2_GAS } from '../../core/constants.js';
+import type { Fr } from '../../core/fr.js';
+import { GasFees } from '../../core/gas/gas-fees.js';
+import type { Tx } from '../../core/tx/tx.js';
+import type { TxHash } from '../../core/tx-hash.js';
+import type { TxRejection } from '../../rpc/errors.js';
+import type { BlockObserver } from '../chain/block-observer.js';
+import type { Logger } from '../logging/logger.js';
+import type { PendingTxSource } from '../sequencer/pending-tx-source.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import type { CommittedStateReader } from './committed-state-reader.js';
+import type { MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
+import { comparePriority, type PendingTx, pendingTxFromMeta } from './pending-tx.js';
+import { TxMeta } from './tx-meta.js';
+import { type DroppedTx, TxPool, type TxPoolAddResult } from './tx-pool.js';
+import { TxReceiptBuilder, type TxReceiptWire } from './tx-receipt-builder.js';
+import type { AllowedSetupFunction } from './validators/allowed-setup-function.js';
+import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './validators/default-allowed-setup.js';
+import type { TxValidationContext } from './validators/tx-validation-context.js';
+import type { TxValidationResult } from './validators/tx-validation-result.js';
+import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './validators/tx-validator.js';
+
+/** The settings the mempool reads, live (maxPendingTxCount may change at runtime). */
+export interface MempoolSettings {
+  readonly l1ChainId: number;
+  readonly rollupVersion: number;
+  readonly vkTreeRoot: Fr;
+  readonly protocolContractsHash: Fr;
+  readonly maxPendingTxCount: number;
+  readonly priceBumpPercentage: number;
+  readonly txPublicSetupAllowListExtend: readonly AllowedSetupFunction[];
+}
+
+export interface MempoolOptions {
+  readonly db: SqliteDatabase;
+  readonly state: CommittedStateReader;
+  readonly settings: MempoolSettings;
+  /** The min fees of the next block (the fee model). */
+  readonly minFees: () => GasFees;
+  /** Milliseconds since the epoch (the node's clock). */
+  readonly now?: () => number;
+  /** Seconds: the timestamp a tx must not have expired at; default the clock's now. */
+  readonly validationTimestamp?: () => bigint;
+  /** The most L2 gas a tx may ask for; default 4.1.2's MAX_PROCESSABLE_L2_GAS. */
+  readonly maxL2Gas?: number;
+  /** The chain store's tx lookup and tips, once wired (see MinedTxLookup). */
+  readonly minedTxLookup?: () => MinedTxLookup | undefined;
+  /** The current class of a contract instance, for allow-list entries by class; unknown without a chain store. */
+  readonly contractClassIdOf?: (address: bigint) => bigint | undefined;
+  readonly epochDuration?: number;
+  /** How many blocks mined txs stay readable in the pool (node_getTxByHash). */
+  readonly minedRetentionBlocks?: number;
+  readonly log?: Logger;
+}
+
+export type SendTxResult =
+  | { readonly outcome: 'accepted' }
+  | { readonly outcome: 'duplicate' }
+  | { readonly outcome: 'invalid'; readonly reasons: readonly string[] }
+  | { readonly outcome: 'rejected'; readonly rejection: TxRejection };
+
+/** Mined txs stay readable in the pool for this many blocks (4.1.2 keeps them until finalized). */
+const DEFAULT_MINED_RETENTION_BLOCKS = 128;
+
+/**
+ * The mempool (DESIGN section 3, "a transaction"): validates txs against the committed state (the RPC
+ * validator set, reference aztec-internals 3.1), keeps the valid ones in the pool, answers the tx queries and
+ * receipts, and follows the chain: as a BlockObserver it marks a block's txs mined, drops pending txs the
+ * block made invalid (spent nullifiers, expired, fee payer no longer able to pay) and takes unwound blocks'
+ * txs back; as a PendingTxSource it feeds the sequencer.
+ */
+export class Mempool implements BlockObserver, PendingTxSource {
+  readonly pool: TxPool;
+  private readonly receipts: TxReceiptBuilder;
+  private readonly now: () => number;
+  private readonly minedRetention: number;
+
+  constructor(private readonly o: MempoolOptions) {
+    this.now = o.now ?? Date.now;
+    this.minedRetention = o.minedRetentionBlocks ?? DEFAULT_MINED_RETENTION_BLOCKS;
+    this.pool = new TxPool(o.db, {
+      maxPendingTxCount: () => o.settings.maxPendingTxCount,
+      priceBumpPercentage: () => o.settings.priceBumpPercentage,
+      now: this.now,
+    });
+    this.receipts = new TxReceiptBuilder(this.pool, o.minedTxLookup ?? (() => undefined), o.epochDuration);
+  }
+
+  /** The setup allow list: 4.1.2's defaults, then the settings' extension (node_getAllowedPublicSetup). */
+  allowedPublicSetup(): readonly AllowedSetupFunction[] {
+    return [...DEFAULT_ALLOWED_SETUP_FUNCTIONS, ...this.o.settings.txPublicSetupAllowListExtend];
+  }
+
+  /**
+   * The context a tx is validated in now: the latest committed block, the block after it, the clock, the
+   * current min fees. State reads are cached per context (the fee payer's balance is read by the gas
+   * validator and again by the pool).
+   */
+  validationContext(): TxValidationContext {
+    const s = this.o.settings;
+    const state = this.o.state.atLatest();
+    const balances = new Map<bigint, bigint>();
+    return {
+      l1ChainId: BigInt(s.l1ChainId),
+      rollupVersion: BigInt(s.rollupVersion),
+      vkTreeRoot: s.vkTreeRoot.value,
+      protocolContractsHash: s.protocolContractsHash.value,
+      blockNumber: state.blockNumber + 1,
+      timestamp: this.o.validationTimestamp?.() ?? BigInt(Math.floor(this.now() / 1000)),
+      gasFees: this.o.minFees(),
+      maxL2Gas: this.o.maxL2Gas ?? MAX_PROCESSABLE_L2_GAS,
+      setupAllowList: this.allowedPublicSetup(),
+      realProofs: false,
+      nullifiersExist: (n) => state.nullifiersExist(n),
+      archiveHasBlockHash: (h) => state.archiveHasBlockHash(h),
+      publicDataAt: (slot) => {
+        let v = balances.get(slot);
+        if (v === undefined) {
+          v = state.publicDataAt(slot);
+          balances.set(slot, v);
+        }
+        return v;
+      },
+      contractClassIdOf: (address) => this.o.contractClassIdOf?.(address),
+    };
+  }
+
+  /** node_isValidTx. */
+  isValidTx(tx: Tx, options: TxValidationOptions = {}): TxValidationResult {
+    return this.validate(TxMeta.of(tx), this.validationContext(), options);
+  }
+
+  /**
+   * node_sendTx: validates (all checks; skipped counts as not valid, as in 4.1.2), then adds to the pool.
+   * A tx the pool already has is accepted again silently.
+   */
+  sendTx(tx: Tx): SendTxResult {
+    const meta = TxMeta.of(tx);
+    const ctx = this.validationContext();
+    const result = this.validate(meta, ctx, {});
+    if (result.result !== 'valid') return { outcome: 'invalid', reasons: result.reason };
+    const added: TxPoolAddResult = this.pool.add(tx, pendingTxFromMeta(meta, this.now()), (slot) =>
+      ctx.publicDataAt(slot),
+    );
+    if (added.outcome === 'duplicate') return { outcome: 'duplicate' };
+    if (added.outcome === 'rejected') return { outcome: 'rejected', rejection: added.rejection };
+    this.logDrops(added.dropped);
+    this.o.log?.debug({ txHash: meta.hashKey, priorityFee: meta.priorityFee.toString() }, 'tx added to the pool');
+    return { outcome: 'accepted' };
+  }
+
+  // ---- queries ----
+
+  pendingTxCount(): number {
+    return this.pool.pendingCount;
+  }
+
+  /** node_getPendingTxs: a page of pending txs in priority order. */
+  pendingTxs(limit: number, after?: TxHash): Tx[] {
+    return this.load(this.pool.pendingPage(limit, after));
+  }
+
+  /** node_getTxByHash: a pending tx, or one mined and not yet pruned from the pool. */
+  txByHash(txHash: TxHash): Tx | undefined {
+    return this.pool.loadTx(txHash);
+  }
+
+  /** 4.1.2's getTxsByHash: the txs found, in the order asked. */
+  txsByHash(txHashes: readonly TxHash[]): Tx[] {
+    return txHashes.flatMap((h) => {
+      const tx = this.pool.loadTx(h);
+      return tx ? [tx] : [];
+    });
+  }
+
+  /** 4.1.2's getMaxPriorityFees: the max priority fees of the top pending tx, or zero. */
+  maxPriorityFees(): GasFees {
+    const [top] = this.pool.pendingPage(1);
+    const tx = top && this.pool.loadTx(top.txHash);
+    return tx ? tx.gasSettings.maxPriorityFeesPerGas : GasFees.ZERO;
+  }
+
+  /** node_getTxReceipt. */
+  txReceipt(txHash: TxHash): TxReceiptWire {
+    return this.receipts.receipt(txHash);
+  }
+
+  // ---- PendingTxSource ----
+
+  *pendingTxsByPriority(): Iterable<Tx> {
+    for (const p of this.pool.pendingByPriority()) {
+      // Read when the sequencer gets to it: a tx dropped meanwhile is skipped.
+      const tx = this.pool.getPending(p.txHash) && this.pool.loadTx(p.txHash);
+      if (tx) yield tx;
+    }
+  }
+
+  dropTx(txHash: TxHash, reason: string): void {
+    const dropped = this.pool.drop([{ txHash, reason: 'block_building_failed', detail: reason }]);
+    this.logDrops(dropped);
+  }
+
+  // ---- BlockObserver (inside applyBlock's transaction) ----
+
+  onBlockApplied(block: L2Block): void {
+    const blockHash = block.hash();
+    const effects = block.body.txEffects;
+    this.pool.markMined(
+      effects.map((e, txIndex) => ({
+        txHash: e.txHash,
+        mined: {
+          blockNumber: block.number,
+          blockHash,
+          txIndex,
+          revertCode: e.revertCode,
+          transactionFee: e.transactionFee.value,
+          slotNumber: block.slot,
+        } satisfies MinedTx,
+      })),
+    );
+
+    const spentBy = new Map<bigint, TxHash>();
+    const writtenSlots = new Set<bigint>();
+    for (const e of effects) {
+      for (const n of e.nullifiers) spentBy.set(n.value, e.txHash);
+      for (const w of e.publicDataWrites) writtenSlots.add(w.leafSlot.value);
+    }
+    const drops: DroppedTx[] = [];
+    const payersToCheck = new Set<bigint>();
+    for (const p of this.pool.pendingByPriority()) {
+      const spent = p.nullifiers.find((n) => spentBy.has(n));
+      if (spent !== undefined) {
+        drops.push({
+          txHash: p.txHash,
+          reason: 'nullifier_spent',
+          detail: `tx ${spentBy.get(spent)?.toString()} in block ${block.number} spent one of its nullifiers`,
+        });
+      } else if (p.expirationTimestamp <= block.timestamp) {
+        drops.push({
+          txHash: p.txHash,
+          reason: 'expired',
+          detail: `it expired at ${p.expirationTimestamp}, block ${block.number} has timestamp ${block.timestamp}`,
+        });
+      } else if (writtenSlots.has(p.feePayerBalanceSlot)) {
+        payersToCheck.add(p.feePayer);
+      }
+    }
+    const dropped = this.pool.drop(drops);
+    const evicted = this.pool.drop(this.unaffordable(payersToCheck, block.number));
+    this.logDrops([...dropped, ...evicted]);
+    if (block.number > this.minedRetention) this.pool.pruneMined(block.number - this.minedRetention);
+  }
+
+  onBlocksUnwound(targetBlockNumber: number, removed: readonly L2Block[]): void {
+    const removedHashes = new Set(removed.map((b) => b.hash().value));
+    const anchored = this.pool
+      .pendingByPriority()
+      .filter((p) => removedHashes.has(p.anchorBlockHash))
+      .map(
+        (p): DroppedTx => ({
+          txHash: p.txHash,
+          reason: 'anchor_reorged',
+          detail: `the block it is anchored to was unwound (the chain went back to block ${targetBlockNumber})`,
+        }),
+      );
+    const droppedAnchored = this.pool.drop(anchored);
+
+    const ctx = this.validationContext();
+    const back: PendingTx[] = [];
+    const notBack: DroppedTx[] = [];
+    for (const txHash of this.pool.minedAbove(targetBlockNumber)) {
+      const tx = this.pool.loadTx(txHash);
+      if (!tx) continue;
+      const meta = TxMeta.of(tx);
+      const result = validateTx(meta, ctx, {}, POOL_ENTRY_TX_VALIDATORS);
+      if (result.result === 'valid') back.push(pendingTxFromMeta(meta, this.now()));
+      else {
+        notBack.push({
+          txHash,
+          reason: 'invalid_after_reorg',
+          detail: `its block was unwound and it is no longer valid: ${result.reason.join(', ')}`,
+        });
+      }
+    }
+    const dropped = this.pool.returnToPending(back, notBack);
+    this.logDrops([...droppedAnchored, ...dropped]);
+    this.o.log?.info(
+      { targetBlockNumber, minedTxsBack: back.length, dropped: droppedAnchored.length + dropped.length },
+      'mempool followed an unwind',
+    );
+  }
+
+  // ---- internals ----
+
+  private validate(meta: TxMeta, ctx: TxValidationContext, options: TxValidationOptions): TxValidationResult {
+    return validateTx(meta, ctx, options, undefined, (name, err) =>
+      this.o.log?.error({ validator: name, txHash: meta.hashKey, err: (err as Error).message }, 'validator failed'),
+    );
+  }
+
+  /** Pending txs of these fee payers that their balance after a block no longer covers, lowest priority last. */
+  private unaffordable(feePayers: ReadonlySet<bigint>, blockNumber: number): DroppedTx[] {
+    if (feePayers.size === 0) return [];
+    const state = this.o.state.atLatest();
+    const out: DroppedTx[] = [];
+    for (const payer of feePayers) {
+      const txs = [...this.pool.pendingOfFeePayer(payer)].sort(comparePriority);
+      let balance = state.publicDataAt((txs[0] as PendingTx).feePayerBalanceSlot);
+      for (const p of txs) {
+        const available = balance + p.claimAmount;
+        if (available >= p.feeLimit) balance = available - p.feeLimit;
+        else {
+          out.push({
+            txHash: p.txHash,
+            reason: 'insufficient_balance',
+            detail: `after block ${blockNumber} its fee payer's balance no longer covers it and its higher-priority txs`,
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  private load(pending: readonly PendingTx[]): Tx[] {
+    return pending.flatMap((p) => {
+      const tx = this.pool.loadTx(p.txHash);
+      return tx ? [tx] : [];
+    });
+  }
+
+  private logDrops(drops: readonly DroppedTx[]): void {
+    for (const d of drops) {
+      this.o.log?.info({ txHash: d.txHash.toString(), reason: d.reason, detail: d.detail }, 'tx dropped from the pool');
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { randomInt } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from '../store/node-database.js';
+
+/** A pending row as the index is rebuilt from it. */
+export interface PendingTxRow {
+  readonly hash: Buffer;
+  readonly meta: string;
+  readonly received_at: number;
+}
+
+export interface TxRow {
+  readonly tx: Buffer;
+  readonly mined_block: number | null;
+  readonly mined: string | null;
+}
+
+export interface DroppedTxRow {
+  readonly reason: string;
+  readonly detail: string;
+  readonly dropped_at: number;
+}
+
+/**
+ * The mempool tables (migration 300): one class for the three, as they change together. Every write goes
+ * through a caller's transaction and changes the write token (see TxPool).
+ */
+export class TxPoolStore {
+  private readonly s: {
+    insert: Database.Statement<[Buffer, Buffer, string, number]>;
+    delete: Database.Statement<[Buffer]>;
+    getTx: Database.Statement<[Buffer], TxRow>;
+    pending: Database.Statement<[], PendingTxRow>;
+    markMined: Database.Statement<[number, string, Buffer]>;
+    unmarkMined: Database.Statement<[Buffer]>;
+    minedAbove: Database.Statement<[number], { hash: Buffer }>;
+    pruneMined: Database.Statement<[number]>;
+    putDropped: Database.Statement<[Buffer, string, string, number]>;
+    getDropped: Database.Statement<[Buffer], DroppedTxRow>;
+    deleteDropped: Database.Statement<[Buffer]>;
+    trimDropped: Database.Statement<[number]>;
+    getToken: Database.Statement<[], { value: number }>;
+    setToken: Database.Statement<[number]>;
+  };
+
+  constructor(readonly db: SqliteDatabase) {
+    this.s = {
+      insert: db.prepare(
+        'INSERT OR REPLACE INTO mempool_tx (hash, tx, meta, received_at, mined_block, mined) VALUES (?, ?, ?, ?, NULL, NULL)',
+      ),
+      delete: db.prepare('DELETE FROM mempool_tx WHERE hash = ?'),
+      getTx: db.prepare('SELECT tx, mined_block, mined FROM mempool_tx WHERE hash = ?'),
+      pending: db.prepare('SELECT hash, meta, received_at FROM mempool_tx WHERE mined_block IS NULL'),
+      markMined: db.prepare('UPDATE mempool_tx SET mined_block = ?, mined = ? WHERE hash = ?'),
+      unmarkMined: db.prepare('UPDATE mempool_tx SET mined_block = NULL, mined = NULL WHERE hash = ?'),
+      minedAbove: db.prepare('SELECT hash FROM mempool_tx WHERE mined_block > ?'),
+      pruneMined: db.prepare('DELETE FROM mempool_tx WHERE mined_block IS NOT NULL AND mined_block <= ?'),
+      putDropped: db.prepare(
+        'INSERT OR REPLACE INTO mempool_dropped (hash, reason, detail, dropped_at) VALUES (?, ?, ?, ?)',
+      ),
+      getDropped: db.prepare('SELECT reason, detail, dropped_at FROM mempool_dropped WHERE hash = ?'),
+      deleteDropped: db.prepare('DELETE FROM mempool_dropped WHERE hash = ?'),
+      trimDropped: db.prepare('DELETE FROM mempool_dropped WHERE id <= (SELECT MAX(id) FROM mempool_dropped) - ?'),
+      getToken: db.prepare("SELECT value FROM mempool_meta WHERE name = 'token'"),
+      setToken: db.prepare("INSERT OR REPLACE INTO mempool_meta (name, value) VALUES ('token', ?)"),
+    };
+  }
+
+  insert(hash: Buffer, tx: Buffer, meta: string, receivedAt: number): void {
+    this.s.insert.run(hash, tx, meta, receivedAt);
+    this.s.deleteDropped.run(hash);
+  }
+
+  delete(hash: Buffer): void {
+    this.s.delete.run(hash);
+  }
+
+  getTx(hash: Buffer): TxRow | undefined {
+    return this.s.getTx.get(hash);
+  }
+
+  pendingRows(): PendingTxRow[] {
+    return this.s.pending.all();
+  }
+
+  markMined(hash: Buffer, blockNumber: number, mined: string): void {
+    this.s.markMined.run(blockNumber, mined, hash);
+  }
+
+  unmarkMined(hash: Buffer): void {
+    this.s.unmarkMined.run(hash);
+  }
+
+  minedAbove(blockNumber: number): Buffer[] {
+    return this.s.minedAbove.all(blockNumber).map((r) => r.hash);
+  }
+
+  /** Forgets mined txs of blocks up to `blockNumber`. */
+  pruneMined(blockNumber: number): void {
+    this.s.pruneMined.run(blockNumber);
+  }
+
+  putDropped(hash: Buffer, reason: string, detail: string, at: number, keep: number): void {
+    this.s.putDropped.run(hash, reason, detail, at);
+    this.s.trimDropped.run(keep);
+  }
+
+  getDropped(hash: Buffer): DroppedTxRow | undefined {
+    return this.s.getDropped.get(hash);
+  }
+
+  getToken(): number | undefined {
+    return this.s.getToken.get()?.value;
+  }
+
+  /** Sets a new random token and returns it. */
+  bumpToken(): number {
+    const token = randomInt(0, 2 ** 48 - 1);
+    this.s.setToken.run(token);
+    return token;
+  }
+}

@@ -1,0 +1,4 @@
+import { describeTxPoolSuite } from './tx-pool-suite.js';
+
+describeTxPoolSuite('fresh');
+describeTxPoolSuite('reopened');
