@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   AztecNodeAdminApiSchema,
   AztecNodeApiSchema,
@@ -15,6 +16,9 @@ import { ADMIN_CASES, type ConformanceCase, PUBLIC_CASES } from './conformance-c
  * (on free ports). They always send batches and parse every answer with their own zod schemas, so any
  * answer of ours they would reject fails here. Independent of our encoders on purpose: it checks them.
  */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 let node: RunningNode;
 
 beforeAll(async () => {
@@ -82,7 +86,9 @@ describe('createAztecNodeClient (4.1.2)', () => {
       client.getChainId(),
       client.isReady(),
     ]);
-    expect([blockNumber, nodeVersion, version, chainId, ready]).toEqual([0, '0.1.0', 1, 31337, false]);
+    expect(Number.isInteger(blockNumber) && blockNumber >= 0).toBe(true);
+    expect([nodeVersion, version, chainId]).toEqual([PACKAGE_VERSION, 1, 31337]);
+    expect(typeof ready).toBe('boolean');
   });
 
   it('reads our version headers: a client expecting another rollup version refuses the node', async () => {
@@ -101,7 +107,12 @@ describe('createAztecNodeAdminClient (4.1.2)', () => {
 
   it('authenticates with the key it sends as x-api-key, and is refused without it', async () => {
     const withKey = createAztecNodeAdminClient(node.adminUrl, {}, undefined, node.adminKey);
-    await expect(withKey.getConfig()).rejects.toThrow(/nodeAdmin_getConfig is not available yet/);
+    // Whatever the method answers (a config, or "not available yet"), it is not an authentication failure.
+    const answered = await withKey.getConfig().then(
+      () => 'ok',
+      (err: Error) => err.message,
+    );
+    expect(answered).not.toMatch(/401|Unauthorized/);
     const withoutKey = createAztecNodeAdminClient(node.adminUrl);
     await expect(withoutKey.getConfig()).rejects.toThrow(/401|Unauthorized/);
   });

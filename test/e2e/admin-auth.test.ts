@@ -11,16 +11,18 @@ const UNAUTHORIZED = {
   id: null,
   error: { code: -32000, message: 'Unauthorized: invalid or missing API key', data: { code: 'UNAUTHORIZED' } },
 };
-const call = rpc('nodeAdmin_getConfig');
-/** What an authorised admin call answers until the config service lands. */
-const AUTHORISED = { code: -32601, message: 'nodeAdmin_getConfig is not available yet' };
+/** An admin call that never changes anything: with the key it is refused for its params (or not served yet). */
+const call = rpc('nodeAdmin_pauseSync', [true]);
 
 let dataDirectory: string;
 let first: RunningNode;
 let firstKey: string;
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-const errorOf = (body: unknown) => (body as { error?: unknown }).error;
+const errorOf = (body: unknown) => (body as { error?: { code: number } }).error;
+/** Got past authentication: the method itself answered. */
+const authorised = (a: { status: number; body: unknown }) =>
+  a.status === 200 && [-32601, -32602].includes(errorOf(a.body)?.code ?? 0);
 
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-auth-'));
@@ -69,15 +71,11 @@ describe('request check', () => {
   });
 
   it('accepts the key as x-api-key', async () => {
-    const a = await postJson(first.adminUrl, call, { 'x-api-key': firstKey });
-    expect(a.status).toBe(200);
-    expect(errorOf(a.body)).toEqual(AUTHORISED);
+    expect(authorised(await postJson(first.adminUrl, call, { 'x-api-key': firstKey }))).toBe(true);
   });
 
   it('accepts the key as Authorization: Bearer', async () => {
-    const a = await postJson(first.adminUrl, call, { authorization: `Bearer ${firstKey}` });
-    expect(a.status).toBe(200);
-    expect(errorOf(a.body)).toEqual(AUTHORISED);
+    expect(authorised(await postJson(first.adminUrl, call, { authorization: `Bearer ${firstKey}` }))).toBe(true);
   });
 
   it('lets x-api-key win over Authorization', async () => {
@@ -107,7 +105,7 @@ describe('across restarts', () => {
     try {
       expect(second.adminKey).toBeUndefined();
       expect(second.stdout()).not.toContain('ADMIN API KEY');
-      expect((await postJson(second.adminUrl, call, { 'x-api-key': firstKey })).status).toBe(200);
+      expect(authorised(await postJson(second.adminUrl, call, { 'x-api-key': firstKey }))).toBe(true);
     } finally {
       await second.stop();
     }
@@ -121,7 +119,7 @@ describe('across restarts', () => {
       expect(newKey).not.toBe(firstKey);
       expect(readFileSync(join(dataDirectory, 'admin', 'api_key_hash'), 'utf8')).toBe(sha256(newKey));
       expect((await postJson(reset.adminUrl, call, { 'x-api-key': firstKey })).status).toBe(401);
-      expect((await postJson(reset.adminUrl, call, { 'x-api-key': newKey })).status).toBe(200);
+      expect(authorised(await postJson(reset.adminUrl, call, { 'x-api-key': newKey }))).toBe(true);
     } finally {
       await reset.stop();
     }
@@ -137,7 +135,7 @@ describe('across restarts', () => {
     try {
       expect(node.adminKey).toBeUndefined();
       expect(existsSync(join(dir, 'admin', 'api_key_hash'))).toBe(false);
-      expect((await postJson(node.adminUrl, call, { authorization: `Bearer ${key}` })).status).toBe(200);
+      expect(authorised(await postJson(node.adminUrl, call, { authorization: `Bearer ${key}` }))).toBe(true);
       expect((await postJson(node.adminUrl, call, { 'x-api-key': 'other' })).status).toBe(401);
     } finally {
       await node.stop();
@@ -163,9 +161,7 @@ describe('--disable-admin-api-key', () => {
     try {
       expect(node.adminKey).toBeUndefined();
       expect(node.logs().some((l) => l.level === 40 && /AUTHENTICATION IS DISABLED/.test(l.msg ?? ''))).toBe(true);
-      const a = await postJson(node.adminUrl, call);
-      expect(a.status).toBe(200);
-      expect(errorOf(a.body)).toEqual(AUTHORISED);
+      expect(authorised(await postJson(node.adminUrl, call))).toBe(true);
     } finally {
       await node.stop();
     }

@@ -69,7 +69,11 @@ describe('daemon lifecycle (spawned bin/run.js start)', () => {
       expect(fatal?.msg).toBe(
         `node failed to start: the admin RPC listener cannot listen on 127.0.0.1:${port} (--admin-host/--admin-port): address already in use`,
       );
-      expect(stopped(proc.logs())).toEqual(['database']);
+      // Everything that had started is stopped again, in reverse order; the listeners never started.
+      const before = started(proc.logs());
+      expect(before).toContain('database');
+      expect(before).not.toContain('rpc');
+      expect(stopped(proc.logs())).toEqual([...before].reverse());
     } finally {
       blocker.close();
     }

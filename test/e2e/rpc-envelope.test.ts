@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
 
 /** The JSON-RPC envelope rules of issue 3 and DESIGN section 4, against one spawned node. */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 let node: RunningNode;
 
 beforeAll(async () => {
@@ -40,7 +44,7 @@ describe('routes and HTTP verbs', () => {
     const res = await fetch(`${node.publicUrl}/status`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ status: 'ok', state: 'running', blockNumber: 0 });
+    expect(await res.json()).toMatchObject({ status: 'ok', state: 'running', blockNumber: expect.any(Number) });
     const head = await fetch(`${node.publicUrl}/status`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
@@ -60,7 +64,7 @@ describe('request bodies', () => {
   it('answers a single request with its id echoed (number or string)', async () => {
     const a = await postJson(node.publicUrl, rpc('node_getBlockNumber', [], 7));
     expect(a.status).toBe(200);
-    expect(a.body).toEqual({ jsonrpc: '2.0', id: 7, result: 0 });
+    expect(a.body).toEqual({ jsonrpc: '2.0', id: 7, result: expect.any(Number) });
     const b = await postJson(node.publicUrl, rpc('node_getChainId', [], 'abc'));
     expect(b.body).toEqual({ jsonrpc: '2.0', id: 'abc', result: 31337 });
   });
@@ -112,7 +116,7 @@ describe('request bodies', () => {
     expect(one(a.body).error?.code).toBe(-32600);
     expect(one(a.body).error?.message).toMatch(/too large: the limit is 65536 bytes \(--rpc-max-body-size\)/);
     // The connection stays usable afterwards.
-    expect(one((await postJson(node.publicUrl, rpc('node_getBlockNumber'))).body).result).toBe(0);
+    expect(one((await postJson(node.publicUrl, rpc('node_getBlockNumber'))).body).result).toEqual(expect.any(Number));
   });
 
   it('answers a notification (no id) with nothing: HTTP 204', async () => {
@@ -141,7 +145,7 @@ describe('batches', () => {
     expect(answers[1]?.error?.code).toBe(-32601);
     expect(answers[2]?.result).toBe(1);
     expect(answers[3]?.error?.code).toBe(-32600);
-    expect(answers[4]?.result).toBe('0.1.0');
+    expect(answers[4]?.result).toBe(PACKAGE_VERSION);
   });
 
   it('answers an empty batch with one -32600 error', async () => {
@@ -187,7 +191,7 @@ describe('batches', () => {
 describe('params', () => {
   it('treats missing params as []', async () => {
     const a = await postJson(node.publicUrl, { jsonrpc: '2.0', id: 1, method: 'node_getBlockNumber' });
-    expect(one(a.body).result).toBe(0);
+    expect(one(a.body).result).toEqual(expect.any(Number));
   });
 
   it('refuses params that are not an array with -32602', async () => {
@@ -215,11 +219,6 @@ describe('methods and listeners', () => {
     expect(one(a.body).error).toEqual({ code: -32601, message: 'Method not found: node_doesNotExist' });
   });
 
-  it('answers a table method without a service yet with -32601 "<method> is not available yet"', async () => {
-    const a = await postJson(node.publicUrl, rpc('node_getBlock', [1]));
-    expect(one(a.body).error).toEqual({ code: -32601, message: 'node_getBlock is not available yet' });
-  });
-
   it('does not serve admin methods on the public listener, alone or hidden in a batch', async () => {
     const alone = await postJson(node.publicUrl, rpc('nodeAdmin_getConfig'));
     expect(one(alone.body).error?.code).toBe(-32601);
@@ -229,7 +228,7 @@ describe('methods and listeners', () => {
       rpc('nodeAdmin_pauseSync', [], 2),
       rpc('nodeAdmin_reloadKeystore', [], 3),
     ]);
-    expect(many(batch.body)[0]?.result).toBe(0);
+    expect(many(batch.body)[0]?.result).toEqual(expect.any(Number));
     expect(many(batch.body)[1]?.error?.code).toBe(-32601);
     expect(many(batch.body)[2]?.error?.code).toBe(-32601);
   });
@@ -248,7 +247,10 @@ describe('methods and listeners', () => {
       rpc('node_isReady', [], 4),
       rpc('node_getBlockNumber', [], 5),
     ]);
-    expect(many(a.body).map((x) => x.result)).toEqual(['0.1.0', 1, 31337, false, 0]);
+    const [nodeVersion, version, chainId, ready, blockNumber] = many(a.body).map((x) => x.result);
+    expect([nodeVersion, version, chainId]).toEqual([PACKAGE_VERSION, 1, 31337]);
+    expect(typeof ready).toBe('boolean');
+    expect(blockNumber).toEqual(expect.any(Number));
   });
 });
 
@@ -267,7 +269,7 @@ describe('headers', () => {
     for (const res of responses) {
       expect(res.headers.get('x-aztec-l1ChainId')).toBe('31337');
       expect(res.headers.get('x-aztec-rollupVersion')).toBe('1');
-      expect(res.headers.get('x-aztec-packageVersion')).toBe('0.1.0');
+      expect(res.headers.get('x-aztec-packageVersion')).toBe(PACKAGE_VERSION);
       // Unknown until the chain configuration lands: not sent rather than made up.
       expect(res.headers.get('x-aztec-l1RollupAddress')).toBeNull();
       expect(res.headers.get('x-aztec-l2ProtocolContractsHash')).toBeNull();
@@ -317,10 +319,14 @@ describe('l2node rpc', () => {
     const refused = await runCli(['rpc', 'nodeAdmin_pauseSync', '--admin-url', node.adminUrl]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/HTTP 401: no key given\): run `l2node admin login` or pass --api-key/);
-    const authorised = await runCli(['rpc', 'nodeAdmin_pauseSync', '--admin-url', node.adminUrl], {
+    // Params the method does not take: refused after authentication, before anything runs.
+    const authorised = await runCli(['rpc', 'nodeAdmin_pauseSync', '7', '--admin-url', node.adminUrl], {
       NODE_ADMIN_API_KEY: node.adminKey as string,
     });
-    expect(authorised.stderr).toMatch(/nodeAdmin_pauseSync is not available yet/);
+    expect(authorised.stderr).not.toMatch(/401/);
+    expect(authorised.stderr).toMatch(
+      /nodeAdmin_pauseSync (failed: nodeAdmin_pauseSync takes no params|.*not available yet)/,
+    );
   });
 
   it('refuses a method the table does not have, suggesting near names', async () => {

@@ -159,6 +159,13 @@ describe('handler outcomes', () => {
   });
 });
 
+describe('methods without a handler', () => {
+  it('answer -32601 "<method> is not available yet", without looking at their params', async () => {
+    const a = await postJson(service.publicUrl, rpc('node_getBlocks', ['not', 'checked']));
+    expect((a.body as Answer).error).toEqual({ code: -32601, message: 'node_getBlocks is not available yet' });
+  });
+});
+
 describe('batches', () => {
   it('runs the items concurrently and answers them in request order', async () => {
     const a = await postJson(service.publicUrl, [rpc('node_getVersion', [], 'a'), rpc('node_getChainId', [], 'b')]);
