@@ -28,6 +28,8 @@ export interface MempoolServiceOptions {
    * fee model, which must change with every block inside its transaction.
    */
   readonly observe?: (observer: BlockObserver) => void;
+  /** Called after a tx entered the pool (wakes an on-demand sequencer). */
+  readonly onTxAdded?: () => void;
 }
 
 /**
@@ -81,6 +83,7 @@ export class MempoolService implements Service {
       epochDuration: config.epochDuration,
       minedTxLookup: this.o.minedTxLookup,
       contractClassIdOf: this.o.contractClassIdOf,
+      onTxAdded: this.o.onTxAdded,
       log: this.o.log,
     });
     this.#feeModel = feeModel;

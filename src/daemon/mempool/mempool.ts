@@ -51,6 +51,8 @@ export interface MempoolOptions {
   readonly epochDuration?: number;
   /** How many blocks mined txs stay readable in the pool (node_getTxByHash). */
   readonly minedRetentionBlocks?: number;
+  /** Called after a tx entered the pool (the sequencer's on-demand mode builds at once). */
+  readonly onTxAdded?: () => void;
   readonly log?: Logger;
 }
 
@@ -147,6 +149,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
     if (added.outcome === 'rejected') return { outcome: 'rejected', rejection: added.rejection };
     this.logDrops(added.dropped);
     this.o.log?.debug({ txHash: meta.hashKey, priorityFee: meta.priorityFee.toString() }, 'tx added to the pool');
+    this.o.onTxAdded?.();
     return { outcome: 'accepted' };
   }
 
