@@ -1,12 +1,13 @@
 import { LEVEL_SPAN, TREE_SPAN } from './world-state-store.js';
 
-/** Cache the top levels holding at most ~2^(CACHED_LEVELS + 1) nodes of a tree. */
-const CACHED_LEVELS = 15;
+/** Cache the top levels holding at most ~2^(CACHED_LEVELS + 1) nodes of a tree (2^17: about 20 MB). */
+const CACHED_LEVELS = 16;
 
 /**
  * Node hashes of the latest block's upper tree levels, kept in memory. Every insert and every sibling path
  * touches these levels, while the levels near the leaves are too large to hold and are read from SQLite.
- * For a tree of 2^20 leaves, levels 5 and up (about 64k nodes, a few MB) are cached.
+ * For a tree of 2^20 leaves, levels 4 and up (about 128k nodes) are cached. Hashes are copied in, so a
+ * cached node never pins the large batch buffer it was computed in.
  *
  * The cache is filled on read and by each committed block; it belongs to exactly one block number and is
  * dropped whenever the tip changes any other way (unwind, a rolled-back transaction).
@@ -49,7 +50,7 @@ export class LatestNodeCache {
       }
       const base = t * TREE_SPAN;
       const from = base + min * LEVEL_SPAN;
-      for (const [key, hash] of written[t] ?? []) if (key >= from) map.set(key - base, hash);
+      for (const [key, hash] of written[t] ?? []) if (key >= from) map.set(key - base, Buffer.from(hash));
     }
   }
 
@@ -63,7 +64,7 @@ export class LatestNodeCache {
   }
 
   set(tree: number, id: number, hash: Buffer): void {
-    (this.maps[tree] as Map<number, Buffer>).set(id, hash);
+    (this.maps[tree] as Map<number, Buffer>).set(id, Buffer.from(hash));
   }
 }
 

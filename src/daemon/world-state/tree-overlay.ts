@@ -10,7 +10,7 @@ import {
 } from './indexed-leaf.js';
 import type { TreeInfo } from './merkle-tree-id.js';
 import { InvalidWorldStateArgumentError } from './world-state-errors.js';
-import { LEVEL_SPAN, storeKey, TREE_SPAN } from './world-state-store.js';
+import { LEVEL_SPAN, storeKey } from './world-state-store.js';
 
 /** A public data write: the tree leaf slot (already siloed) and its new value. */
 export interface PublicDataLeafWrite {
@@ -44,11 +44,6 @@ export interface TreeWrites {
   readonly keys: readonly (readonly [Buffer, number])[];
 }
 
-/** Key of a node inside one tree's overlay map. */
-function nodeId(level: number, index: number): number {
-  return level * LEVEL_SPAN + index;
-}
-
 /**
  * A writable layer over one committed tree: leaves, preimages and node hashes changed since the base block,
  * held in memory. Changes only mark leaves dirty; `root()` (and any path read) hashes the dirty nodes bottom
@@ -58,8 +53,11 @@ function nodeId(level: number, index: number): number {
 export class TreeOverlay {
   readonly info: TreeInfo;
   private size: number;
-  /** Node hashes computed in this overlay, levels 0 (leaf hashes / values) to height (root). */
-  private readonly nodes = new Map<number, Buffer>();
+  /**
+   * Node hashes computed in this overlay, one map per level from 0 (leaf hashes / values) to height (root).
+   * Per-level maps keep the keys small integers, which V8 hashes much faster than 48-bit composite keys.
+   */
+  private readonly nodes: Map<number, Buffer>[];
   /** Leaf indices whose ancestors must be rehashed. */
   private readonly dirty = new Set<number>();
   /** Indexed trees: preimages created or changed in this overlay. */
@@ -77,20 +75,16 @@ export class TreeOverlay {
   ) {
     this.info = base.info;
     this.size = base.snapshot.size;
+    this.nodes = Array.from({ length: base.info.height + 1 }, () => new Map<number, Buffer>());
   }
 
   get treeSize(): number {
     return this.size;
   }
 
-  /** True when nothing was written to this overlay. */
-  get isPristine(): boolean {
-    return this.size === this.base.snapshot.size && this.nodes.size === 0 && this.leaves.size === 0;
-  }
-
   root(): Buffer {
     this.rehash();
-    return this.nodes.get(nodeId(this.info.height, 0)) ?? this.base.snapshot.root;
+    return (this.nodes[this.info.height] as Map<number, Buffer>).get(0) ?? this.base.snapshot.root;
   }
 
   // ---- append-only trees ----
@@ -102,9 +96,10 @@ export class TreeOverlay {
     }
     this.ensureCapacity(values.length);
     let index = this.size;
+    const leaves = this.nodes[0] as Map<number, Buffer>;
     for (const v of values) {
       if (!v.equals(ZERO32)) {
-        this.nodes.set(nodeId(0, index), v);
+        leaves.set(index, v);
         this.dirty.add(index);
         const hex = v.toString('hex');
         if (!this.appendedValues.has(hex)) {
@@ -222,7 +217,7 @@ export class TreeOverlay {
   getLeafValue(index: number): Buffer {
     if (this.info.kind === 'append-only') {
       if (index >= this.size) return ZERO32;
-      return this.nodes.get(nodeId(0, index)) ?? (this.base.getLevel(0, [index])[0] as Buffer);
+      return (this.nodes[0] as Map<number, Buffer>).get(index) ?? (this.base.getLevel(0, [index])[0] as Buffer);
     }
     return this.getLeaf(index)?.key ?? ZERO32;
   }
@@ -249,7 +244,7 @@ export class TreeOverlay {
     let i = index;
     for (let level = 0; level < height; level++) {
       const sibling = i % 2 === 0 ? i + 1 : i - 1;
-      const mine = this.nodes.get(nodeId(level, sibling));
+      const mine = (this.nodes[level] as Map<number, Buffer>).get(sibling);
       if (mine) out[level] = mine;
       else {
         missing.push({ level, index: sibling });
@@ -266,20 +261,25 @@ export class TreeOverlay {
   getLeafHash(index: number): Buffer {
     this.checkIndex(index);
     this.rehash();
-    return this.nodes.get(nodeId(0, index)) ?? (this.base.getLevel(0, [index])[0] as Buffer);
+    return (this.nodes[0] as Map<number, Buffer>).get(index) ?? (this.base.getLevel(0, [index])[0] as Buffer);
   }
 
   /** Everything this overlay changed, as store rows (see WorldState). Rehashes first. */
   collectWrites(): TreeWrites {
     this.rehash();
     const tree = this.info.id;
-    const rootId = nodeId(this.info.height, 0);
-    const firstId = this.info.kind === 'append-only' ? 0 : nodeId(1, 0);
+    const firstLevel = this.info.kind === 'append-only' ? 0 : 1;
     const nodes: [number, Buffer][] = [];
-    for (const [id, hash] of this.nodes) {
-      if (id !== rootId && id >= firstId) nodes.push([tree * TREE_SPAN + id, hash]);
+    for (let level = firstLevel; level < this.info.height; level++) {
+      const base = storeKey(tree, level, 0);
+      const mine = this.nodes[level] as Map<number, Buffer>;
+      // Ascending keys make the inserts walk the B-tree in order.
+      const indices = Float64Array.from(mine.keys()).sort();
+      for (let i = 0; i < indices.length; i++) {
+        const index = indices[i] as number;
+        nodes.push([base + index, mine.get(index) as Buffer]);
+      }
     }
-    nodes.sort((a, b) => a[0] - b[0]);
     const leaves: [number, Buffer, Buffer][] = [];
     const keys: [Buffer, number][] = [];
     if (this.info.kind === 'append-only') {
@@ -287,7 +287,7 @@ export class TreeOverlay {
     } else {
       const kind = this.info.kind;
       for (const [index, leaf] of this.leaves) {
-        leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf), this.nodes.get(index) as Buffer]);
+        leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf), this.nodes[0]?.get(index) as Buffer]);
       }
       leaves.sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < this.sortedKeys.length; i++) {
@@ -323,7 +323,7 @@ export class TreeOverlay {
         for (let child = left; child <= left + 1; child++) {
           while (d < dirty.length && (dirty[d] as number) < child) d++;
           if (d < dirty.length && dirty[d] === child) continue;
-          if (!this.nodes.has(nodeId(level, child))) refs.push({ level, index: child });
+          if (!(this.nodes[level] as Map<number, Buffer>).has(child)) refs.push({ level, index: child });
         }
       }
     }
@@ -332,7 +332,7 @@ export class TreeOverlay {
       const got = this.base.getNodes(refs);
       for (let j = 0; j < refs.length; j++) {
         const r = refs[j] as NodeRef;
-        fetched.set(nodeId(r.level, r.index), got[j] as Buffer);
+        fetched.set(r.level * LEVEL_SPAN + r.index, got[j] as Buffer);
       }
     }
 
@@ -341,16 +341,18 @@ export class TreeOverlay {
       const parents = levels[level + 1] as Float64Array;
       const n = parents.length;
       const input = Buffer.allocUnsafe(n * 64);
+      const mine = this.nodes[level] as Map<number, Buffer>;
+      const levelBase = level * LEVEL_SPAN;
       for (let k = 0; k < n; k++) {
-        const leftId = nodeId(level, 2 * (parents[k] as number));
-        const l = this.nodes.get(leftId) ?? (fetched.get(leftId) as Buffer);
-        const r = this.nodes.get(leftId + 1) ?? (fetched.get(leftId + 1) as Buffer);
+        const left = 2 * (parents[k] as number);
+        const l = mine.get(left) ?? (fetched.get(levelBase + left) as Buffer);
+        const r = mine.get(left + 1) ?? (fetched.get(levelBase + left + 1) as Buffer);
         l.copy(input, k * 64);
         r.copy(input, k * 64 + 32);
       }
       const out = asBuffer(this.hasher.hashBatch(input, 2));
-      const base = nodeId(level + 1, 0);
-      for (let k = 0; k < n; k++) this.nodes.set(base + (parents[k] as number), out.subarray(k * 32, k * 32 + 32));
+      const above = this.nodes[level + 1] as Map<number, Buffer>;
+      for (let k = 0; k < n; k++) above.set(parents[k] as number, out.subarray(k * 32, k * 32 + 32));
     }
   }
 
@@ -365,7 +367,8 @@ export class TreeOverlay {
       writeLeafHashInput(kind, leaf, input, k * width * 32);
     }
     const out = asBuffer(this.hasher.hashBatch(input, width));
-    for (let k = 0; k < n; k++) this.nodes.set(nodeId(0, indices[k] as number), out.subarray(k * 32, k * 32 + 32));
+    const leafHashes = this.nodes[0] as Map<number, Buffer>;
+    for (let k = 0; k < n; k++) leafHashes.set(indices[k] as number, out.subarray(k * 32, k * 32 + 32));
   }
 
   /**

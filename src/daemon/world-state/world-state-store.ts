@@ -13,6 +13,9 @@ export function storeKey(tree: number, level: number, index: number): number {
 /** Lookups per statement: bounded so the JSON argument stays small and SQLite's stack shallow. */
 const LOOKUP_CHUNK = 4096;
 
+/** Rows per multi-row INSERT: a quarter less CPU per row than one statement per row (measured). */
+const INSERT_ROWS = 32;
+
 export interface StoredBlock {
   readonly hash: Buffer;
   readonly state: Buffer;
@@ -38,9 +41,13 @@ export class WorldStateStore {
   private readonly lowMany: Statement<[number, number, string], number | null>;
   private readonly keyMany: Statement<[string, number, number], unknown[]>;
   private readonly insNode: Statement<[number, number, Buffer]>;
+  private readonly insNodes: Statement<unknown[]>;
   private readonly insLeaf: Statement<[number, number, Buffer, Buffer]>;
+  private readonly insLeaves: Statement<unknown[]>;
   private readonly insKey: Statement<[number, Buffer, number, number]>;
+  private readonly insKeys: Statement<unknown[]>;
   private readonly insKeyIfNew: Statement<[number, Buffer, number, number]>;
+  private readonly insKeysIfNew: Statement<unknown[]>;
   private readonly blockGet: Statement<[number], StoredBlock>;
   private readonly blockIns: Statement<[number, Buffer, Buffer]>;
   private readonly journalIns: Statement<[number, number, Buffer, Buffer]>;
@@ -91,10 +98,16 @@ export class WorldStateStore {
         'SELECT k.idx, k.block FROM json_each(?) j LEFT JOIN ws_key k ON k.tree = ? AND k.key = unhex(j.value) AND k.block <= ? ORDER BY j.key',
       )
       .raw();
+    const rows = (n: number) =>
+      Array.from({ length: INSERT_ROWS }, () => `(${new Array(n).fill('?').join(', ')})`).join(', ');
     this.insNode = db.prepare('INSERT INTO ws_node (k, block, hash) VALUES (?, ?, ?)');
+    this.insNodes = db.prepare(`INSERT INTO ws_node (k, block, hash) VALUES ${rows(3)}`);
     this.insLeaf = db.prepare('INSERT INTO ws_leaf (k, block, leaf, hash) VALUES (?, ?, ?, ?)');
+    this.insLeaves = db.prepare(`INSERT INTO ws_leaf (k, block, leaf, hash) VALUES ${rows(4)}`);
     this.insKey = db.prepare('INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
+    this.insKeys = db.prepare(`INSERT INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
     this.insKeyIfNew = db.prepare('INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
+    this.insKeysIfNew = db.prepare(`INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
     this.blockGet = db.prepare<[number], StoredBlock>('SELECT hash, state FROM ws_block WHERE block = ?');
     this.blockIns = db.prepare('INSERT INTO ws_block (block, hash, state) VALUES (?, ?, ?)');
     this.journalIns = db.prepare('INSERT INTO ws_journal (block, tree, nodes, leaves) VALUES (?, ?, ?, ?)');
@@ -169,17 +182,68 @@ export class WorldStateStore {
     this.metaSet.run(name, value);
   }
 
-  insertNode(key: number, block: number, hash: Buffer): void {
-    this.insNode.run(key, block, hash);
+  /** Node rows [store key, hash] of one block. */
+  insertNodes(block: number, rows: readonly (readonly [number, Buffer])[]): void {
+    const args = new Array<unknown>(INSERT_ROWS * 3);
+    let i = 0;
+    for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
+      for (let j = 0; j < INSERT_ROWS; j++) {
+        const [k, hash] = rows[i + j] as readonly [number, Buffer];
+        args[j * 3] = k;
+        args[j * 3 + 1] = block;
+        args[j * 3 + 2] = hash;
+      }
+      this.insNodes.run(args);
+    }
+    for (; i < rows.length; i++) {
+      const [k, hash] = rows[i] as readonly [number, Buffer];
+      this.insNode.run(k, block, hash);
+    }
   }
 
-  insertLeaf(key: number, block: number, leaf: Buffer, hash: Buffer): void {
-    this.insLeaf.run(key, block, leaf, hash);
+  /** Indexed-tree leaf rows [store key, encoded preimage, leaf hash] of one block. */
+  insertLeaves(block: number, rows: readonly (readonly [number, Buffer, Buffer])[]): void {
+    const args = new Array<unknown>(INSERT_ROWS * 4);
+    let i = 0;
+    for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
+      for (let j = 0; j < INSERT_ROWS; j++) {
+        const [k, leaf, hash] = rows[i + j] as readonly [number, Buffer, Buffer];
+        args[j * 4] = k;
+        args[j * 4 + 1] = block;
+        args[j * 4 + 2] = leaf;
+        args[j * 4 + 3] = hash;
+      }
+      this.insLeaves.run(args);
+    }
+    for (; i < rows.length; i++) {
+      const [k, leaf, hash] = rows[i] as readonly [number, Buffer, Buffer];
+      this.insLeaf.run(k, block, leaf, hash);
+    }
   }
 
-  /** Indexed-tree keys are unique (a duplicate is a bug upstream); append-only values keep their first index. */
-  insertKey(tree: number, key: Buffer, index: number, block: number, firstWins: boolean): void {
-    (firstWins ? this.insKeyIfNew : this.insKey).run(tree, key, index, block);
+  /**
+   * Key rows [key, leaf index] of one tree and block. Indexed-tree keys are unique (a duplicate is a bug
+   * upstream); append-only values keep their first index (`firstWins`).
+   */
+  insertKeys(tree: number, block: number, rows: readonly (readonly [Buffer, number])[], firstWins: boolean): void {
+    const many = firstWins ? this.insKeysIfNew : this.insKeys;
+    const one = firstWins ? this.insKeyIfNew : this.insKey;
+    const args = new Array<unknown>(INSERT_ROWS * 4);
+    let i = 0;
+    for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
+      for (let j = 0; j < INSERT_ROWS; j++) {
+        const [key, index] = rows[i + j] as readonly [Buffer, number];
+        args[j * 4] = tree;
+        args[j * 4 + 1] = key;
+        args[j * 4 + 2] = index;
+        args[j * 4 + 3] = block;
+      }
+      many.run(args);
+    }
+    for (; i < rows.length; i++) {
+      const [key, index] = rows[i] as readonly [Buffer, number];
+      one.run(tree, key, index, block);
+    }
   }
 
   insertBlock(block: number, hash: Buffer, state: Buffer): void {
