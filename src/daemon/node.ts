@@ -1,8 +1,12 @@
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
+import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
+import { ChainService } from './chain/chain-service.js';
 import type { NodeConfig } from './config/settings.js';
+import { type Clock, SystemClock } from './lifecycle/clock.js';
 import { ServiceRunner } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
+import { MempoolService } from './mempool/mempool-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { DatabaseService } from './store/database-service.js';
@@ -18,6 +22,12 @@ export class L2Node {
   readonly startedAt = new Date();
   readonly log: Logger;
   readonly database: DatabaseService;
+  /** The node's one clock (DESIGN section 4). */
+  readonly clock: Clock = new SystemClock();
+  /** World state, chain store, dev L1 stand-in and sequencer. */
+  readonly chain: ChainService;
+  /** The tx pool and the fee model; they observe every block of the chain. */
+  readonly mempool: MempoolService;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
   private readonly runner: ServiceRunner;
@@ -29,6 +39,30 @@ export class L2Node {
     this.log = logger.module('node');
     this.runner = new ServiceRunner(this.log);
     this.database = new DatabaseService(config.dataDirectory);
+    this.chain = new ChainService({
+      db: () => this.database.db,
+      config,
+      clock: this.clock,
+      log: logger.module('chain'),
+      print: (text) => process.stdout.write(text),
+      pendingTxs: () => (this.mempool.running ? this.mempool.mempool : undefined),
+      minFees: () => this.mempool.feeModel.minFeesForNextBlock(),
+    });
+    this.mempool = new MempoolService({
+      db: () => this.database.db,
+      worldState: () => this.chain.worldState,
+      config,
+      log: logger.module('mempool'),
+      now: () => this.clock.now(),
+      // The next block is built in the current slot (or the next one): txs expiring before it cannot be included.
+      validationTimestamp: () => this.chain.slots.slotTimestamp(this.chain.slots.currentSlot()),
+      minedTxLookup: () => (this.chain.running ? chainMinedTxLookup(this.chain.chain) : undefined),
+      contractClassIdOf: (address) =>
+        this.chain.chain.store.contractInstances.get(address)?.currentContractClassId.value,
+      // The pool and the fee model change with every block, inside its transaction.
+      observe: (observer) => this.chain.chain.addObserver(observer),
+      onTxAdded: () => this.chain.sequencer.notifyPendingTx(),
+    });
     this.rpc = new RpcService({
       host: config.host,
       port: config.port,
@@ -62,6 +96,10 @@ export class L2Node {
         : 'starting node in memory (no --data-directory): nothing is kept after it stops',
     );
     await this.runner.start(this.database);
+    await this.runner.start(this.chain);
+    // The mempool joins the chain's block observers before the sequencer builds a first block.
+    await this.runner.start(this.mempool);
+    await this.runner.start(this.chain.sequencer);
     await this.runner.start(this.rpc);
     this.state = 'running';
     this.log.info('node running');
@@ -74,9 +112,9 @@ export class L2Node {
     this.state = 'stopped';
   }
 
-  /** Latest block number known, 0 at genesis. Until the chain store lands nothing is ever appended. */
+  /** Latest block number of the chain store, 0 at genesis (and before the chain opened). */
   chainTip(): number {
-    return 0;
+    return this.chain.running ? this.chain.chain.latestBlockNumber : 0;
   }
 
   /** GET /status: 200 while running, 503 while starting or stopping. */

@@ -1,5 +1,9 @@
 import type { RpcHandlers } from '../rpc/rpc-handlers.js';
+import { chainRpcHandlers } from './chain/chain-rpc-handlers.js';
+import type { ChainService } from './chain/chain-service.js';
 import type { NodeConfig } from './config/settings.js';
+import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
+import type { MempoolService } from './mempool/mempool-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 
 /** What the handlers read from the node; each later service adds its own accessor. */
@@ -7,6 +11,8 @@ export interface RpcHandlerSources {
   readonly config: NodeConfig;
   /** Latest block number known (0 at genesis). */
   chainTip(): number;
+  readonly chain: ChainService;
+  readonly mempool: MempoolService;
 }
 
 /**
@@ -15,11 +21,11 @@ export interface RpcHandlerSources {
  */
 export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
+    ...chainRpcHandlers(node.chain, node.config),
+    ...mempoolRpcHandlers(node.mempool),
     node_getBlockNumber: async () => node.chainTip(),
     node_getNodeVersion: async () => PACKAGE_VERSION,
     node_getVersion: async () => node.config.rollupVersion,
     node_getChainId: async () => node.config.l1ChainId,
-    // Accepting transactions needs the mempool, which does not exist yet: say so rather than pretend.
-    node_isReady: async () => false,
   };
 }

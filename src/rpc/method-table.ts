@@ -1,4 +1,5 @@
 import { BlockHeader } from '../core/block/block-header.js';
+import { L2Block } from '../core/block/l2-block.js';
 import { GasFees } from '../core/gas/gas-fees.js';
 import {
   booleanResult,
@@ -121,6 +122,55 @@ export const RPC_METHODS = nameMethods({
     summary: 'A block header, or null when there is none.',
     params: [defaulted('blockNumber', blockParameter, 'latest', 'Block to read; omitted or null means latest.')],
     result: nullable(classResult('BlockHeader', (json) => BlockHeader.fromJSON(json))),
+    compat: SAME,
+  }),
+
+  node_getBlockByHash: defineMethod({
+    summary: 'A block by its hash (the genesis hash gives block 0), or null.',
+    params: [required('blockHash', blockHash, 'The block hash.')],
+    result: nullable(classResult('L2Block', (json) => L2Block.fromJSON(json))),
+    compat: SAME,
+  }),
+  node_getBlockByArchive: defineMethod({
+    summary: 'The block after which the archive tree has this root, or null.',
+    params: [required('archive', field, 'Archive tree root after the block.')],
+    result: nullable(classResult('L2Block', (json) => L2Block.fromJSON(json))),
+    compat: SAME,
+  }),
+  node_getBlockHeaderByArchive: defineMethod({
+    summary: 'The header of the block after which the archive tree has this root, or null.',
+    params: [required('archive', field, 'Archive tree root after the block.')],
+    result: nullable(classResult('BlockHeader', (json) => BlockHeader.fromJSON(json))),
+    compat: SAME,
+  }),
+  node_getCheckpointNumber: defineMethod({
+    summary: 'Number of the latest checkpoint published to L1 (0 before the first).',
+    params: [],
+    result: integerResult,
+    compat: SAME,
+  }),
+  node_getCheckpointedBlockNumber: defineMethod({
+    summary: 'Number of the last block of the latest checkpoint published to L1.',
+    params: [],
+    result: integerResult,
+    compat: SAME,
+  }),
+  node_getCheckpoints: defineMethod({
+    summary: 'Up to `limit` published checkpoints from `from`, with their blocks and L1 publication data.',
+    params: [
+      required('from', integer(1, MAX_BLOCK), 'First checkpoint number (>= 1).'),
+      required('limit', integer(1, 50), 'How many checkpoints (1 to 50).'),
+    ],
+    result: wireJsonResult('PublishedCheckpoint[]'),
+    compat: SAME,
+  }),
+  node_getCheckpointedBlocks: defineMethod({
+    summary: 'Up to `limit` blocks from `from` that are in published checkpoints, with their checkpoint and L1 data.',
+    params: [
+      required('from', integer(1, MAX_BLOCK), 'First block number (>= 1).'),
+      required('limit', integer(1, 50), 'How many blocks (1 to 50).'),
+    ],
+    result: wireJsonResult('CheckpointedL2Block[]'),
     compat: SAME,
   }),
 
@@ -258,6 +308,12 @@ export const RPC_METHODS = nameMethods({
     result: nullable(integerResult),
     compat: { aztec: 'absent', note: '4.1 renamed it getL1ToL2MessageCheckpoint, which returns a checkpoint number' },
   }),
+  node_getL1ToL2MessageCheckpoint: defineMethod({
+    summary: 'The checkpoint whose message tree holds an L1-to-L2 message (known once sent), or null.',
+    params: [required('l1ToL2Message', field, 'The message leaf.')],
+    result: nullable(integerResult),
+    compat: SAME,
+  }),
   node_isL1ToL2MessageSynced: defineMethod({
     summary: 'Whether the node has synced an L1-to-L2 message (deprecated: use node_getL1ToL2MessageBlock).',
     params: [required('l1ToL2Message', field, 'The message leaf.')],
@@ -307,6 +363,28 @@ export const RPC_METHODS = nameMethods({
       aztec: 'absent',
       note: 'removed in 4.0; replaced by getPrivateLogsByTags and getPublicLogsByTagsFromContract',
     },
+  }),
+
+  node_getPrivateLogsByTags: defineMethod({
+    summary: 'Private logs carrying each (siloed) tag, 10 per tag and page, in chain order.',
+    params: [
+      required('tags', arrayOf(field, 100), 'Siloed tags (at most 100).'),
+      optional('page', integer(0, MAX_BLOCK), 'Page number from 0 (10 logs per tag per page).'),
+      optional('referenceBlock', blockHash, 'Fails when this block is not on the chain (a reorg happened).'),
+    ],
+    result: wireJsonResult('TxScopedL2Log[][]'),
+    compat: SAME,
+  }),
+  node_getPublicLogsByTagsFromContract: defineMethod({
+    summary: 'Public logs of a contract carrying each tag, 10 per tag and page, in chain order.',
+    params: [
+      required('contractAddress', aztecAddress, 'The emitting contract.'),
+      required('tags', arrayOf(field, 100), 'Tags (at most 100).'),
+      optional('page', integer(0, MAX_BLOCK), 'Page number from 0 (10 logs per tag per page).'),
+      optional('referenceBlock', blockHash, 'Fails when this block is not on the chain (a reorg happened).'),
+    ],
+    result: wireJsonResult('TxScopedL2Log[][]'),
+    compat: SAME,
   }),
 
   // Contract queries
@@ -471,6 +549,15 @@ export const RPC_METHODS = nameMethods({
     params: [],
     result: voidResult,
     compat: SAME,
+  }),
+
+  // Dev mode (admin listener, nodeDev_ namespace)
+  nodeDev_sendL1ToL2Message: defineMethod({
+    summary:
+      'Dev mode: sends an L1-to-L2 message as the L1 Inbox would; it enters the message tree with the next checkpoint.',
+    params: [required('message', field, 'The message leaf (a non-zero field element).')],
+    result: wireJsonResult('{ index: string, checkpoint: number }'),
+    compat: { aztec: 'absent', note: 'dev mode only: stands in for the L1 Inbox contract' },
   }),
 });
 

@@ -10,8 +10,17 @@ import type { z } from 'zod';
 /** The two HTTP listeners of spec part 1. A method is served on exactly one of them. */
 export type Listener = 'public' | 'admin';
 
-/** JSON-RPC namespace (the part of the method name before `_`) served by each listener. */
+/** JSON-RPC namespace (the part of the method name before `_`) that names each listener (docs, hints). */
 export const LISTENER_NAMESPACE = { public: 'node', admin: 'nodeAdmin' } as const satisfies Record<Listener, string>;
+
+/**
+ * Every namespace each listener serves. The admin listener also serves `nodeDev_`: dev-mode controls (such
+ * as injecting an L1-to-L2 message) that need the same protection as the admin methods.
+ */
+export const LISTENER_NAMESPACES = {
+  public: ['node'],
+  admin: ['nodeAdmin', 'nodeDev'],
+} as const satisfies Record<Listener, readonly string[]>;
 
 /**
  * A wire type: how one JSON value is read into the value a handler receives. `In` is what a client
@@ -100,7 +109,7 @@ type Named<T extends Record<string, RpcMethodSpec>> = {
   readonly [K in keyof T & string]: T[K] & { readonly name: K; readonly listener: ListenerOf<K> };
 };
 
-type ListenerOf<K extends string> = K extends `nodeAdmin_${string}` ? 'admin' : 'public';
+type ListenerOf<K extends string> = K extends `nodeAdmin_${string}` | `nodeDev_${string}` ? 'admin' : 'public';
 
 /**
  * Completes the table: the key is the wire name and the listener follows from the namespace, so a
@@ -110,9 +119,11 @@ export function nameMethods<T extends Record<string, RpcMethodSpec>>(specs: T): 
   const out: Record<string, RpcMethod> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const namespace = name.slice(0, name.indexOf('_'));
-    const listener = (Object.keys(LISTENER_NAMESPACE) as Listener[]).find((l) => LISTENER_NAMESPACE[l] === namespace);
+    const listener = (Object.keys(LISTENER_NAMESPACES) as Listener[]).find((l) =>
+      (LISTENER_NAMESPACES[l] as readonly string[]).includes(namespace),
+    );
     if (!listener || name.length === namespace.length + 1) {
-      throw new Error(`Method ${name} is not in the node_ or nodeAdmin_ namespace`);
+      throw new Error(`Method ${name} is not in the node_, nodeAdmin_ or nodeDev_ namespace`);
     }
     out[name] = Object.freeze({ ...spec, name, listener });
   }

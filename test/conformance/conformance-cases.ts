@@ -1,3 +1,16 @@
+import { Tx as StdTx } from '@aztec/stdlib/tx';
+import type { AztecAddress } from '../../src/core/aztec-address.js';
+import { BlockHeader } from '../../src/core/block/block-header.js';
+import { GasFees } from '../../src/core/gas/gas-fees.js';
+import { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import {
+  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+  AZTEC_4_1_2_VK_TREE_ROOT,
+} from '../../src/daemon/config/published-chain-values.js';
+import { defaultPrefundedAccounts, prefundedGenesisData } from '../../src/daemon/sequencer/prefunded-accounts.js';
+import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
+import { WorldState } from '../../src/daemon/world-state/world-state.js';
+
 /**
  * What the conformance test asks the official Aztec 4.1.2 client to call on a running node. One entry
  * per method of the method table that 4.1.2 also has with the same params (`compat.aztec === 'same'`)
@@ -9,7 +22,34 @@
 export interface ConformanceCase {
   readonly method: string;
   readonly args: readonly unknown[];
+  /** The call must fail with an error the official client reads, with a message matching this. */
+  readonly rejects?: RegExp;
 }
+
+const HASH = '0x1b2e1d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
+
+/**
+ * A valid private-only tx for a node started with the defaults: anchored to its genesis (the default
+ * prefunded accounts), paid by the first of them, max fees well above the fee model's start.
+ */
+const TX = (() => {
+  const worldState = WorldState.open(openNodeDatabase(null), {
+    genesisPublicData: prefundedGenesisData(defaultPrefundedAccounts()),
+  });
+  const builder = new TxBuilder({
+    chainId: 31337n,
+    rollupVersion: 1n,
+    vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
+    protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+    anchorBlockHeader: BlockHeader.empty({ state: worldState.getInitialStateReference() }),
+  });
+  const tx = builder.build({
+    feePayer: defaultPrefundedAccounts()[0]?.address as AztecAddress,
+    maxFeesPerGas: new GasFees(0n, 2n * 10n ** 12n),
+  });
+  return StdTx.fromBuffer(tx.toBuffer());
+})();
+const ADDRESS = '0x0000000000000000000000000000000000000000000000000000000000000005';
 
 export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getBlockNumber', args: [] },
@@ -17,6 +57,59 @@ export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getVersion', args: [] },
   { method: 'getChainId', args: [] },
   { method: 'isReady', args: [] },
+  // Chain (issue 6): a fresh node is at genesis; test/e2e/chain-official-client.test.ts repeats them on a chain
+  // with blocks, txs, logs, contracts and messages.
+  { method: 'getProvenBlockNumber', args: [] },
+  { method: 'getCheckpointNumber', args: [] },
+  { method: 'getCheckpointedBlockNumber', args: [] },
+  { method: 'getL2Tips', args: [] },
+  { method: 'getBlock', args: [0] },
+  { method: 'getBlock', args: ['latest'] },
+  { method: 'getBlock', args: [7] },
+  { method: 'getBlocks', args: [1, 10] },
+  { method: 'getBlockHeader', args: [] },
+  { method: 'getBlockHeader', args: [0] },
+  { method: 'getBlockByHash', args: [HASH] },
+  { method: 'getBlockByArchive', args: [HASH] },
+  { method: 'getBlockHeaderByArchive', args: [HASH] },
+  { method: 'getCheckpoints', args: [1, 10] },
+  { method: 'getCheckpointedBlocks', args: [1, 10] },
+  { method: 'getTxEffect', args: [HASH] },
+  { method: 'getPublicStorageAt', args: ['latest', ADDRESS, '0x01'] },
+  { method: 'getWorldStateSyncStatus', args: [] },
+  { method: 'findLeavesIndexes', args: ['latest', 0, ['0x01', HASH]] },
+  { method: 'getNullifierMembershipWitness', args: ['latest', '0x01'] },
+  { method: 'getNullifierMembershipWitness', args: ['latest', HASH] },
+  { method: 'getLowNullifierMembershipWitness', args: ['latest', HASH] },
+  { method: 'getPublicDataWitness', args: ['latest', HASH] },
+  { method: 'getBlockHashMembershipWitness', args: ['latest', HASH] },
+  { method: 'getNoteHashMembershipWitness', args: ['latest', HASH] },
+  { method: 'getL1ToL2MessageMembershipWitness', args: ['latest', HASH] },
+  { method: 'getL1ToL2MessageCheckpoint', args: [HASH] },
+  { method: 'isL1ToL2MessageSynced', args: [HASH] },
+  { method: 'getPublicLogs', args: [{}] },
+  { method: 'getPublicLogs', args: [{ fromBlock: 1, toBlock: 5, contractAddress: ADDRESS, tag: '0x01' }] },
+  { method: 'getContractClassLogs', args: [{}] },
+  { method: 'getPrivateLogsByTags', args: [['0x01', HASH]] },
+  { method: 'getPublicLogsByTagsFromContract', args: [ADDRESS, ['0x01'], 0] },
+  { method: 'getContractClass', args: [HASH] },
+  { method: 'getContract', args: [ADDRESS] },
+  { method: 'getNodeInfo', args: [] },
+  { method: 'getL1ContractAddresses', args: [] },
+  { method: 'getProtocolContractAddresses', args: [] },
+  { method: 'getEncodedEnr', args: [] },
+  { method: 'registerContractFunctionSignatures', args: [['transfer(Field,u128)']] },
+  // Mempool (issue 7), as wired into the node with the chain.
+  { method: 'isValidTx', args: [TX] },
+  { method: 'isValidTx', args: [TX, { isSimulation: true, skipFeeEnforcement: true }] },
+  { method: 'sendTx', args: [TX] },
+  { method: 'getTxReceipt', args: [HASH] },
+  { method: 'getTxByHash', args: [HASH] },
+  { method: 'getPendingTxs', args: [] },
+  { method: 'getPendingTxCount', args: [] },
+  { method: 'getCurrentMinFees', args: [] },
+  { method: 'getAllowedPublicSetup', args: [] },
+  { method: 'simulatePublicCalls', args: [TX], rejects: /public/i },
 ];
 
 export const ADMIN_CASES: readonly ConformanceCase[] = [];

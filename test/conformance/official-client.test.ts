@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RPC_METHODS } from '../../src/rpc/method-table.js';
 import { LISTENER_NAMESPACE, type RpcMethod } from '../../src/rpc/rpc-method.js';
+import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { postJson, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { ADMIN_CASES, type ConformanceCase, PUBLIC_CASES } from './conformance-cases.js';
 
@@ -22,6 +23,8 @@ const PACKAGE_VERSION = (
 let node: RunningNode;
 
 beforeAll(async () => {
+  // The client hashes the txs it reads (getPendingTxs, getTxByHash) through bb.js.
+  await initAztecOracle();
   node = await spawnNode();
 });
 afterAll(async () => {
@@ -67,7 +70,15 @@ async function runCases(client: Callable, cases: readonly ConformanceCase[]): Pr
   // Called together, so the official client sends them as one batch.
   const results = await Promise.allSettled(cases.map((c) => client[c.method]?.(...c.args)));
   const failures = results
-    .map((r, i) => (r.status === 'rejected' ? `${cases[i]?.method}: ${(r.reason as Error).message}` : undefined))
+    .map((r, i) => {
+      const c = cases[i] as ConformanceCase;
+      if (c.rejects) {
+        if (r.status === 'fulfilled') return `${c.method}: expected an error matching ${c.rejects}, got a result`;
+        const message = (r.reason as Error).message;
+        return c.rejects.test(message) ? undefined : `${c.method}: error "${message}" does not match ${c.rejects}`;
+      }
+      return r.status === 'rejected' ? `${c.method}: ${(r.reason as Error).message}` : undefined;
+    })
     .filter(Boolean);
   expect(failures, 'answers the official client rejected').toEqual([]);
 }

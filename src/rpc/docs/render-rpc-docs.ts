@@ -7,7 +7,7 @@ import {
   PARSE_ERROR,
 } from '../errors.js';
 import { RPC_METHODS } from '../method-table.js';
-import { LISTENER_NAMESPACE, type Listener, type ParamSpec, type RpcMethod } from '../rpc-method.js';
+import { LISTENER_NAMESPACES, type Listener, type ParamSpec, type RpcMethod } from '../rpc-method.js';
 
 const LISTENERS: Record<Listener, string> = {
   public: 'Public listener (`--port`, default 8080; no authentication; CORS)',
@@ -45,7 +45,8 @@ export function renderRpcDocs(): string {
   ];
   const methods = Object.values(RPC_METHODS) as RpcMethod[];
   for (const listener of ['public', 'admin'] as const) {
-    out.push(`## \`${LISTENER_NAMESPACE[listener]}_\` methods`, '', `${LISTENERS[listener]}.`, '');
+    const namespaces = LISTENER_NAMESPACES[listener].map((ns) => `\`${ns}_\``).join(' and ');
+    out.push(`## ${namespaces} methods`, '', `${LISTENERS[listener]}.`, '');
     out.push('| Method | Params | Returns | Aztec 4.1.2 |', '|---|---|---|---|');
     for (const m of methods.filter((x) => x.listener === listener)) {
       const params = m.params.map(signature).join(', ') || 'none';

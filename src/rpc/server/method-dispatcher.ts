@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcErrorObject, RpcError, rpcErrors } from '../errors.js';
 import { RPC_METHODS } from '../method-table.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
-import { LISTENER_NAMESPACE, type Listener, type RpcMethod } from '../rpc-method.js';
+import { LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
 import { buildParamParser } from './param-parser.js';
 
 export interface DispatcherOptions {
@@ -105,10 +105,10 @@ export class MethodDispatcher {
   private notFound(name: unknown): jayson.Method {
     const label = typeof name === 'string' ? name.slice(0, 100) : String(name);
     const other = this.options.listener === 'public' ? 'admin' : 'public';
-    const hint =
-      typeof name === 'string' && name.startsWith(`${LISTENER_NAMESPACE[other]}_`)
-        ? `${LISTENER_NAMESPACE[other]}_ methods are served on the ${other} listener`
-        : undefined;
+    const namespace = typeof name === 'string' ? name.slice(0, name.indexOf('_')) : '';
+    const hint = (LISTENER_NAMESPACES[other] as readonly string[]).includes(namespace)
+      ? `${namespace}_ methods are served on the ${other} listener`
+      : undefined;
     const refusal = rpcErrors.methodNotFound(label, hint).toJSON();
     return new jayson.Method(async () => Promise.reject(refusal));
   }

@@ -4,7 +4,7 @@ import { FR_MODULUS } from '../../../core/fr.js';
 import type { SlotClock } from '../../sequencer/slot-clock.js';
 import type { ChainStore } from '../../store/chain-store.js';
 import type { L1PublishedData } from '../../store/checkpoint-repository.js';
-import type { CheckpointPublication, InboxPosition, SettlementLayer } from './settlement-layer.js';
+import type { CheckpointPublication, InboxPosition, L1ContractAddresses, SettlementLayer } from './settlement-layer.js';
 
 /** Seconds per block of the simulated L1 (Ethereum's slot time). */
 export const DEV_L1_BLOCK_TIME = 12;
@@ -73,6 +73,14 @@ export class DevL1 implements SettlementLayer {
     })();
   }
 
+  /**
+   * Fixed stand-in addresses (the last 20 bytes of sha256 of "l2node dev L1 <contract>"): there are no
+   * contracts, but clients expect the full set (docs/dev-chain.md).
+   */
+  l1ContractAddresses(): L1ContractAddresses {
+    return DEV_L1_CONTRACT_ADDRESSES;
+  }
+
   provenCheckpoint(): number {
     return this.settledCheckpoint(this.o.proofDelay);
   }
@@ -101,3 +109,24 @@ export class DevL1 implements SettlementLayer {
     return Math.max(store.meta.get('inboxOpenCheckpoint') ?? 1, started + 1);
   }
 }
+
+const CONTRACTS = [
+  'rollup',
+  'registry',
+  'inbox',
+  'outbox',
+  'feeJuice',
+  'stakingAsset',
+  'feeJuicePortal',
+  'coinIssuer',
+  'rewardDistributor',
+  'governanceProposer',
+  'governance',
+] as const;
+
+const DEV_L1_CONTRACT_ADDRESSES = Object.fromEntries(
+  CONTRACTS.map((name) => [
+    `${name}Address`,
+    `0x${createHash('sha256').update(`l2node dev L1 ${name}`).digest('hex').slice(-40)}`,
+  ]),
+) as unknown as L1ContractAddresses;

@@ -1,6 +1,21 @@
 import type { CheckpointHeader } from '../../../core/block/checkpoint-header.js';
 import type { L1PublishedData } from '../../store/checkpoint-repository.js';
 
+/** The rollup's L1 contracts (4.1.2 L1ContractAddresses: required keys, 0x + 40 lowercase hex). */
+export interface L1ContractAddresses {
+  readonly rollupAddress: string;
+  readonly registryAddress: string;
+  readonly inboxAddress: string;
+  readonly outboxAddress: string;
+  readonly feeJuiceAddress: string;
+  readonly stakingAssetAddress: string;
+  readonly feeJuicePortalAddress: string;
+  readonly coinIssuerAddress: string;
+  readonly rewardDistributorAddress: string;
+  readonly governanceProposerAddress: string;
+  readonly governanceAddress: string;
+}
+
 /** A completed checkpoint, as it is published to L1. */
 export interface CheckpointPublication {
   readonly number: number;
@@ -27,6 +42,8 @@ export interface SettlementLayer {
   inboxMessages(checkpointNumber: number): bigint[];
   /** Where the Inbox put a message, if it was ever sent. */
   findInboxMessage(leaf: bigint): InboxPosition | undefined;
+  /** Where the rollup's contracts are on L1. */
+  l1ContractAddresses(): L1ContractAddresses;
   /** The highest proven checkpoint now. */
   provenCheckpoint(): number;
   /** The highest checkpoint proven as of L1's finalized block now. */

@@ -1,0 +1,310 @@
+import { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
+import { BlockHeader } from '../../core/block/block-header.js';
+import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
+import { L2Block } from '../../core/block/l2-block.js';
+import type { BlockHash } from '../../core/block-hash.js';
+import type { BlockParameter } from '../../core/block-parameter.js';
+import {
+  CONTRACT_CLASS_REGISTRY_CONTRACT_ADDRESS,
+  CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS,
+  FEE_JUICE_ADDRESS,
+  MULTI_CALL_ENTRYPOINT_ADDRESS,
+} from '../../core/constants.js';
+import { Fr, toHex64 } from '../../core/fr.js';
+import { computePublicDataTreeLeafSlot } from '../../core/hash/siloing.js';
+import { getContractClassLogsResponseToJSON, getPublicLogsResponseToJSON } from '../../core/logs/get-logs-response.js';
+import type { LogFilter } from '../../core/logs/log-filter.js';
+import { LogId } from '../../core/logs/log-id.js';
+import { DecodeError } from '../../core/serialize/decode-error.js';
+import { RpcError, rpcErrors } from '../../rpc/errors.js';
+import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
+import type { NodeConfig } from '../config/settings.js';
+import { PACKAGE_VERSION } from '../package-version.js';
+import type { CheckpointRow } from '../store/checkpoint-repository.js';
+import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
+import { WorldStateError } from '../world-state/world-state-errors.js';
+import {
+  encodeL1ToL2MessageWitness,
+  encodeLeafInBlock,
+  encodeMembershipWitness,
+  encodeNullifierMembershipWitness,
+  encodePublicDataWitness,
+  encodeWorldStateSyncStatus,
+} from '../world-state/world-state-wire.js';
+import type { ChainService } from './chain-service.js';
+import { SignatureError } from './function-signatures.js';
+import { InboxMessageError } from './settlement/dev-l1.js';
+import { UnwindRefusedError } from './unwind-blocks.js';
+
+/**
+ * The chain's RPC methods (spec part 4: blocks, txs' effects, state, trees, witnesses, messages, logs,
+ * contracts, node information, plus the 4.1.2 extras and nodeDev_), answered from the chain store and the
+ * world state in the reference's wire shapes. Spread into the daemon's handlers (src/daemon/rpc-handlers.ts).
+ */
+export function chainRpcHandlers(service: ChainService, config: NodeConfig): RpcHandlers {
+  const chain = () => service.chain;
+  const store = () => service.chain.store;
+  const ws = () => service.worldState;
+  const initialHeader = () => BlockHeader.empty({ state: ws().getInitialStateReference() });
+  const genesisHash = () => ws().getGenesisBlockHash();
+
+  /** A block parameter as a block number the world state holds (a hash must name a block of this chain). */
+  const blockNumberOf = (p: BlockParameter): number | 'latest' => {
+    if (typeof p !== 'object') return p;
+    if (p.value === genesisHash()) return 0;
+    const row = store().blocks.getByHash(p.toBuffer());
+    if (!row) throw rpcErrors.blockNotAvailable(`Block hash ${p} is not a block of this chain`);
+    return row.number;
+  };
+
+  const blockAt = (p: BlockParameter): L2Block | undefined => {
+    if (typeof p === 'object') {
+      return p.value === genesisHash() ? L2Block.empty(initialHeader()) : store().getBlockByHash(p.value);
+    }
+    const n = p === 'latest' ? store().latestBlockNumber() : p;
+    return n === 0 ? L2Block.empty(initialHeader()) : store().getBlock(n);
+  };
+
+  const headerAt = (p: BlockParameter): BlockHeader | undefined => {
+    if (typeof p === 'object') {
+      return p.value === genesisHash() ? initialHeader() : store().getHeaderByHash(p.value);
+    }
+    const n = p === 'latest' ? store().latestBlockNumber() : p;
+    return n === 0 ? initialHeader() : store().getHeader(n);
+  };
+
+  /** Checks a reference block of the tag queries: it must be on this chain (else a reorg dropped it). */
+  const checkReferenceBlock = (hash: BlockHash | undefined): void => {
+    if (!hash || hash.value === genesisHash() || store().blocks.getByHash(hash.toBuffer())) return;
+    throw rpcErrors.blockNotAvailable(`Block ${hash} not found in the node. This might indicate a reorg has occurred.`);
+  };
+
+  const checkpointJson = (c: CheckpointRow) => {
+    const blocks = store().getBlocks(c.firstBlock, c.lastBlock - c.firstBlock + 1);
+    return {
+      checkpoint: {
+        archive: new AppendOnlyTreeSnapshot(Fr.fromBuffer(c.archiveRoot), c.lastBlock + 1).toJSON(),
+        header: CheckpointHeader.fromBuffer(c.header).toJSON(),
+        blocks: blocks.map((b) => b.toJSON()),
+        number: c.number,
+        feeAssetPriceModifier: '0',
+      },
+      l1: l1Json(c),
+      attestations: [],
+    };
+  };
+
+  const handlers: RpcHandlers = {
+    // ---- blocks and tips ----
+    node_getProvenBlockNumber: async () => chain().readTips().proven.block.number,
+    node_getCheckpointedBlockNumber: async () => chain().readTips().checkpointed.block.number,
+    node_getCheckpointNumber: async () => chain().readTips().checkpointed.checkpoint.number,
+    node_getL2Tips: async () => chain().readTips(),
+    node_getBlock: async (block) => blockAt(block)?.toJSON(),
+    node_getBlocks: async (from, limit) =>
+      store()
+        .getBlocks(from, limit)
+        .map((b) => b.toJSON()),
+    node_getBlockHeader: async (block) => headerAt(block),
+    node_getBlockByHash: async (hash) => blockAt(hash),
+    node_getBlockByArchive: async (archive) => store().getBlockByArchiveRoot(archive.value),
+    node_getBlockHeaderByArchive: async (archive) => store().getHeaderByArchiveRoot(archive.value),
+    node_getCheckpoints: async (from, limit) => store().checkpoints.getRange(from, limit).map(checkpointJson),
+    node_getCheckpointedBlocks: async (from, limit) => {
+      const last = chain().readTips().checkpointed.block.number;
+      const blocks = from > last ? [] : store().getBlocks(from, Math.min(limit, last - from + 1));
+      const rows = new Map<number, CheckpointRow>();
+      return blocks.map((b) => {
+        let c = rows.get(b.checkpointNumber);
+        if (!c) {
+          c = store().checkpoints.get(b.checkpointNumber) as CheckpointRow;
+          rows.set(b.checkpointNumber, c);
+        }
+        return { checkpointNumber: b.checkpointNumber, block: b.toJSON(), l1: l1Json(c), attestations: [] };
+      });
+    },
+
+    // ---- txs ----
+    node_getTxEffect: async (txHash) => store().getTxEffect(txHash.value)?.toJSON(),
+
+    // ---- state and trees ----
+    node_getPublicStorageAt: async (block, contract, slot) =>
+      new Fr(ws().getPublicStorageAt(blockNumberOf(block), computePublicDataTreeLeafSlot(contract.value, slot.value))),
+    node_getWorldStateSyncStatus: async () => encodeWorldStateSyncStatus(ws().getSyncStatus()),
+    node_findLeavesIndexes: async (block, treeId, leaves) =>
+      ws()
+        .findLeavesIndexes(
+          blockNumberOf(block),
+          treeId as MerkleTreeId,
+          leaves.map((l) => l.value),
+        )
+        .map((l) => (l ? encodeLeafInBlock(l) : null)),
+    node_getNullifierSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.NULLIFIER_TREE, index),
+    node_getNoteHashSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.NOTE_HASH_TREE, index),
+    node_getArchiveSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.ARCHIVE, index),
+    node_getPublicDataSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.PUBLIC_DATA_TREE, index),
+    node_getNullifierMembershipWitness: async (block, nullifier) => {
+      const w = ws().getNullifierMembershipWitness(blockNumberOf(block), nullifier.value);
+      return w && encodeNullifierMembershipWitness(w);
+    },
+    node_getLowNullifierMembershipWitness: async (block, nullifier) => {
+      const w = ws().getLowNullifierMembershipWitness(blockNumberOf(block), nullifier.value);
+      return w && encodeNullifierMembershipWitness(w);
+    },
+    node_getPublicDataWitness: async (block, leafSlot) => {
+      const w = ws().getPublicDataWitness(blockNumberOf(block), leafSlot.value);
+      return w && encodePublicDataWitness(w);
+    },
+    node_getBlockHashMembershipWitness: async (block, hash) => {
+      const w = ws().getBlockHashMembershipWitness(blockNumberOf(block), hash.value);
+      return w && encodeMembershipWitness(w);
+    },
+    node_getNoteHashMembershipWitness: async (block, noteHash) => {
+      const w = ws().getNoteHashMembershipWitness(blockNumberOf(block), noteHash.value);
+      return w && encodeMembershipWitness(w);
+    },
+
+    // ---- messages ----
+    node_getL1ToL2MessageMembershipWitness: async (block, message) => {
+      const w = ws().getL1ToL2MessageMembershipWitness(blockNumberOf(block), message.value);
+      return w && encodeL1ToL2MessageWitness(w);
+    },
+    node_getL1ToL2MessageBlock: async (message) => store().l1ToL2Messages.find(message.value)?.blockNumber,
+    node_getL1ToL2MessageCheckpoint: async (message) => chain().settlement.findInboxMessage(message.value)?.checkpoint,
+    node_isL1ToL2MessageSynced: async (message) => chain().settlement.findInboxMessage(message.value) !== undefined,
+    node_getL2ToL1Messages: async (block) => {
+      const n = typeof block === 'object' ? blockNumberOfHashOrUndefined(block) : block;
+      if (n === undefined) return undefined;
+      const number = n === 'latest' ? store().latestBlockNumber() : n;
+      if (number === 0) return [];
+      return store()
+        .getL2ToL1Messages(number)
+        ?.map((tx) => tx.map(toHex64));
+    },
+
+    // ---- logs ----
+    node_getPrivateLogs: async (from, limit) => service.logs.getPrivateLogs(from, limit).map((l) => l.toJSON()),
+    node_getPublicLogs: async (filter) => getPublicLogsResponseToJSON(service.logs.getPublicLogs(toLogFilter(filter))),
+    node_getContractClassLogs: async (filter) =>
+      getContractClassLogsResponseToJSON(service.logs.getContractClassLogs(toLogFilter(filter))),
+    node_getLogsByTags: async (tags, logsPerTag) =>
+      service.logs.getLogsByTags(tags, logsPerTag).map((logs) => logs.map((l) => l.toJSON())),
+    node_getPrivateLogsByTags: async (tags, page, referenceBlock) => {
+      checkReferenceBlock(referenceBlock);
+      return service.logs.getPrivateLogsByTags(tags, page ?? 0).map((logs) => logs.map((l) => l.toJSON()));
+    },
+    node_getPublicLogsByTagsFromContract: async (contract, tags, page, referenceBlock) => {
+      checkReferenceBlock(referenceBlock);
+      return service.logs
+        .getPublicLogsByTagsFromContract(contract.value, tags, page ?? 0)
+        .map((logs) => logs.map((l) => l.toJSON()));
+    },
+
+    // ---- contracts ----
+    node_getContractClass: async (id) => store().contractClasses.get(id.value)?.toJSON(),
+    node_getContract: async (address) => store().contractInstances.get(address.value)?.toJSON(),
+
+    // ---- node information ----
+    node_getNodeInfo: async () => ({
+      nodeVersion: PACKAGE_VERSION,
+      l1ChainId: config.l1ChainId,
+      rollupVersion: config.rollupVersion,
+      l1ContractAddresses: chain().settlement.l1ContractAddresses(),
+      protocolContractAddresses: PROTOCOL_CONTRACT_ADDRESSES,
+      realProofs: false,
+    }),
+    node_getL1ContractAddresses: async () => chain().settlement.l1ContractAddresses(),
+    node_getProtocolContractAddresses: async () => PROTOCOL_CONTRACT_ADDRESSES,
+    // No P2P layer: no ENR (4.1.2 answers undefined too).
+    node_getEncodedEnr: async () => undefined,
+    node_registerContractFunctionSignatures: async (signatures) => {
+      service.functionSignatures.register(signatures);
+    },
+
+    // ---- dev mode ----
+    nodeDev_sendL1ToL2Message: async (message) => {
+      const position = service.devL1.sendL1ToL2Message(message.value);
+      service.sequencer.notifyPendingTx();
+      return { index: position.index.toString(), checkpoint: position.checkpoint };
+    },
+  };
+
+  function siblingPath(block: BlockParameter, tree: MerkleTreeId, index: bigint): string[] {
+    return ws().getSiblingPath(blockNumberOf(block), tree, index).toBigInts().map(toHex64);
+  }
+
+  /** For methods answering null on an unknown block: its number, or undefined when no block has that hash. */
+  function blockNumberOfHashOrUndefined(hash: BlockHash): number | undefined {
+    if (hash.value === genesisHash()) return 0;
+    return store().blocks.getByHash(hash.toBuffer())?.number;
+  }
+
+  return withErrorMapping(handlers);
+}
+
+/** 4.1.2's ProtocolContractAddresses: the canonical small addresses as hex64. */
+const PROTOCOL_CONTRACT_ADDRESSES = {
+  classRegistry: toHex64(CONTRACT_CLASS_REGISTRY_CONTRACT_ADDRESS),
+  feeJuice: toHex64(FEE_JUICE_ADDRESS),
+  instanceRegistry: toHex64(CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS),
+  multiCallEntrypoint: toHex64(MULTI_CALL_ENTRYPOINT_ADDRESS),
+};
+
+type LogFilterParam = Omit<LogFilter, 'afterLog'> & {
+  afterLog?: { blockNumber: number; blockHash: BlockHash; txHash: LogId['txHash']; txIndex: number; logIndex: number };
+};
+
+/** The method table reads the filter's keys; the cursor becomes a LogId (logs live in blocks 1 and up). */
+function toLogFilter(f: LogFilterParam): LogFilter {
+  const { afterLog, ...rest } = f;
+  if (!afterLog) return rest;
+  if (afterLog.blockNumber < 1) {
+    throw rpcErrors.invalidParams(`Invalid param 0 (filter): afterLog.blockNumber must be 1 or more, got 0`);
+  }
+  return {
+    ...rest,
+    afterLog: new LogId(afterLog.blockNumber, afterLog.blockHash, afterLog.txHash, afterLog.txIndex, afterLog.logIndex),
+  };
+}
+
+function l1Json(c: CheckpointRow) {
+  return { blockNumber: c.l1.blockNumber.toString(), timestamp: c.l1.timestamp.toString(), blockHash: c.l1.blockHash };
+}
+
+/**
+ * Errors the chain's services throw on purpose become the matching JSON-RPC errors (DESIGN section 4); anything
+ * else stays an internal error.
+ */
+function withErrorMapping(handlers: RpcHandlers): RpcHandlers {
+  const out: Record<string, (...args: never[]) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [string, (...args: never[]) => Promise<unknown>][]) {
+    out[name] = async (...args) => {
+      try {
+        return await handler(...args);
+      } catch (err) {
+        throw toRpcError(err);
+      }
+    };
+  }
+  return out as RpcHandlers;
+}
+
+function toRpcError(err: unknown): unknown {
+  if (err instanceof RpcError) return err;
+  if (err instanceof WorldStateError) {
+    switch (err.rpcCode) {
+      case 'INVALID_PARAMS':
+        return rpcErrors.invalidParams(err.message);
+      case 'BLOCK_NOT_AVAILABLE':
+        return rpcErrors.blockNotAvailable(err.message);
+      case 'INVALID_STATE':
+        return rpcErrors.invalidState(err.message);
+      default:
+        return err;
+    }
+  }
+  if (err instanceof SignatureError || err instanceof InboxMessageError) return rpcErrors.invalidParams(err.message);
+  if (err instanceof UnwindRefusedError) return rpcErrors.invalidState(err.message);
+  if (err instanceof DecodeError) return rpcErrors.invalidParams(err.message);
+  return err;
+}

@@ -1,0 +1,168 @@
+import type { GasFees } from '../../core/gas/gas-fees.js';
+import type { NodeConfig } from '../config/settings.js';
+import type { Clock } from '../lifecycle/clock.js';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { PendingTxSource } from '../sequencer/pending-tx-source.js';
+import {
+  defaultPrefundedAccounts,
+  type PrefundedAccount,
+  prefundedAccountsBanner,
+  prefundedGenesisData,
+} from '../sequencer/prefunded-accounts.js';
+import { Sequencer } from '../sequencer/sequencer.js';
+import { SlotClock } from '../sequencer/slot-clock.js';
+import { ChainLogQueries } from '../store/chain-log-queries.js';
+import { ChainStore } from '../store/chain-store.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import { WorldState } from '../world-state/world-state.js';
+import { Chain } from './chain.js';
+import { FunctionSignatures } from './function-signatures.js';
+import { DevL1 } from './settlement/dev-l1.js';
+
+interface ChainServiceParts {
+  readonly chain: Chain;
+  readonly slots: SlotClock;
+  readonly devL1: DevL1;
+  readonly sequencer: Sequencer;
+  readonly logs: ChainLogQueries;
+  readonly signatures: FunctionSignatures;
+  readonly prefunded: readonly PrefundedAccount[];
+}
+
+export interface ChainServiceOptions {
+  /** The node database (open once the database service started). */
+  readonly db: () => SqliteDatabase;
+  readonly config: NodeConfig;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Where the prefunded accounts banner goes (stdout). */
+  readonly print: (text: string) => void;
+  /** The mempool, once it runs; until then no tx is pending. */
+  readonly pendingTxs: () => PendingTxSource | undefined;
+  /** The fee model's min fees for the next block. */
+  readonly minFees: () => GasFees;
+}
+
+/**
+ * The dev chain as a node service: the world state (with the prefunded accounts at genesis), the chain store,
+ * the dev L1 stand-in, the slot clock and the sequencer over them. Started after the database; the sequencer
+ * is a service of its own (`sequencer`) that the node starts once the mempool runs.
+ */
+export class ChainService implements Service {
+  readonly name = 'chain';
+  #parts: ChainServiceParts | undefined;
+
+  constructor(private readonly o: ChainServiceOptions) {}
+
+  get chain(): Chain {
+    return this.parts.chain;
+  }
+
+  get worldState(): WorldState {
+    return this.parts.chain.worldState;
+  }
+
+  get slots(): SlotClock {
+    return this.parts.slots;
+  }
+
+  get devL1(): DevL1 {
+    return this.parts.devL1;
+  }
+
+  get sequencer(): Sequencer {
+    return this.parts.sequencer;
+  }
+
+  get logs(): ChainLogQueries {
+    return this.parts.logs;
+  }
+
+  get functionSignatures(): FunctionSignatures {
+    return this.parts.signatures;
+  }
+
+  get prefundedAccounts(): readonly PrefundedAccount[] {
+    return this.parts.prefunded;
+  }
+
+  /** True once the chain is open (the RPC reads it only then). */
+  get running(): boolean {
+    return this.#parts !== undefined;
+  }
+
+  async start(): Promise<void> {
+    const { config, log } = this.o;
+    const db = this.o.db();
+    const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
+    const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
+    const store = new ChainStore(db, (message, details) => log.warn(details, message));
+    const slots = new SlotClock(this.o.clock, {
+      genesisTime: this.genesisTime(store),
+      slotDuration: config.slotDuration,
+      blocksPerSlot: config.blocksPerSlot,
+      epochDuration: config.epochDuration,
+    });
+    const devL1 = new DevL1({ store, slots, proofDelay: config.proofDelay, finalityDelay: config.finalityDelay });
+    const chain = new Chain({
+      db,
+      worldState,
+      store,
+      settlement: devL1,
+      onListenerError: (event, err) => log.error({ err, event }, `a ${event} listener failed`),
+    });
+    const signatures = new FunctionSignatures(store.functionSignatures);
+    const sequencer = new Sequencer({
+      chain,
+      slots,
+      mode: config.sequencerMode,
+      limits: { maxTxs: config.maxTxsPerBlock, maxL2Gas: config.maxL2BlockGas },
+      minTxsPerBlock: config.minTxsPerBlock,
+      chainId: config.l1ChainId,
+      rollupVersion: config.rollupVersion,
+      coinbase: config.coinbase,
+      feeRecipient: config.feeRecipient,
+      minFees: this.o.minFees,
+      describeCall: (tx) => signatures.describeFirstPublicCall(tx),
+      log,
+    });
+    sequencer.setPendingTxSource({
+      pendingTxsByPriority: () => this.o.pendingTxs()?.pendingTxsByPriority() ?? [],
+      dropTx: (hash, reason) => this.o.pendingTxs()?.dropTx(hash, reason),
+    });
+    this.#parts = { chain, slots, devL1, sequencer, logs: new ChainLogQueries(store), signatures, prefunded };
+    const tips = chain.readTips();
+    log.info(
+      {
+        genesisBlockHash: tips.proposed.number === 0 ? tips.proposed.hash : undefined,
+        blockNumber: tips.proposed.number,
+        sequencerMode: config.sequencerMode,
+        slotDuration: config.slotDuration,
+        blocksPerSlot: config.blocksPerSlot,
+        epochDuration: config.epochDuration,
+      },
+      `chain open at block ${tips.proposed.number} (${config.sequencerMode} sequencer, ${config.slotDuration} s slots, ${config.blocksPerSlot} blocks per slot)`,
+    );
+    this.o.print(prefundedAccountsBanner(prefunded));
+  }
+
+  async stop(): Promise<void> {
+    await this.#parts?.sequencer.stop();
+    this.#parts = undefined;
+  }
+
+  /** Slot 0 starts one slot before the chain's first start, so the first block lands in slot 1; kept for good. */
+  private genesisTime(store: ChainStore): number {
+    const stored = store.meta.get('genesisTime');
+    if (stored !== undefined) return stored;
+    const time = Math.floor(this.o.clock.now() / 1000) - this.o.config.slotDuration;
+    this.o.db().transaction(() => store.meta.set('genesisTime', time))();
+    return time;
+  }
+
+  private get parts(): ChainServiceParts {
+    if (!this.#parts) throw new Error('The chain is not running');
+    return this.#parts;
+  }
+}
