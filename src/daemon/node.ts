@@ -78,6 +78,8 @@ export class L2Node {
       versions: {
         l1ChainId: config.l1ChainId,
         rollupVersion: config.rollupVersion,
+        l2ProtocolContractsHash: config.protocolContractsHash.toString(),
+        l2CircuitsVkTreeRoot: config.vkTreeRoot.toString(),
         packageVersion: PACKAGE_VERSION,
       },
       handlers: buildRpcHandlers(this),

@@ -1,0 +1,58 @@
+/**
+ * For the mempool e2e tests: the genesis of a spawned dev node (computed here from the same prefunded
+ * accounts, so txs can anchor to it), a tx builder for its chain, and a JSON-RPC call helper.
+ */
+import type { AztecAddress } from '../../src/core/aztec-address.js';
+import { BlockHeader } from '../../src/core/block/block-header.js';
+import { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import {
+  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+  AZTEC_4_1_2_VK_TREE_ROOT,
+} from '../../src/daemon/config/published-chain-values.js';
+import { prefundedGenesisData } from '../../src/daemon/sequencer/prefunded-accounts.js';
+import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
+import { WorldState } from '../../src/daemon/world-state/world-state.js';
+import { postJson, rpc } from './spawn-node.js';
+
+export interface Funded {
+  readonly address: AztecAddress;
+  readonly amount: bigint;
+}
+
+/** The `--prefunded-accounts` value for these accounts. */
+export function prefundedFlag(accounts: readonly Funded[]): string {
+  return accounts.map((a) => `${a.address}:${a.amount}`).join(',');
+}
+
+/** The genesis header a node prefunding these accounts starts from (what its archive holds at leaf 0). */
+export function genesisHeader(accounts: readonly Funded[]): BlockHeader {
+  const db = openNodeDatabase(null);
+  try {
+    const ws = WorldState.open(db, { genesisPublicData: prefundedGenesisData(accounts) });
+    return BlockHeader.empty({ state: ws.getInitialStateReference() });
+  } finally {
+    db.close();
+  }
+}
+
+/** A builder of txs for the node's chain (4.1.2's published chain values, chain id 31337, version 1). */
+export function devTxBuilder(anchor: BlockHeader): TxBuilder {
+  return new TxBuilder({
+    chainId: 31337n,
+    rollupVersion: 1n,
+    vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
+    protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+    anchorBlockHeader: anchor,
+  });
+}
+
+export interface RpcAnswer {
+  result?: unknown;
+  error?: { code: number; message: string; data?: Record<string, unknown> & { code?: string; reasons?: string[] } };
+}
+
+/** One JSON-RPC call; the answer's result or error. */
+export async function call(url: string, method: string, params: unknown[] = []): Promise<RpcAnswer> {
+  const res = await postJson(url, rpc(method, params));
+  return res.body as RpcAnswer;
+}
