@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GasFees } from '../../../src/core/gas/gas-fees.js';
 import type { Tx } from '../../../src/core/tx/tx.js';
 import { TxHash } from '../../../src/core/tx-hash.js';
 import type { Mempool } from '../../../src/daemon/mempool/mempool.js';
@@ -52,6 +53,17 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(hashes(m.pendingTxs(100, TxHash.fromString(expected[5] as string)))).toEqual([]);
       expect(m.pendingTxs(100, new TxHash(123n))).toEqual([]);
       expect(hashes([...m.pendingTxsByPriority()])).toEqual(expected);
+    });
+
+    it("answers 4.1.2's getTxsByHash (found ones, in the order asked) and getMaxPriorityFees (the top tx's)", () => {
+      expect(h.mempool.maxPriorityFees()).toEqual(GasFees.ZERO);
+      const low = h.tx({ priority: 7n });
+      const high = h.tx({ priority: 70n });
+      send(low);
+      send(high);
+      const m = check();
+      expect(hashes(m.txsByHash([low.txHash, new TxHash(5n), high.txHash]))).toEqual(hashes([low, high]));
+      expect(m.maxPriorityFees()).toEqual(new GasFees(0n, 70n));
     });
 
     it('uses min(max fee, max priority fee) as the priority fee', () => {
