@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+  AZTEC_4_1_2_VK_TREE_ROOT,
+} from '../../src/daemon/config/published-chain-values.js';
 import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
 
 /** The JSON-RPC envelope rules of issue 3 and DESIGN section 4, against one spawned node. */
@@ -270,10 +274,10 @@ describe('headers', () => {
       expect(res.headers.get('x-aztec-l1ChainId')).toBe('31337');
       expect(res.headers.get('x-aztec-rollupVersion')).toBe('1');
       expect(res.headers.get('x-aztec-packageVersion')).toBe(PACKAGE_VERSION);
-      // Unknown until the chain configuration lands: not sent rather than made up.
+      // The L2 values are settings (4.1.2's published ones by default); the rollup address is not known yet.
       expect(res.headers.get('x-aztec-l1RollupAddress')).toBeNull();
-      expect(res.headers.get('x-aztec-l2ProtocolContractsHash')).toBeNull();
-      expect(res.headers.get('x-aztec-l2CircuitsVkTreeRoot')).toBeNull();
+      expect(res.headers.get('x-aztec-l2ProtocolContractsHash')).toBe(AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH.toString());
+      expect(res.headers.get('x-aztec-l2CircuitsVkTreeRoot')).toBe(AZTEC_4_1_2_VK_TREE_ROOT.toString());
     }
   });
 
