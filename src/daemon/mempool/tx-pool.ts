@@ -42,7 +42,7 @@ export interface TxPoolOptions {
   readonly priceBumpPercentage: () => number;
   /** Milliseconds since the epoch. */
   readonly now?: () => number;
-  /** How many dropped-tx records are kept for receipts (newest first out last). */
+  /** How many dropped-tx records are kept for receipts (the oldest are forgotten first). */
   readonly droppedRecordsKept?: number;
 }
 
@@ -148,14 +148,15 @@ export class TxPool {
   // ---- writes ----
 
   /**
-   * Adds a validated tx, or says why not. `meta` is the tx's pending form; `tx` its bytes' source;
-   * `feePayerBalance` reads the committed FeeJuice balance of a fee payer (by its balance slot).
+   * Adds a validated tx, or says why not. `incoming` is the tx's pending form, `tx` the tx stored;
+   * `feePayerBalance` reads the committed FeeJuice balance at a fee payer's balance slot.
    */
   add(tx: Tx, incoming: PendingTx, feePayerBalance: (balanceSlot: bigint) => bigint): TxPoolAddResult {
     this.sync();
     if (this.byHash.has(incoming.hashValue)) return { outcome: 'duplicate' };
+    // Mined and still kept: the same tx again, accepted silently as 4.1.2 does.
     const existing = this.store.getTx(incoming.txHash.toBuffer());
-    if (existing?.mined_block !== null && existing?.mined_block !== undefined) return { outcome: 'duplicate' };
+    if (existing && existing.mined_block !== null) return { outcome: 'duplicate' };
     this.trimToLimit();
 
     const drops = new Map<bigint, DroppedTx>();
@@ -213,7 +214,8 @@ export class TxPool {
 
     // A full pool: beat the lowest pending tx by the price bump, and evict it.
     const max = this.options.maxPendingTxCount();
-    if (max > 0 && this.ordered.length - countIn(drops, this.byHash) >= max) {
+    // Every tx in `drops` is pending (found through the index), so it frees a place.
+    if (max > 0 && this.ordered.length - drops.size >= max) {
       const lowest = this.lowestExcept(drops);
       if (lowest) {
         const minimum = this.bumped(lowest.priorityFee);
@@ -425,12 +427,6 @@ export class TxPool {
 
 function reject(rejection: TxRejection): TxPoolAddResult {
   return { outcome: 'rejected', rejection };
-}
-
-function countIn(drops: Map<bigint, DroppedTx>, pending: Map<bigint, PendingTx>): number {
-  let n = 0;
-  for (const k of drops.keys()) if (pending.has(k)) n++;
-  return n;
 }
 
 function hex64(v: bigint): string {
