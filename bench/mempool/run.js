@@ -2,7 +2,7 @@
 // add to the SQLite pool) and the tx hash alone, beside the Poseidon2 floor: the bare sponge over the same
 // 1,282 field elements a private tx hash absorbs, measured in the same run.
 //
-//   npm run build && node bench/mempool/run.js [txs=2000] [reps=3]
+//   npm run build && node bench/mempool/run.js [txs=300] [reps=3]
 //
 // In process, on an in-memory database with prefunded fee payers and no pool limit; figures are medians over
 // the reps. The RPC envelope around it is measured by bench/rpc.
@@ -23,7 +23,7 @@ import { Mempool } from '../../dist/daemon/mempool/mempool.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { WorldState } from '../../dist/daemon/world-state/world-state.js';
 
-const count = Number(process.argv[2] ?? 2000);
+const count = Number(process.argv[2] ?? 300);
 const reps = Number(process.argv[3] ?? 3);
 if (!(count >= 10) || !(reps >= 1)) {
   console.error('usage: node bench/mempool/run.js [txs >= 10] [reps >= 1]');
