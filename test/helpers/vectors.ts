@@ -3,11 +3,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The reference vectors produced by Aztec 4.1.2 (`../shared/reference/vectors.json`, beside the project
- * root). Tests read them from there, so a change to the reference is picked up without a copy drifting.
+ * The reference values produced by Aztec 4.1.2 (a copy of `shared/reference/vectors.json`, kept in the
+ * repo so a clone anywhere can run the tests; test/unit/core/vectors-fixture.test.ts checks the copy
+ * against the shared original whenever that one is beside the project).
  */
 const here = dirname(fileURLToPath(import.meta.url));
-export const VECTORS_PATH = join(here, '..', '..', '..', 'shared', 'reference', 'vectors.json');
+export const VECTORS_PATH = join(here, '..', 'fixtures', 'aztec-4.1.2-vectors.json');
+export const SHARED_VECTORS_PATH = join(here, '..', '..', '..', 'shared', 'reference', 'vectors.json');
 
 // biome-ignore lint/suspicious/noExplicitAny: the JSON document is read as-is and indexed by the tests
 export const vectors: any = JSON.parse(readFileSync(VECTORS_PATH, 'utf8'));
