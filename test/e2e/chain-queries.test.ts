@@ -205,6 +205,37 @@ describe('limits and bad params', () => {
   invalid('node_getPublicStorageAt', ['latest', '0x05', '0x01'], /contract/);
   invalid('node_getContract', ['0x' + 'ff'.repeat(32)], /address/);
 
+  invalid('node_getTxEffect', ['0x12'], /txHash/);
+  invalid('node_getBlockByHash', [5], /blockHash/);
+  invalid('node_getBlockByArchive', [{}], /archive/);
+  invalid('node_getBlockHeaderByArchive', [], /archive/);
+  invalid('node_getCheckpointNumber', [1], /takes no params/);
+  invalid('node_getL2Tips', [1], /takes no params/);
+  invalid('node_getWorldStateSyncStatus', ['latest'], /takes no params/);
+  invalid('node_getBlockHashMembershipWitness', ['latest', 'zz'], /blockHash/);
+  invalid('node_getNoteHashMembershipWitness', [1.5, '0x01'], /blockNumber/);
+  invalid('node_getNullifierMembershipWitness', ['latest'], /nullifier/);
+  invalid('node_getLowNullifierMembershipWitness', ['latest', 5], /nullifier/);
+  invalid('node_getPublicDataWitness', ['latest', null], /leafSlot/);
+  invalid('node_getPublicDataSiblingPath', ['latest', 'abc'], /leafIndex/);
+  invalid('node_getNoteHashSiblingPath', ['latest', String(2n ** 42n)], /index/i);
+  invalid('node_getL1ToL2MessageMembershipWitness', ['latest', []], /l1ToL2Message/);
+  invalid('node_getL1ToL2MessageBlock', [5], /l1ToL2Message/);
+  invalid('node_getL1ToL2MessageCheckpoint', [], /l1ToL2Message/);
+  invalid('node_isL1ToL2MessageSynced', [null], /l1ToL2Message/);
+  invalid('node_getL2ToL1Messages', ['x'], /blockNumber/);
+  invalid('node_getPublicLogsByTagsFromContract', [toHex64(5n), 'notarray'], /tags/);
+  invalid('node_getContractClass', [5], /id/);
+  invalid('node_getNodeInfo', [1], /takes no params/);
+  invalid('node_getEncodedEnr', [1], /takes no params/);
+  invalid('node_registerContractFunctionSignatures', ['f()'], /functionSignatures/);
+
+  it('nodeDev_sendL1ToL2Message refuses what is not a field element', async () => {
+    const a = await call('nodeDev_sendL1ToL2Message', ['hello'], node.adminUrl);
+    expect(a.error?.code).toBe(-32602);
+    expect(a.error?.message).toMatch(/message/);
+  });
+
   it('a block beyond the chain: null for block reads, BLOCK_NOT_AVAILABLE for state reads', async () => {
     expect(await result('node_getBlock', [1_000_000])).toBeNull();
     expect(await result('node_getBlockHeader', [1_000_000])).toBeNull();
