@@ -123,18 +123,19 @@ export class Sequencer implements Service {
 
   private buildNext(slot: number): void {
     const { chain, slots } = this.o;
+    let builder = this.current;
+    // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.
+    if (!builder && slot <= this.lastUsedSlot()) return;
+    if (builder && builder.blockCount >= slots.timing.blocksPerSlot) return;
     const pending = this.source.pendingTxsByPriority()[Symbol.iterator]();
     const head = pending.next();
-    let builder = this.current;
     if (!builder) {
-      if (slot <= this.lastUsedSlot()) return;
       const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
       const messages = chain.settlement.inboxMessages(number);
       if (head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
       builder = new CheckpointBuilder(this.constants(number, slot), messages, this.previousOutHashes(slot));
       this.current = builder;
     }
-    if (builder.blockCount >= slots.timing.blocksPerSlot) return;
     const first = builder.blockCount === 0;
     const messages = first ? builder.l1ToL2Messages : [];
     if (head.done && !(first && (messages.length > 0 || this.o.minTxsPerBlock === 0))) return;
