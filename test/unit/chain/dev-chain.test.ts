@@ -5,7 +5,8 @@ import { SpongeBlob as StdSpongeBlob } from '@aztec/blob-lib';
 import { L2Block as StdL2Block } from '@aztec/stdlib/block';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../../src/core/aztec-address.js';
-import type { L2Block } from '../../../src/core/block/l2-block.js';
+import { BlockHeader } from '../../../src/core/block/block-header.js';
+import { L2Block } from '../../../src/core/block/l2-block.js';
 import { ContractClassPublishedEvent } from '../../../src/core/contract/contract-class-published-event.js';
 import { PublicKeys } from '../../../src/core/contract/public-keys.js';
 import { EthAddress } from '../../../src/core/eth-address.js';
@@ -264,6 +265,44 @@ describe('L1-to-L2 messages, contracts, unwinding and restarts', () => {
       await dev?.close();
       dev = undefined;
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('applyBlock without a fork (the path synced blocks take)', () => {
+  it('replays another node’s blocks, messages included, and rejects a block whose roots do not match', async () => {
+    dev = await startDevChain({ 'blocks-per-slot': '1' });
+    const follower = await startDevChain({ 'blocks-per-slot': '1', 'sequencer-mode': 'off' });
+    try {
+      dev.service.devL1.sendL1ToL2Message(0x4242n);
+      dev.source.add(dev.tx({ privateLogs: [PrivateLog.fromEmitted([new Fr(5n)])] }));
+      dev.advanceBlocks();
+      dev.source.add(dev.tx(), dev.tx());
+      dev.advanceBlocks();
+      const leader = dev.service.chain;
+      expect(leader.latestBlockNumber).toBe(2);
+      const [b1, b2] = leader.store.getBlocks(1, 2) as L2Block[];
+      const chain = follower.service.chain;
+      // A block whose header claims other roots changes nothing.
+      const bad = new L2Block(
+        b1.archive,
+        BlockHeader.from({ ...b1.header, totalFees: new Fr(1n) }),
+        b1.body,
+        b1.checkpointNumber,
+        b1.indexWithinCheckpoint,
+      );
+      expect(() => chain.applyBlock({ block: bad, l1ToL2Messages: [0x4242n] })).toThrow(/archive/);
+      expect(() => chain.applyBlock({ block: b1, l1ToL2Messages: [] })).toThrow(/L1_TO_L2_MESSAGE_TREE/);
+      expect(chain.latestBlockNumber).toBe(0);
+      expect(follower.service.worldState.latestBlockNumber).toBe(0);
+      chain.applyBlock({ block: b1, l1ToL2Messages: [0x4242n] });
+      chain.applyBlock({ block: b2, l1ToL2Messages: [] });
+      expect(follower.service.worldState.getStateReference('latest').equals(b2.header.state)).toBe(true);
+      expect(chain.store.getBlock(2)?.equals(b2)).toBe(true);
+      expect(chain.store.l1ToL2Messages.find(0x4242n)?.blockNumber).toBe(1);
+      expect(chain.readTips().proposed).toEqual(leader.readTips().proposed);
+    } finally {
+      await follower.close();
     }
   });
 });
