@@ -116,3 +116,21 @@ export function parseAztecAddress(raw: string): AztecAddress {
     throw new SettingParseError(`expected an L2 address (0x + 64 hex digits), got "${raw}": ${(err as Error).message}`);
   }
 }
+
+/** An http(s) URL without credentials, e.g. the upstream node a follower syncs from. */
+export function parseHttpUrl(raw: string): string {
+  const s = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    throw new SettingParseError(`expected an http:// or https:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SettingParseError(`expected an http:// or https:// URL, got "${raw}"`);
+  }
+  if (url.username || url.password) {
+    throw new SettingParseError('the URL must not carry credentials (they would be logged and shown in the config)');
+  }
+  return s.replace(/\/+$/, '');
+}
