@@ -10,4 +10,9 @@ export interface BlockProducer {
   pause(): Promise<void>;
   /** Produces again from where the chain is now (which a rollback may have moved). Idempotent. */
   resume(): void;
+  /**
+   * The block number it is catching up to (a follower: the upstream tip it last saw), or undefined when it
+   * makes the blocks itself or does not know yet. GET /status reports "syncing" with the distance to it.
+   */
+  syncTarget?(): number | undefined;
 }

@@ -4,6 +4,7 @@ import { Fr } from '../../core/fr.js';
 import type { GasFees } from '../../core/gas/gas-fees.js';
 import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
 import type { Tx } from '../../core/tx/tx.js';
+import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain } from '../chain/chain.js';
 import type { Cancel } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
@@ -45,8 +46,10 @@ const ON_DEMAND_POLL_MS = 100;
  * the chain's one applyBlock path; the blocks of one slot form a checkpoint, published to the settlement layer
  * when the slot ends or its block count is reached. Each tick also takes the proven and finalized tips from the
  * settlement layer. Everything runs on the node's clock, so tests drive it without sleeping.
+ * As the dev node's BlockProducer it can be paused (nodeAdmin_pauseSync, rollbacks, snapshots): a tick runs
+ * synchronously, so once pause() is called no block is in flight and none starts until resume().
  */
-export class Sequencer implements Service {
+export class Sequencer implements Service, BlockProducer {
   readonly name = 'sequencer';
   private source: PendingTxSource = EMPTY_SOURCE;
   private current: CheckpointBuilder | undefined;
@@ -55,6 +58,7 @@ export class Sequencer implements Service {
   private timer: Cancel | undefined;
   private running = false;
   private ticking = false;
+  #paused = false;
 
   constructor(private readonly o: SequencerOptions) {
     o.chain.events.on('unwound', () => {
@@ -78,9 +82,27 @@ export class Sequencer implements Service {
     this.timer = undefined;
   }
 
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Stops building blocks and following the settlement layer's tips until resume(). */
+  async pause(): Promise<void> {
+    this.#paused = true;
+    this.timer?.();
+    this.timer = undefined;
+  }
+
+  /** Builds again from the chain as it is now; the checkpoint in progress was dropped if an unwind removed it. */
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    if (this.running) this.reschedule(0);
+  }
+
   /** A tx arrived: in on-demand mode, build now instead of at the next poll. */
   notifyPendingTx(): void {
-    if (this.running && this.o.mode === 'on-demand') this.reschedule(0);
+    if (this.running && !this.#paused && this.o.mode === 'on-demand') this.reschedule(0);
   }
 
   /**
@@ -88,7 +110,7 @@ export class Sequencer implements Service {
    * settlement layer's tips, builds a block when one is due. Then schedules the next tick.
    */
   tick(): void {
-    if (this.ticking) return;
+    if (this.ticking || this.#paused) return;
     this.ticking = true;
     try {
       this.step();
@@ -96,7 +118,7 @@ export class Sequencer implements Service {
       this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
     } finally {
       this.ticking = false;
-      if (this.running) this.reschedule(this.nextDelay());
+      if (this.running && !this.#paused) this.reschedule(this.nextDelay());
     }
   }
 
@@ -106,7 +128,10 @@ export class Sequencer implements Service {
     const slot = slots.currentSlot();
     this.resumeUnpublished();
     const current = this.current;
-    if (current && (current.constants.slot < slot || current.blockCount >= slots.timing.blocksPerSlot)) {
+    if (
+      current &&
+      (current.constants.slot < slot || current.blockCount >= slots.blocksPerSlotAt(current.constants.slot))
+    ) {
       if (current.blockCount > 0) this.publish(current);
       this.current = undefined;
     }
@@ -126,7 +151,7 @@ export class Sequencer implements Service {
     let builder = this.current;
     // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.
     if (!builder && slot <= this.lastUsedSlot()) return;
-    if (builder && builder.blockCount >= slots.timing.blocksPerSlot) return;
+    if (builder && builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) return;
     const pending = this.source.pendingTxsByPriority()[Symbol.iterator]();
     const head = pending.next();
     if (!builder) {
@@ -181,7 +206,7 @@ export class Sequencer implements Service {
       },
       `built block ${b.number} with ${b.body.txEffects.length} txs (checkpoint ${b.checkpointNumber}, slot ${b.slot})`,
     );
-    if (builder.blockCount >= slots.timing.blocksPerSlot) {
+    if (builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) {
       this.publish(builder);
       this.current = undefined;
     }
@@ -267,7 +292,7 @@ export class Sequencer implements Service {
     const slot = slots.slotAt(now);
     const interval = slots.blockIndexAt(now);
     const nextBoundary =
-      interval + 1 < slots.timing.blocksPerSlot ? slots.blockStartMs(slot, interval + 1) : slots.slotStartMs(slot + 1);
+      interval + 1 < slots.blocksPerSlotAt(slot) ? slots.blockStartMs(slot, interval + 1) : slots.slotStartMs(slot + 1);
     const untilBoundary = Math.max(1, nextBoundary - now);
     return this.o.mode === 'on-demand' ? Math.min(untilBoundary, ON_DEMAND_POLL_MS) : untilBoundary;
   }
