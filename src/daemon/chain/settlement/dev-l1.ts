@@ -91,9 +91,10 @@ export class DevL1 implements SettlementLayer {
 
   /** The last checkpoint of the last epoch that ended at least `delay` seconds ago. */
   private settledCheckpoint(delay: number): number {
-    const { genesisTime, epochDuration, slotDuration } = this.o.slots.timing;
-    const now = this.o.slots.clock.now() / 1000;
-    const epochsEnded = Math.floor((now - genesisTime - delay) / (epochDuration * slotDuration));
+    const { slots } = this.o;
+    const { epochDuration } = slots.timing;
+    // Epochs wholly before the slot of `delay` seconds ago (slot lengths can change at runtime).
+    const epochsEnded = slots.epochOf(slots.slotAt(slots.clock.now() - delay * 1000));
     if (epochsEnded <= 0) return 0;
     return this.o.store.checkpoints.latestUpToSlot(epochsEnded * epochDuration - 1);
   }
