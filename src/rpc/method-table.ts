@@ -314,6 +314,16 @@ export const RPC_METHODS = nameMethods({
     result: nullable(integerResult),
     compat: SAME,
   }),
+  node_getL1ToL2Messages: defineMethod({
+    summary:
+      'The L1-to-L2 messages a checkpoint inserted, in leaf order (zeros between them kept), or null when no block of this chain is in it.',
+    params: [required('checkpointNumber', integer(1, MAX_BLOCK), 'The checkpoint number (>= 1).')],
+    result: nullable(stringArrayResult),
+    compat: {
+      aztec: 'absent',
+      note: 'l2node extension for followers (docs/follower.md): a 4.1.2 node reads these from the L1 Inbox',
+    },
+  }),
   node_isL1ToL2MessageSynced: defineMethod({
     summary: 'Whether the node has synced an L1-to-L2 message (deprecated: use node_getL1ToL2MessageBlock).',
     params: [required('l1ToL2Message', field, 'The message leaf.')],

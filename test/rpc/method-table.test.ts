@@ -83,6 +83,7 @@ const BEYOND_SPEC = [
     'getCheckpoints',
     'getCheckpointedBlocks',
     'getL1ToL2MessageCheckpoint',
+    'getL1ToL2Messages',
     'getPrivateLogsByTags',
     'getPublicLogsByTagsFromContract',
   ].map((m) => `node_${m}`),

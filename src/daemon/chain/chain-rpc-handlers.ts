@@ -170,6 +170,7 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
       return w && encodeL1ToL2MessageWitness(w);
     },
     node_getL1ToL2MessageBlock: async (message) => store().l1ToL2Messages.find(message.value)?.blockNumber,
+    node_getL1ToL2Messages: async (checkpoint) => store().checkpointL1ToL2Messages(checkpoint)?.map(toHex64),
     node_getL1ToL2MessageCheckpoint: async (message) => chain().settlement.findInboxMessage(message.value)?.checkpoint,
     node_isL1ToL2MessageSynced: async (message) => chain().settlement.findInboxMessage(message.value) !== undefined,
     node_getL2ToL1Messages: async (block) => {

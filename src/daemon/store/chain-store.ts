@@ -3,6 +3,7 @@ import { BlockHeader } from '../../core/block/block-header.js';
 import { Body } from '../../core/block/body.js';
 import { L2Block } from '../../core/block/l2-block.js';
 import { BlockHash } from '../../core/block-hash.js';
+import { NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP } from '../../core/constants.js';
 import { ContractClassPublishedEvent } from '../../core/contract/contract-class-published-event.js';
 import { ContractInstancePublishedEvent } from '../../core/contract/contract-instance-published-event.js';
 import { bigIntToBuffer32, Fr } from '../../core/fr.js';
@@ -173,6 +174,31 @@ export class ChainStore {
   getBlockHash(number: number): bigint | undefined {
     const row = this.blocks.get(number);
     return row ? readField32(row.hash) : undefined;
+  }
+
+  /** The first block of a checkpoint (block checkpoint numbers never decrease: a binary search). */
+  firstBlockOfCheckpoint(checkpoint: number): number | undefined {
+    let lo = 1;
+    let hi = this.latestBlockNumber();
+    let found: number | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.blocks.get(mid)?.checkpoint ?? Number.POSITIVE_INFINITY;
+      if (c >= checkpoint) {
+        if (c === checkpoint) found = mid;
+        hi = mid - 1;
+      } else lo = mid + 1;
+    }
+    return found;
+  }
+
+  /** The L1-to-L2 messages a checkpoint's first block inserted (undefined when no stored block is in it). */
+  checkpointL1ToL2Messages(checkpoint: number): bigint[] | undefined {
+    const first = this.firstBlockOfCheckpoint(checkpoint);
+    const header = first === undefined ? undefined : this.getHeader(first);
+    if (!header) return undefined;
+    const end = header.state.l1ToL2MessageTree.nextAvailableLeafIndex;
+    return this.l1ToL2Messages.leavesInRange(end - NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP, end);
   }
 
   /** A mined tx's effect with its block and position (node_getTxEffect). */

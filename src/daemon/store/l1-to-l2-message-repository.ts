@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { bigIntToBuffer32 } from '../../core/fr.js';
+import { readField32 } from '../../core/serialize/buffer-writer.js';
 import type { SqliteDatabase } from './node-database.js';
 
 /** An L1-to-L2 message that entered the message tree. */
@@ -16,6 +17,7 @@ export class L1ToL2MessageRepository {
   private readonly insertStmt: Statement<[number, Buffer, number, number]>;
   private readonly byLeaf: Statement<[Buffer], { idx: number; checkpoint: number; block: number }>;
   private readonly deleteAboveStmt: Statement<[number]>;
+  private readonly rangeStmt: Statement<[number, number], { idx: number; leaf: Buffer }>;
 
   constructor(db: SqliteDatabase) {
     this.insertStmt = db.prepare(
@@ -25,6 +27,7 @@ export class L1ToL2MessageRepository {
       'SELECT idx, checkpoint, block FROM chain_l1_to_l2_message WHERE leaf = ? ORDER BY idx LIMIT 1',
     );
     this.deleteAboveStmt = db.prepare('DELETE FROM chain_l1_to_l2_message WHERE block > ?');
+    this.rangeStmt = db.prepare('SELECT idx, leaf FROM chain_l1_to_l2_message WHERE idx >= ? AND idx < ? ORDER BY idx');
   }
 
   insert(index: number, leaf: bigint, checkpoint: number, blockNumber: number): void {
@@ -35,6 +38,19 @@ export class L1ToL2MessageRepository {
   find(leaf: bigint): L1ToL2MessageRow | undefined {
     const row = this.byLeaf.get(bigIntToBuffer32(leaf));
     return row ? { index: BigInt(row.idx), checkpoint: row.checkpoint, blockNumber: row.block } : undefined;
+  }
+
+  /**
+   * The leaves of tree positions [start, end) up to the last message among them, zeros where no message is
+   * (empty when there is none): a checkpoint's message list as its first block inserted it.
+   */
+  leavesInRange(start: number, end: number): bigint[] {
+    const rows = this.rangeStmt.all(start, end);
+    const last = rows.at(-1);
+    if (!last) return [];
+    const leaves = new Array<bigint>(last.idx - start + 1).fill(0n);
+    for (const r of rows) leaves[r.idx - start] = readField32(r.leaf);
+    return leaves;
   }
 
   deleteAbove(blockNumber: number): void {

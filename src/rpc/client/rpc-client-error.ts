@@ -11,7 +11,13 @@ export class RpcClientError extends Error {
   constructor(
     readonly kind: RpcClientErrorKind,
     message: string,
-    readonly details: { readonly code?: number; readonly data?: unknown; readonly httpStatus?: number } = {},
+    readonly details: {
+      readonly code?: number;
+      readonly data?: unknown;
+      readonly httpStatus?: number;
+      /** The node's own error message, unprefixed (a follower passes it on as it was). */
+      readonly remoteMessage?: string;
+    } = {},
   ) {
     super(message);
   }

@@ -104,6 +104,7 @@ export class RpcClient {
         code: error.code,
         data: error.data,
         httpStatus: response.status,
+        remoteMessage: error.message,
       });
     }
     if (!response.ok || parsed.id !== id || !('result' in parsed)) {
