@@ -129,14 +129,20 @@ export class ParallelBatchHasher implements BatchHasher {
     }
   }
 
-  /** Stops the worker threads. */
+  /** Stops the worker threads; each leaves its loop and exits on its own. */
   async close(): Promise<void> {
+    const exited = this.workers.map((w) => {
+      // Keep the process alive until the worker has left its loop: tearing a worker down mid-hash crashes the
+      // native engine's cleanup.
+      w.ref();
+      return new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    });
     for (let slot = 0; slot < this.workers.length; slot++) {
       const at = slot * CONTROL.STRIDE + CONTROL.STATE;
       Atomics.store(this.ctrl, at, STATE.EXIT);
       Atomics.notify(this.ctrl, at);
     }
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(exited);
     this.workers.length = 0;
   }
 }

@@ -31,7 +31,7 @@ export interface LeafLocation {
   readonly block: number | undefined;
 }
 
-/** Rows a block writes for one tree (see WorldState.commit). */
+/** Rows a block writes for one tree (see WorldState.commitFork). */
 export interface TreeWrites {
   /**
    * [store key, hash], ascending by key: levels 0 to height-1 for append-only trees, 1 to height-1 for indexed
@@ -57,7 +57,7 @@ export class TreeOverlay {
    * Node hashes computed in this overlay, one map per level from 0 (leaf hashes / values) to height (root).
    * Per-level maps keep the keys small integers, which V8 hashes much faster than 48-bit composite keys.
    */
-  private readonly nodes: Map<number, Buffer>[];
+  private readonly nodes: (Map<number, Buffer> | undefined)[];
   /** Leaf indices whose ancestors must be rehashed. */
   private readonly dirty = new Set<number>();
   /** Indexed trees: preimages created or changed in this overlay. */
@@ -75,7 +75,8 @@ export class TreeOverlay {
   ) {
     this.info = base.info;
     this.size = base.snapshot.size;
-    this.nodes = Array.from({ length: base.info.height + 1 }, () => new Map<number, Buffer>());
+    // Level maps are created on first write: a read-only view costs no allocation per level.
+    this.nodes = new Array(base.info.height + 1);
   }
 
   get treeSize(): number {
@@ -84,7 +85,7 @@ export class TreeOverlay {
 
   root(): Buffer {
     this.rehash();
-    return (this.nodes[this.info.height] as Map<number, Buffer>).get(0) ?? this.base.snapshot.root;
+    return this.peek(this.info.height).get(0) ?? this.base.snapshot.root;
   }
 
   // ---- append-only trees ----
@@ -96,7 +97,7 @@ export class TreeOverlay {
     }
     this.ensureCapacity(values.length);
     let index = this.size;
-    const leaves = this.nodes[0] as Map<number, Buffer>;
+    const leaves = this.level(0);
     for (const v of values) {
       if (!v.equals(ZERO32)) {
         leaves.set(index, v);
@@ -217,7 +218,7 @@ export class TreeOverlay {
   getLeafValue(index: number): Buffer {
     if (this.info.kind === 'append-only') {
       if (index >= this.size) return ZERO32;
-      return (this.nodes[0] as Map<number, Buffer>).get(index) ?? (this.base.getLevel(0, [index])[0] as Buffer);
+      return this.peek(0).get(index) ?? (this.base.getLevel(0, [index])[0] as Buffer);
     }
     return this.getLeaf(index)?.key ?? ZERO32;
   }
@@ -244,7 +245,7 @@ export class TreeOverlay {
     let i = index;
     for (let level = 0; level < height; level++) {
       const sibling = i % 2 === 0 ? i + 1 : i - 1;
-      const mine = (this.nodes[level] as Map<number, Buffer>).get(sibling);
+      const mine = this.peek(level).get(sibling);
       if (mine) out[level] = mine;
       else {
         missing.push({ level, index: sibling });
@@ -257,13 +258,6 @@ export class TreeOverlay {
     return out;
   }
 
-  /** The leaf hash at an index (append-only: the value; indexed: hash of the preimage; empty: 0). */
-  getLeafHash(index: number): Buffer {
-    this.checkIndex(index);
-    this.rehash();
-    return (this.nodes[0] as Map<number, Buffer>).get(index) ?? (this.base.getLevel(0, [index])[0] as Buffer);
-  }
-
   /** Everything this overlay changed, as store rows (see WorldState). Rehashes first. */
   collectWrites(): TreeWrites {
     this.rehash();
@@ -272,7 +266,7 @@ export class TreeOverlay {
     const nodes: [number, Buffer][] = [];
     for (let level = firstLevel; level < this.info.height; level++) {
       const base = storeKey(tree, level, 0);
-      const mine = this.nodes[level] as Map<number, Buffer>;
+      const mine = this.peek(level);
       // Ascending keys make the inserts walk the B-tree in order.
       const indices = Float64Array.from(mine.keys()).sort();
       for (let i = 0; i < indices.length; i++) {
@@ -287,7 +281,7 @@ export class TreeOverlay {
     } else {
       const kind = this.info.kind;
       for (const [index, leaf] of this.leaves) {
-        leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf), this.nodes[0]?.get(index) as Buffer]);
+        leaves.push([storeKey(tree, 0, index), encodeIndexedLeaf(kind, leaf), this.peek(0).get(index) as Buffer]);
       }
       leaves.sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < this.sortedKeys.length; i++) {
@@ -323,7 +317,7 @@ export class TreeOverlay {
         for (let child = left; child <= left + 1; child++) {
           while (d < dirty.length && (dirty[d] as number) < child) d++;
           if (d < dirty.length && dirty[d] === child) continue;
-          if (!(this.nodes[level] as Map<number, Buffer>).has(child)) refs.push({ level, index: child });
+          if (!this.peek(level).has(child)) refs.push({ level, index: child });
         }
       }
     }
@@ -341,7 +335,7 @@ export class TreeOverlay {
       const parents = levels[level + 1] as Float64Array;
       const n = parents.length;
       const input = Buffer.allocUnsafe(n * 64);
-      const mine = this.nodes[level] as Map<number, Buffer>;
+      const mine = this.peek(level);
       const levelBase = level * LEVEL_SPAN;
       for (let k = 0; k < n; k++) {
         const left = 2 * (parents[k] as number);
@@ -351,7 +345,7 @@ export class TreeOverlay {
         r.copy(input, k * 64 + 32);
       }
       const out = asBuffer(this.hasher.hashBatch(input, 2));
-      const above = this.nodes[level + 1] as Map<number, Buffer>;
+      const above = this.level(level + 1);
       for (let k = 0; k < n; k++) above.set(parents[k] as number, out.subarray(k * 32, k * 32 + 32));
     }
   }
@@ -367,7 +361,7 @@ export class TreeOverlay {
       writeLeafHashInput(kind, leaf, input, k * width * 32);
     }
     const out = asBuffer(this.hasher.hashBatch(input, width));
-    const leafHashes = this.nodes[0] as Map<number, Buffer>;
+    const leafHashes = this.level(0);
     for (let k = 0; k < n; k++) leafHashes.set(indices[k] as number, out.subarray(k * 32, k * 32 + 32));
   }
 
@@ -487,6 +481,21 @@ export class TreeOverlay {
     return leaf;
   }
 
+  /** The node map of a level, for reading (empty when nothing was computed there). */
+  private peek(level: number): ReadonlyMap<number, Buffer> {
+    return this.nodes[level] ?? NO_NODES;
+  }
+
+  /** The node map of a level, for writing. */
+  private level(level: number): Map<number, Buffer> {
+    let m = this.nodes[level];
+    if (!m) {
+      m = new Map();
+      this.nodes[level] = m;
+    }
+    return m;
+  }
+
   private setLeaf(index: number, leaf: IndexedLeaf): void {
     this.leaves.set(index, leaf);
     this.dirty.add(index);
@@ -520,6 +529,8 @@ export class TreeOverlay {
     }
   }
 }
+
+const NO_NODES: ReadonlyMap<number, Buffer> = new Map();
 
 /** Low leaves by index, as read by predecessors(); saves reading them again while linking. */
 function lowLeafMap(lows: readonly LowLeaf[]): Map<number, IndexedLeaf> {

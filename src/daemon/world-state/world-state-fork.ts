@@ -9,6 +9,7 @@ import { ZERO32 } from './indexed-leaf.js';
 import { MerkleTreeId } from './merkle-tree-id.js';
 import type { PublicDataLeafWrite, TreeOverlay } from './tree-overlay.js';
 import { InvalidWorldStateArgumentError, WorldStateStateError } from './world-state-errors.js';
+import type { TreeSource } from './world-state-view.js';
 import { WorldStateView } from './world-state-view.js';
 
 /** A write to the public data tree: the leaf slot (already siloed) and the new value. */
@@ -32,8 +33,8 @@ export interface TxTreeEffects {
 export class WorldStateFork extends WorldStateView {
   #closed = false;
 
-  constructor(blockNumber: number, trees: readonly TreeOverlay[], guard: () => void) {
-    super(blockNumber, trees, () => {
+  constructor(blockNumber: number, source: TreeSource, guard: () => void) {
+    super(blockNumber, source, () => {
       if (this.#closed) throw new WorldStateStateError(`The fork on block ${blockNumber} was closed or committed`);
       guard();
     });
@@ -48,10 +49,9 @@ export class WorldStateFork extends WorldStateView {
     this.#closed = true;
   }
 
-  /** The overlays, for WorldState.commitFork. */
+  /** The five overlays, by tree id, for WorldState.commitFork. */
   overlays(): readonly TreeOverlay[] {
-    this.guard();
-    return this.trees;
+    return [0, 1, 2, 3, 4].map((id) => this.tree(id as MerkleTreeId));
   }
 
   appendNoteHashes(values: readonly bigint[]): void {

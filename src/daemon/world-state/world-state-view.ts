@@ -31,6 +31,9 @@ export interface LeafLocationResult {
   readonly blockNumber: number | undefined;
 }
 
+/** Opens one tree of a view on first use. */
+export type TreeSource = (id: MerkleTreeId) => TreeOverlay;
+
 /**
  * The five trees as of one block, plus whatever a fork wrote on top: reads, sibling paths and the
  * witnesses the RPC serves. Committed reads use a view with nothing written; forks extend it with writes.
@@ -40,13 +43,21 @@ export class WorldStateView {
   constructor(
     /** The block this view reads (the base block, for a fork). */
     readonly blockNumber: number,
-    protected readonly trees: readonly TreeOverlay[],
+    private readonly source: TreeSource,
     protected readonly guard: () => void,
   ) {}
 
+  /** Trees opened so far; a read of one tree opens only that one. */
+  private readonly opened: (TreeOverlay | undefined)[] = [];
+
   protected tree(id: MerkleTreeId): TreeOverlay {
     this.guard();
-    return this.trees[id] as TreeOverlay;
+    let t = this.opened[id];
+    if (!t) {
+      t = this.source(id);
+      this.opened[id] = t;
+    }
+    return t;
   }
 
   getTreeSnapshot(treeId: MerkleTreeId): AppendOnlyTreeSnapshot {

@@ -11,7 +11,7 @@ import { type GenesisPublicData, genesisNullifierLeaves, genesisPublicDataLeaves
 import type { IndexedLeafPreimage } from './indexed-leaf.js';
 import { decodeIndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
 import { LatestNodeCache } from './latest-node-cache.js';
-import { MerkleTreeId, parseTreeId, TREE_COUNT, TREES } from './merkle-tree-id.js';
+import { MerkleTreeId, parseTreeId, TREE_COUNT, TREES, treeInfo } from './merkle-tree-id.js';
 import type { SiblingPath } from './sibling-path.js';
 import { TreeOverlay } from './tree-overlay.js';
 import type {
@@ -30,7 +30,7 @@ import {
 } from './world-state-errors.js';
 import { type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
 import { storeKey, TREE_SPAN, WorldStateStore } from './world-state-store.js';
-import { type TreeMetadata, WorldStateView } from './world-state-view.js';
+import { type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
 
 /** A block to read: a number, or the latest block. */
 export type BlockSelector = number | 'latest';
@@ -185,7 +185,7 @@ export class WorldState {
   view(block: BlockSelector = 'latest'): WorldStateView {
     this.refresh();
     const b = this.resolve(block);
-    return new WorldStateView(b, this.overlaysAt(b), this.guardFor(b));
+    return new WorldStateView(b, this.treesAt(b), this.guardFor(b));
   }
 
   getStateReference(block: BlockSelector = 'latest'): StateReference {
@@ -285,7 +285,7 @@ export class WorldState {
   fork(block: BlockSelector = 'latest'): WorldStateFork {
     this.refresh();
     const b = this.resolve(block);
-    return new WorldStateFork(b, this.overlaysAt(b), this.guardFor(b));
+    return new WorldStateFork(b, this.treesAt(b), this.guardFor(b));
   }
 
   /**
@@ -504,7 +504,11 @@ export class WorldState {
     );
     (overlays[MerkleTreeId.NULLIFIER_TREE] as TreeOverlay).seedLeaves(genesisNullifierLeaves());
     (overlays[MerkleTreeId.PUBLIC_DATA_TREE] as TreeOverlay).seedLeaves(genesisPublicDataLeaves(prefill));
-    const view = new WorldStateView(0, overlays, () => {});
+    const view = new WorldStateView(
+      0,
+      (id) => overlays[id] as TreeOverlay,
+      () => {},
+    );
     const state = view.getStateReference();
     const hash = fieldBuffer(BlockHeader.empty({ state }).hash().value);
     (overlays[MerkleTreeId.ARCHIVE] as TreeOverlay).appendLeaves([hash]);
@@ -599,21 +603,20 @@ export class WorldState {
     return { hash: row.hash, snapshots: decodeState(row.state) };
   }
 
-  private overlaysAt(b: number): TreeOverlay[] {
+  /** Opens the trees of block b on demand (a single read touches one tree). */
+  private treesAt(b: number): TreeSource {
     const { snapshots } = this.blockState(b);
-    return TREES.map(
-      (info) =>
-        new TreeOverlay(
-          new CommittedTree(
-            this.store,
-            info,
-            b,
-            snapshots[info.id] as TreeSnapshot,
-            b === this.latest ? this.nodeCache : undefined,
-          ),
-          this.hasher,
+    return (id) =>
+      new TreeOverlay(
+        new CommittedTree(
+          this.store,
+          treeInfo(id),
+          b,
+          snapshots[id] as TreeSnapshot,
+          b === this.latest ? this.nodeCache : undefined,
         ),
-    );
+        this.hasher,
+      );
   }
 
   /**

@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+/**
+ * World-state benchmark (issue 4): our trees beside Aztec's own TypeScript trees, run in the same process on
+ * the same inputs, and beside the hash-bound floor (Poseidon2 calls our trees made x measured cost per call).
+ * Aztec's native (C++) figures cannot run on these machines (reference perf-anchors 3.3b); they are printed as
+ * the published anchors.
+ *
+ * How to run (plain JavaScript over the built output, so no TypeScript tooling is involved):
+ *   npm run build && node bench/world-state/run.js [--prefill 1000000] [--quick] [--skip-aztec]
+ * --quick prefills 100k leaves and runs fewer blocks. --hash-workers N (default 1) sets the worker threads of
+ * the extra block run with parallel hashing (0 skips it). Aztec's packages are installed into bench/.deps (ignored by
+ * git) on first use: npm install --prefix bench/.deps @aztec/merkle-tree@4.1.2 @aztec/kv-store@4.1.2.
+ * Figures vary a lot on a shared 2-core machine; compare ratios within one run, not across runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GENESIS_BLOCK_HEADER_HASH } from '../../dist/core/constants.js';
+import { POSEIDON2_ENGINE_DETAIL } from '../../dist/core/crypto/poseidon2.js';
+import { loadAztec, runAztec } from './aztec-trees.js';
+import { measureHashCost, runBlocksWithWorkers, runL2node } from './l2node-trees.js';
+import { makeWorkload } from './workload.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const depsDir = join(here, '..', '.deps');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const quick = flag('--quick');
+const prefill = option('--prefill', quick ? 100_000 : 1_000_000);
+const log = (s) => console.log(s);
+
+/** Published native figures (reference perf-anchors 3.3b and aztec-internals 7.1). */
+const NATIVE = {
+  appends: 51_200,
+  nullifiers: 3_220,
+  siblingPathUs: 135,
+  block16: 128,
+  block64: 819,
+};
+
+function ensureAztecDeps() {
+  if (existsSync(join(depsDir, 'node_modules', '@aztec', 'merkle-tree', 'package.json'))) return;
+  log('Installing @aztec/merkle-tree@4.1.2 and @aztec/kv-store@4.1.2 into bench/.deps (once)...');
+  execFileSync(
+    'npm',
+    ['install', '--prefix', depsDir, '--no-audit', '--no-fund', '@aztec/merkle-tree@4.1.2', '@aztec/kv-store@4.1.2'],
+    { stdio: 'inherit' },
+  );
+}
+
+const fmtRate = (r) => (r >= 1000 ? `${(r / 1000).toFixed(1)}k/s` : `${r.toFixed(0)}/s`);
+const fmtMs = (ms) => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
+const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : '-');
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+function row(cols) {
+  const widths = [52, 12, 16, 9, 15, 9, 13, 9];
+  return cols.map((c, i) => String(c).padEnd(widths[i])).join('');
+}
+
+async function main() {
+  log(
+    `World-state benchmark: node ${process.version}, ${cpus().length} CPUs, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  log(`Poseidon2 engine: ${POSEIDON2_ENGINE_DETAIL}`);
+  const cost = measureHashCost();
+  log(
+    `Batched hash cost: ${cost[2].toFixed(2)} µs (2 inputs), ${cost[3].toFixed(2)} µs (3), ${cost[4].toFixed(2)} µs (4)`,
+  );
+  const blockCounts = quick ? { 1: 3, 16: 3, 64: 2 } : { 1: 6, 16: 6, 64: 4 };
+  const w = makeWorkload({ seed: 4242, prefill, batches: 160, blockCounts });
+  log(`Prefill: ${prefill} nullifiers and ${prefill} public data slots`);
+
+  log('Running l2node trees...');
+  const ours = runL2node(w, log);
+  const hashWorkers = option('--hash-workers', 1);
+  const oursParallel = hashWorkers > 0 ? await runBlocksWithWorkers(w, hashWorkers) : undefined;
+  let aztec;
+  if (!flag('--skip-aztec')) {
+    try {
+      ensureAztecDeps();
+      log("Running Aztec's TypeScript trees...");
+      aztec = await runAztec(await loadAztec(depsDir), w, GENESIS_BLOCK_HEADER_HASH, log);
+    } catch (e) {
+      // Our figures are still worth printing; the run fails at the end.
+      log(`Aztec's TypeScript trees failed: ${e?.stack ?? e}`);
+      process.exitCode = 1;
+    }
+  }
+
+  const floorSeconds = (h) => (h[2] * cost[2] + h[3] * cost[3] + h[4] * cost[4]) / 1e6;
+  const floorRate = (h, items) => items / floorSeconds(h);
+  const items = w.appendBatches.length * 64;
+
+  log('');
+  log(row(['figure', 'l2node', 'Aztec TS (run)', 'ratio', 'native anchor', 'ratio', 'hash floor', 'of floor']));
+  const rate = (name, ours_, az, native, hashes) => {
+    const floor = hashes ? floorRate(hashes, items) : undefined;
+    log(
+      row([
+        name,
+        fmtRate(ours_),
+        az ? fmtRate(az) : '-',
+        ratio(ours_, az),
+        native ? fmtRate(native) : '-',
+        ratio(ours_, native),
+        floor ? fmtRate(floor) : '-',
+        floor ? `${((100 * ours_) / floor).toFixed(0)}%` : '-',
+      ]),
+    );
+  };
+  rate(
+    'appends (64-leaf batches, fork only)',
+    ours.appendsForkPerSec,
+    undefined,
+    NATIVE.appends,
+    ours.hashes.appendsFork,
+  );
+  rate(
+    'appends (64-leaf batches, commit/1024)',
+    ours.appendsPerSec,
+    aztec?.appendsPerSec,
+    undefined,
+    ours.hashes.appends,
+  );
+  rate(
+    `nullifier inserts, ${prefill / 1e6}M tree (commit/1024)`,
+    ours.nullifierCommittedPerSec,
+    aztec?.nullifierPerSec,
+    undefined,
+    ours.hashes.nullifiers,
+  );
+  rate(
+    `nullifier inserts, ${prefill / 1e6}M tree (fork, 1st pass)`,
+    ours.nullifierForkColdPerSec,
+    undefined,
+    NATIVE.nullifiers,
+    undefined,
+  );
+  rate(
+    `nullifier inserts, ${prefill / 1e6}M tree (fork, 2nd pass)`,
+    ours.nullifierForkPerSec,
+    undefined,
+    NATIVE.nullifiers,
+    ours.hashes.nullifiersFork,
+  );
+  rate(
+    'public data writes (commit/1024)',
+    ours.publicDataPerSec,
+    aztec?.publicDataPerSec,
+    undefined,
+    ours.hashes.publicData,
+  );
+  log(
+    row([
+      'sibling path read, latest (µs, lower wins)',
+      `${ours.siblingPathUs.toFixed(1)} µs`,
+      aztec ? `${aztec.siblingPathUs.toFixed(1)} µs` : '-',
+      ratio(aztec?.siblingPathUs, ours.siblingPathUs),
+      `${NATIVE.siblingPathUs} µs`,
+      ratio(NATIVE.siblingPathUs, ours.siblingPathUs),
+      '-',
+      '-',
+    ]),
+  );
+  const blockRows = (label, run) => {
+    for (const size of Object.keys(w.blocks)) {
+      const o = median(run.times[size]);
+      const a = aztec ? median(aztec.blocks[size].times) : undefined;
+      const native = size === '16' ? NATIVE.block16 : size === '64' ? NATIVE.block64 : undefined;
+      const floor = floorSeconds(run.hashes[size]) * 1000;
+      log(
+        row([
+          `block of ${size} tx${label} (ms, lower wins)`,
+          fmtMs(o),
+          a ? fmtMs(a) : '-',
+          ratio(a, o),
+          native ? fmtMs(native) : '-',
+          ratio(native, o),
+          fmtMs(floor),
+          `${((100 * floor) / o).toFixed(0)}%`,
+        ]),
+      );
+    }
+  };
+  blockRows('', ours.blocks);
+  if (oursParallel) blockRows(`, ${hashWorkers} hash worker${hashWorkers > 1 ? 's' : ''}`, oursParallel);
+  log('');
+  const hashesPer = (h, n) => ((h[2] + h[3] + h[4]) / n).toFixed(2);
+  log(
+    `Hashes per item (l2node): appends ${hashesPer(ours.hashes.appends, items)}, nullifier inserts ${hashesPer(ours.hashes.nullifiers, items)}, ` +
+      `public data writes ${hashesPer(ours.hashes.publicData, items)} (Aztec's batchInsert: ~45.5 per insert, reference perf-anchors 3.2)`,
+  );
+  const times = (run) =>
+    Object.entries(run.times)
+      .map(([s, ts]) => `${s} tx [${ts.map((t) => t.toFixed(0)).join(', ')}]`)
+      .join('; ');
+  log(`Block times (ms), l2node: ${times(ours.blocks)}`);
+  if (oursParallel) log(`Block times (ms), l2node with hash workers: ${times(oursParallel)}`);
+  log('Blocks: each tx has 64 note hashes, 64 nullifiers and 64 public data writes; 16 L1-to-L2 messages per block.');
+
+  let ok = true;
+  if (aztec) {
+    const same = (a, b, what) => {
+      const good = a === b;
+      ok &&= good;
+      log(`${good ? 'same root' : 'ROOT MISMATCH'}: ${what}`);
+    };
+    same(ours.prefillRoots[0], aztec.prefillRoots.nullifier, 'nullifier tree after the prefill');
+    same(ours.prefillRoots[2], aztec.prefillRoots.publicData, 'public data tree after the prefill');
+    same(ours.appendRoot, aztec.appendRoot, 'note hash tree after the appends');
+    same(ours.nullifierRoot, aztec.nullifierRoot, 'nullifier tree after the inserts');
+    for (const size of Object.keys(w.blocks)) {
+      aztec.blockRoots[size].forEach((r, i) => {
+        same(r.join(), ours.blocks.roots[size][i].join(), `all five trees after ${size}-tx block ${i + 1}`);
+        if (oursParallel) {
+          same(
+            r.join(),
+            oursParallel.roots[size][i].join(),
+            `all five trees after ${size}-tx block ${i + 1}, hash workers`,
+          );
+        }
+      });
+    }
+    log(
+      '(Public data roots after the update-heavy batches are not compared: Aztec batchInsert leaves an empty leaf per update, the node syncs sequentially.)',
+    );
+  }
+  if (!ok) process.exitCode = 1;
+}
+
+await main();
