@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { L2Block } from '../../core/block/l2-block.js';
+import type { SyncStatus } from '../sync/sync-status.js';
 import type { L2Tips } from './l2-tips.js';
 
 /** What the chain announces after each change has committed (never before). */
@@ -10,6 +11,8 @@ export interface ChainEventMap {
   unwound: { readonly targetBlockNumber: number; readonly removed: number; readonly tips: L2Tips };
   /** Any tip moved: a block, a checkpoint on L1, a proof, finality, an unwind. */
   tips: L2Tips;
+  /** A follower's sync progress or state changed (src/daemon/sync): the status line's figures. */
+  sync: SyncStatus;
 }
 
 export type ChainEventName = keyof ChainEventMap;

@@ -1,6 +1,7 @@
 import type { CheckpointHeader } from '../../core/block/checkpoint-header.js';
 import type { L2Block } from '../../core/block/l2-block.js';
 import type { ChainStore } from '../store/chain-store.js';
+import type { CheckpointSignatures } from '../store/checkpoint-attestation-repository.js';
 import type { CheckpointRow } from '../store/checkpoint-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { WorldState } from '../world-state/world-state.js';
@@ -21,6 +22,8 @@ export interface CompletedCheckpoint {
   readonly slot: number;
   /** Archive root after its last block. */
   readonly archiveRoot: Buffer;
+  /** Its proposer's signature and the committee's attestations, when a committee runs (src/daemon/validators). */
+  readonly signatures?: CheckpointSignatures;
 }
 
 export interface ChainOptions {
@@ -100,9 +103,21 @@ export class Chain {
       archiveRoot: c.archiveRoot,
       l1,
     };
-    this.o.db.transaction(() => this.o.store.checkpoints.insert(row))();
+    this.o.db.transaction(() => {
+      this.o.store.checkpoints.insert(row);
+      if (c.signatures) this.o.store.checkpointAttestations.insert(c.number, c.signatures);
+    })();
     this.events.emit('tips', this.tips.read());
     return row;
+  }
+
+  /**
+   * Records a checkpoint published by another node (a follower takes its upstream's, checked against its own
+   * blocks): its blocks become checkpointed.
+   */
+  recordCheckpoint(row: CheckpointRow): void {
+    this.o.db.transaction(() => this.o.store.checkpoints.insert(row))();
+    this.events.emit('tips', this.tips.read());
   }
 
   /**

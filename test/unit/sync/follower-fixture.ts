@@ -1,0 +1,176 @@
+import pino from 'pino';
+import { BlockHeader } from '../../../src/core/block/block-header.js';
+import { L2Block } from '../../../src/core/block/l2-block.js';
+import type { Tx } from '../../../src/core/tx/tx.js';
+import { Chain } from '../../../src/daemon/chain/chain.js';
+import { chainRpcHandlers } from '../../../src/daemon/chain/chain-rpc-handlers.js';
+import type { ChainService } from '../../../src/daemon/chain/chain-service.js';
+import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
+import type { NodeConfig, SettingKey } from '../../../src/daemon/config/settings.js';
+import { ManualClock } from '../../../src/daemon/lifecycle/manual-clock.js';
+import { PACKAGE_VERSION } from '../../../src/daemon/package-version.js';
+import { defaultPrefundedAccounts, prefundedGenesisData } from '../../../src/daemon/sequencer/prefunded-accounts.js';
+import { ChainStore } from '../../../src/daemon/store/chain-store.js';
+import { openNodeDatabase, type SqliteDatabase } from '../../../src/daemon/store/node-database.js';
+import { parsePublishedCheckpoint, parseTips } from '../../../src/daemon/sync/rpc-upstream.js';
+import type { Upstream, UpstreamCheckpoint, UpstreamIdentity } from '../../../src/daemon/sync/upstream.js';
+import { UpstreamUnavailableError } from '../../../src/daemon/sync/upstream.js';
+import { UpstreamBlockSource } from '../../../src/daemon/sync/upstream-block-source.js';
+import { UpstreamSettlement } from '../../../src/daemon/sync/upstream-settlement.js';
+import { WorldState } from '../../../src/daemon/world-state/world-state.js';
+import type { RpcHandlers } from '../../../src/rpc/rpc-handlers.js';
+
+type Json = Record<string, unknown>;
+type Handler = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * A leader dev chain seen as a follower sees it: its RPC handlers (what the server answers), their results
+ * through JSON and the same parsers as the RPC upstream. `tamper` rewrites each block's JSON on the way.
+ */
+export class ChainUpstream implements Upstream {
+  readonly url = 'http://leader.test';
+  tamper: ((block: Json) => void) | undefined;
+  down = false;
+  /** Serves no node_getL1ToL2Messages, as a 4.1.2 node. */
+  noMessages = false;
+  readonly sent: Tx[] = [];
+  private h: Record<string, Handler>;
+  private config: NodeConfig;
+
+  constructor(leader: ChainService, config: NodeConfig) {
+    this.config = config;
+    this.h = chainRpcHandlers(leader, config) as RpcHandlers as Record<string, Handler>;
+  }
+
+  /** Serves another chain from now on (same URL): what an upstream replaced behind a load balancer looks like. */
+  switchTo(leader: ChainService, config: NodeConfig): void {
+    this.config = config;
+    this.h = chainRpcHandlers(leader, config) as RpcHandlers as Record<string, Handler>;
+  }
+
+  async identity(): Promise<UpstreamIdentity> {
+    const info = (await this.call('node_getNodeInfo')) as Json;
+    return {
+      nodeVersion: PACKAGE_VERSION,
+      l1ChainId: info.l1ChainId as number,
+      rollupVersion: info.rollupVersion as number,
+      l1ContractAddresses: info.l1ContractAddresses as UpstreamIdentity['l1ContractAddresses'],
+      protocolContractAddresses: info.protocolContractAddresses as Record<string, string>,
+      protocolContractsHash: this.config.protocolContractsHash,
+      vkTreeRoot: this.config.vkTreeRoot,
+    };
+  }
+
+  async genesisHeader(): Promise<BlockHeader> {
+    return this.call('node_getBlockHeader', 0) as Promise<BlockHeader>;
+  }
+
+  async tips() {
+    return parseTips(await this.call('node_getL2Tips'), this.url);
+  }
+
+  async blocks(from: number, limit: number) {
+    const json = (await this.call('node_getBlocks', from, limit)) as Json[];
+    return json.map((b) => L2Block.fromJSON(this.wire(b)));
+  }
+
+  async checkpoints(from: number, limit: number): Promise<UpstreamCheckpoint[]> {
+    const json = (await this.call('node_getCheckpoints', from, limit)) as { checkpoint: { blocks: Json[] } }[];
+    return json.map((c, i) => {
+      c.checkpoint.blocks = c.checkpoint.blocks.map((b) => this.wire(b));
+      return parsePublishedCheckpoint(c, `checkpoints[${i}]`);
+    });
+  }
+
+  async blockHash(n: number) {
+    return ((await this.call('node_getBlockHeader', n)) as BlockHeader | undefined)?.hash().value;
+  }
+
+  async l1ToL2Messages(checkpoint: number) {
+    if (this.noMessages) return undefined;
+    return ((await this.call('node_getL1ToL2Messages', checkpoint)) as string[] | undefined)?.map((m) => BigInt(m));
+  }
+
+  async sendTx(tx: Tx) {
+    this.sent.push(tx);
+  }
+
+  private async call(method: string, ...args: unknown[]): Promise<unknown> {
+    if (this.down) throw new UpstreamUnavailableError(`cannot reach ${this.url} (ECONNREFUSED)`);
+    const handler = this.h[method];
+    if (!handler) throw new Error(`no handler ${method}`);
+    const result = await handler(...args);
+    return result === undefined || result instanceof BlockHeader ? result : JSON.parse(JSON.stringify(result));
+  }
+
+  private wire(block: Json): Json {
+    this.tamper?.(block);
+    return block;
+  }
+}
+
+export interface Follower {
+  readonly db: SqliteDatabase;
+  readonly chain: Chain;
+  readonly source: UpstreamBlockSource;
+  readonly config: NodeConfig;
+  readonly events: unknown[];
+  readonly logs: { level: number; msg: string }[];
+  /** Polls until nothing changes (the source catches up within one poll; a second confirms). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A follower of `upstream` on its own database (a file path survives a close), polled by hand. */
+export async function startFollower(
+  upstream: Upstream,
+  o: { path?: string | null; flags?: Record<string, string>; explicit?: readonly SettingKey[] } = {},
+): Promise<Follower> {
+  const { config } = resolveConfig(o.flags ?? {}, {});
+  const db = openNodeDatabase(o.path ?? null);
+  const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
+  const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
+  const store = new ChainStore(db);
+  const settlement = new UpstreamSettlement(store, upstream.url);
+  const chain = new Chain({ db, worldState, store, settlement });
+  const logs: { level: number; msg: string }[] = [];
+  const log = pino(
+    { level: 'debug' },
+    {
+      write: (line: string) => {
+        const l = JSON.parse(line) as { level: number; msg: string };
+        logs.push({ level: l.level, msg: l.msg });
+      },
+    },
+  );
+  const events: unknown[] = [];
+  chain.events.on('sync', (s) => events.push(s));
+  const explicit = new Set(o.explicit ?? []);
+  const source = new UpstreamBlockSource({
+    upstream,
+    chain: () => chain,
+    settlement,
+    config,
+    isExplicit: (k) => explicit.has(k),
+    clock: new ManualClock(),
+    log,
+    startTimeoutMs: 0,
+  });
+  await source.start();
+  return {
+    db,
+    chain,
+    source,
+    config,
+    events,
+    logs,
+    async sync() {
+      await source.pollNow();
+      await source.pollNow();
+    },
+    async close() {
+      await source.stop();
+      db.close();
+    },
+  };
+}
