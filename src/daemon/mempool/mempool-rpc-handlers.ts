@@ -21,6 +21,8 @@ export function mempoolRpcHandlers(service: MempoolService): RpcHandlers {
       const result = service.mempool.sendTx(tx);
       if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons);
       if (result.outcome === 'rejected') throw rpcErrors.txRejected(result.rejection);
+      // A follower forwards it: the upstream's answer is the caller's.
+      await service.forwardTx(tx);
     },
 
     node_isValidTx: async (json, options) => {

@@ -1,4 +1,5 @@
 import { MAX_PROCESSABLE_L2_GAS } from '../../core/constants.js';
+import type { Tx } from '../../core/tx/tx.js';
 import type { BlockObserver } from '../chain/block-observer.js';
 import type { NodeConfig } from '../config/settings.js';
 import { FeeModel } from '../fees/fee-model.js';
@@ -30,6 +31,11 @@ export interface MempoolServiceOptions {
   readonly observe?: (observer: BlockObserver) => void;
   /** Called after a tx entered the pool (wakes an on-demand sequencer). */
   readonly onTxAdded?: () => void;
+  /**
+   * Follower mode: sends a tx the pool took on to the upstream. Throws the upstream's refusal (an RpcError
+   * with its code and data), after which the tx leaves the pool.
+   */
+  readonly forwardTx?: (tx: Tx) => Promise<void>;
 }
 
 /**
@@ -56,6 +62,18 @@ export class MempoolService implements Service {
   get feeModel(): FeeModel {
     if (!this.#feeModel) throw new Error('The fee model is not running');
     return this.#feeModel;
+  }
+
+  /** After the pool took a tx: a follower forwards it upstream; a refusal drops it here and reaches the caller. */
+  async forwardTx(tx: Tx): Promise<void> {
+    const forward = this.o.forwardTx;
+    if (!forward) return;
+    try {
+      await forward(tx);
+    } catch (err) {
+      this.#mempool?.dropRejectedUpstream(tx.txHash, (err as Error).message);
+      throw err;
+    }
   }
 
   async start(): Promise<void> {

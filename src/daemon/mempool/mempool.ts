@@ -204,6 +204,11 @@ export class Mempool implements BlockObserver, PendingTxSource {
     this.logDrops(dropped);
   }
 
+  /** A follower's upstream refused a tx this pool took: it leaves the pool and its receipt says why. */
+  dropRejectedUpstream(txHash: TxHash, detail: string): void {
+    this.logDrops(this.pool.drop([{ txHash, reason: 'rejected_upstream', detail }]));
+  }
+
   // ---- BlockObserver (inside applyBlock's transaction) ----
 
   onBlockApplied(block: L2Block): void {

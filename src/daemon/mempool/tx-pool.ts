@@ -16,7 +16,9 @@ export type TxDropReason =
   | 'nullifier_spent'
   | 'anchor_reorged'
   | 'invalid_after_reorg'
-  | 'block_building_failed';
+  | 'block_building_failed'
+  /** A follower's upstream refused it: the caller got the upstream's error, the receipt says dropped. */
+  | 'rejected_upstream';
 
 export interface DroppedTx {
   readonly txHash: TxHash;
