@@ -10,6 +10,7 @@ import { MempoolService } from './mempool/mempool-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { DatabaseService } from './store/database-service.js';
+import { ValidatorService } from './validators/validator-service.js';
 
 export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -28,6 +29,8 @@ export class L2Node {
   readonly chain: ChainService;
   /** The tx pool and the fee model; they observe every block of the chain. */
   readonly mempool: MempoolService;
+  /** The validator committee (keystore, signatures, sentinel, slashing) when a keystore is configured. */
+  readonly validators: ValidatorService;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
   private readonly runner: ServiceRunner;
@@ -47,6 +50,15 @@ export class L2Node {
       print: (text) => process.stdout.write(text),
       pendingTxs: () => (this.mempool.running ? this.mempool.mempool : undefined),
       minFees: () => this.mempool.feeModel.minFeesForNextBlock(),
+    });
+    this.validators = new ValidatorService({
+      db: () => this.database.db,
+      config,
+      chainStore: () => this.chain.chain.store,
+      slots: () => this.chain.slots,
+      setConsensus: (consensus) => this.chain.sequencer.setCheckpointConsensus(consensus),
+      clock: this.clock,
+      log: logger.module('validators'),
     });
     this.mempool = new MempoolService({
       db: () => this.database.db,
@@ -101,6 +113,8 @@ export class L2Node {
     await this.runner.start(this.chain);
     // The mempool joins the chain's block observers before the sequencer builds a first block.
     await this.runner.start(this.mempool);
+    // The committee is in place before the sequencer builds its first slot.
+    await this.runner.start(this.validators);
     await this.runner.start(this.chain.sequencer);
     await this.runner.start(this.rpc);
     this.state = 'running';

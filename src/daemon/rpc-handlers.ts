@@ -5,6 +5,8 @@ import type { NodeConfig } from './config/settings.js';
 import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
 import type { MempoolService } from './mempool/mempool-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import type { ValidatorService } from './validators/validator-service.js';
+import { validatorsRpcHandlers } from './validators/validators-rpc-handlers.js';
 
 /** What the handlers read from the node; each later service adds its own accessor. */
 export interface RpcHandlerSources {
@@ -13,6 +15,7 @@ export interface RpcHandlerSources {
   chainTip(): number;
   readonly chain: ChainService;
   readonly mempool: MempoolService;
+  readonly validators: ValidatorService;
 }
 
 /**
@@ -23,6 +26,7 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
     ...chainRpcHandlers(node.chain, node.config),
     ...mempoolRpcHandlers(node.mempool),
+    ...validatorsRpcHandlers(node.validators),
     node_getBlockNumber: async () => node.chainTip(),
     node_getNodeVersion: async () => PACKAGE_VERSION,
     node_getVersion: async () => node.config.rollupVersion,

@@ -79,6 +79,12 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
     throw rpcErrors.blockNotAvailable(`Block ${hash} not found in the node. This might indicate a reorg has occurred.`);
   };
 
+  /** A checkpoint's committee attestations in 4.1.2 CommitteeAttestation JSON (none without a committee). */
+  const attestationsJson = (checkpoint: number) =>
+    store()
+      .checkpointAttestations.get(checkpoint)
+      ?.attestations.map((a) => a.toJSON()) ?? [];
+
   const checkpointJson = (c: CheckpointRow) => {
     const blocks = store().getBlocks(c.firstBlock, c.lastBlock - c.firstBlock + 1);
     return {
@@ -90,7 +96,7 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
         feeAssetPriceModifier: '0',
       },
       l1: l1Json(c),
-      attestations: [],
+      attestations: attestationsJson(c.number),
     };
   };
 
@@ -120,7 +126,12 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
           c = store().checkpoints.get(b.checkpointNumber) as CheckpointRow;
           rows.set(b.checkpointNumber, c);
         }
-        return { checkpointNumber: b.checkpointNumber, block: b.toJSON(), l1: l1Json(c), attestations: [] };
+        return {
+          checkpointNumber: b.checkpointNumber,
+          block: b.toJSON(),
+          l1: l1Json(c),
+          attestations: attestationsJson(b.checkpointNumber),
+        };
       });
     },
 

@@ -5,12 +5,13 @@ import type { GasFees } from '../../core/gas/gas-fees.js';
 import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { BlockProducer } from '../chain/block-producer.js';
-import type { Chain } from '../chain/chain.js';
+import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
 import type { Cancel } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import { type BlockLimits, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
+import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
 import type { PendingTxSource } from './pending-tx-source.js';
 import type { SlotClock } from './slot-clock.js';
 
@@ -59,6 +60,10 @@ export class Sequencer implements Service, BlockProducer {
   private running = false;
   private ticking = false;
   #paused = false;
+  /** The validator committee, when one runs (docs/validators.md); without one every slot is built here. */
+  private consensus: CheckpointConsensus | undefined;
+  /** A finished checkpoint waiting for its signatures: nothing else is built until it is published or dropped. */
+  private sealing: Promise<void> | undefined;
 
   constructor(private readonly o: SequencerOptions) {
     o.chain.events.on('unwound', () => {
@@ -71,6 +76,11 @@ export class Sequencer implements Service, BlockProducer {
     this.source = source;
   }
 
+  /** Runs slots through a validator committee: only its proposers' slots are built, checkpoints need a quorum. */
+  setCheckpointConsensus(consensus: CheckpointConsensus): void {
+    this.consensus = consensus;
+  }
+
   async start(): Promise<void> {
     this.running = true;
     this.tick();
@@ -80,6 +90,7 @@ export class Sequencer implements Service, BlockProducer {
     this.running = false;
     this.timer?.();
     this.timer = undefined;
+    await this.sealing;
   }
 
   get paused(): boolean {
@@ -91,6 +102,8 @@ export class Sequencer implements Service, BlockProducer {
     this.#paused = true;
     this.timer?.();
     this.timer = undefined;
+    // A checkpoint being signed is published (or dropped) before pause returns: nothing is in flight after it.
+    await this.sealing;
   }
 
   /** Builds again from the chain as it is now; the checkpoint in progress was dropped if an unwind removed it. */
@@ -123,6 +136,7 @@ export class Sequencer implements Service, BlockProducer {
   }
 
   private step(): void {
+    if (this.sealing) return;
     const { chain, slots } = this.o;
     const now = slots.clock.now();
     const slot = slots.currentSlot();
@@ -157,8 +171,10 @@ export class Sequencer implements Service, BlockProducer {
     if (!builder) {
       const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
       const messages = chain.settlement.inboxMessages(number);
+      const duty = this.consensus?.proposerFor(slot);
+      if (this.consensus && !duty) return;
       if (head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
-      builder = new CheckpointBuilder(this.constants(number, slot), messages, this.previousOutHashes(slot));
+      builder = new CheckpointBuilder(this.constants(number, slot, duty), messages, this.previousOutHashes(slot));
       this.current = builder;
     }
     const first = builder.blockCount === 0;
@@ -238,6 +254,29 @@ export class Sequencer implements Service, BlockProducer {
 
   private publish(builder: CheckpointBuilder): void {
     const completed = builder.complete();
+    const consensus = this.consensus;
+    if (!consensus) {
+      this.commit(completed);
+      return;
+    }
+    this.sealing = consensus
+      .seal(completed)
+      .then((signatures) =>
+        signatures
+          ? this.commit({ ...completed, signatures })
+          : this.drop(completed, 'it has no quorum of attestations'),
+      )
+      .catch((err: Error) => {
+        this.o.log.error({ err: err.message }, `checkpoint ${completed.number} could not be signed: ${err.message}`);
+        this.drop(completed, 'it could not be signed');
+      })
+      .finally(() => {
+        this.sealing = undefined;
+        if (this.running && !this.#paused) this.reschedule(0);
+      });
+  }
+
+  private commit(completed: CompletedCheckpoint): void {
     this.o.chain.publishCheckpoint(completed);
     this.o.log.info(
       {
@@ -245,12 +284,30 @@ export class Sequencer implements Service, BlockProducer {
         firstBlock: completed.firstBlock,
         lastBlock: completed.lastBlock,
         slot: completed.slot,
+        attestations: completed.signatures?.attestations.filter((a) => a.isSigned).length,
+        publisher: completed.signatures?.publisher?.toString(),
       },
       `published checkpoint ${completed.number} (blocks ${completed.firstBlock} to ${completed.lastBlock})`,
     );
   }
 
-  private constants(number: number, slot: number): CheckpointConstants {
+  /** A checkpoint that cannot be published: its blocks were only proposed, and are pruned (4.1.2 L2PruneUncheckpointed). */
+  private drop(completed: CompletedCheckpoint, why: string): void {
+    try {
+      this.o.chain.unwindTo(completed.firstBlock - 1);
+      this.o.log.warn(
+        { checkpoint: completed.number, slot: completed.slot },
+        `checkpoint ${completed.number} (slot ${completed.slot}) is not published: ${why}; its blocks ${completed.firstBlock} to ${completed.lastBlock} are pruned`,
+      );
+    } catch (err) {
+      this.o.log.error(
+        { checkpoint: completed.number, err: (err as Error).message },
+        `checkpoint ${completed.number} is not published (${why}) and its blocks could not be pruned: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  private constants(number: number, slot: number, duty?: ProposerDuty): CheckpointConstants {
     const o = this.o;
     return {
       number,
@@ -258,8 +315,9 @@ export class Sequencer implements Service, BlockProducer {
       timestamp: o.slots.slotTimestamp(slot),
       chainId: new Fr(BigInt(o.chainId)),
       version: new Fr(BigInt(o.rollupVersion)),
-      coinbase: o.coinbase,
-      feeRecipient: o.feeRecipient,
+      // With a committee, the proposer's keystore entry says where rewards and fees go.
+      coinbase: duty?.coinbase ?? o.coinbase,
+      feeRecipient: duty?.feeRecipient ?? o.feeRecipient,
       gasFees: o.minFees(),
     };
   }

@@ -12,6 +12,7 @@ import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
 import { BlockRepository, type BlockRow } from './block-repository.js';
 import { ChainMetaRepository } from './chain-meta-repository.js';
+import { CheckpointAttestationRepository } from './checkpoint-attestation-repository.js';
 import { CheckpointRepository } from './checkpoint-repository.js';
 import { ContractClassRepository } from './contract-class-repository.js';
 import { ContractInstanceRepository } from './contract-instance-repository.js';
@@ -48,6 +49,8 @@ export class ChainStore {
   readonly contractInstances: ContractInstanceRepository;
   readonly l1ToL2Messages: L1ToL2MessageRepository;
   readonly checkpoints: CheckpointRepository;
+  /** Each checkpoint's committee attestations (src/daemon/validators). */
+  readonly checkpointAttestations: CheckpointAttestationRepository;
   readonly meta: ChainMetaRepository;
   readonly functionSignatures: FunctionSignatureRepository;
   readonly devL1Inbox: DevL1InboxRepository;
@@ -63,6 +66,7 @@ export class ChainStore {
     this.contractInstances = new ContractInstanceRepository(db);
     this.l1ToL2Messages = new L1ToL2MessageRepository(db);
     this.checkpoints = new CheckpointRepository(db);
+    this.checkpointAttestations = new CheckpointAttestationRepository(db);
     this.meta = new ChainMetaRepository(db);
     this.functionSignatures = new FunctionSignatureRepository(db);
     this.devL1Inbox = new DevL1InboxRepository(db);

@@ -2,6 +2,7 @@ import { worldStateMigration } from './100-world-state.js';
 import { chainMigration } from './200-chain.js';
 import { mempoolMigration } from './300-mempool.js';
 import { feeHeadersMigration } from './301-fee-headers.js';
+import { validatorsMigration } from './400-validators.js';
 import type { Migration } from './migration.js';
 
 /** Every schema step of the node database, in version order. Add new steps at the end of their range. */
@@ -10,4 +11,5 @@ export const MIGRATIONS: readonly Migration[] = [
   chainMigration,
   mempoolMigration,
   feeHeadersMigration,
+  validatorsMigration,
 ];
