@@ -1,5 +1,6 @@
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
+import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
 import { ChainService } from './chain/chain-service.js';
 import type { NodeConfig } from './config/settings.js';
@@ -10,6 +11,11 @@ import { MempoolService } from './mempool/mempool-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { DatabaseService } from './store/database-service.js';
+import { RpcUpstream } from './sync/rpc-upstream.js';
+import { UpstreamBlockSource } from './sync/upstream-block-source.js';
+import { settingDiffersFromDefault } from './sync/upstream-identity.js';
+import { UpstreamSettlement } from './sync/upstream-settlement.js';
+import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
 import { ValidatorService } from './validators/validator-service.js';
 
 export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
@@ -31,6 +37,8 @@ export class L2Node {
   readonly mempool: MempoolService;
   /** The validator committee (keystore, signatures, sentinel, slashing) when a keystore is configured. */
   readonly validators: ValidatorService;
+  /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
+  readonly sync: UpstreamBlockSource | undefined;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
   private readonly runner: ServiceRunner;
@@ -42,6 +50,8 @@ export class L2Node {
     this.log = logger.module('node');
     this.runner = new ServiceRunner(this.log);
     this.database = new DatabaseService(config.dataDirectory);
+    const upstream = config.syncFrom ? new RpcUpstream({ url: config.syncFrom }) : undefined;
+    const settlement = upstream && new UpstreamSettlement(() => this.chain.chain.store, upstream.url);
     this.chain = new ChainService({
       db: () => this.database.db,
       config,
@@ -50,6 +60,7 @@ export class L2Node {
       print: (text) => process.stdout.write(text),
       pendingTxs: () => (this.mempool.running ? this.mempool.mempool : undefined),
       minFees: () => this.mempool.feeModel.minFeesForNextBlock(),
+      settlement,
     });
     this.validators = new ValidatorService({
       db: () => this.database.db,
@@ -74,7 +85,20 @@ export class L2Node {
       // The pool and the fee model change with every block, inside its transaction.
       observe: (observer) => this.chain.chain.addObserver(observer),
       onTxAdded: () => this.chain.sequencer.notifyPendingTx(),
+      forwardTx: upstream && upstreamTxForwarder(upstream, logger.module('sync')),
     });
+    this.sync =
+      upstream && settlement
+        ? new UpstreamBlockSource({
+            upstream,
+            chain: () => this.chain.chain,
+            settlement,
+            config,
+            isExplicit: settingDiffersFromDefault(config),
+            clock: this.clock,
+            log: logger.module('sync'),
+          })
+        : undefined;
     this.rpc = new RpcService({
       host: config.host,
       port: config.port,
@@ -87,11 +111,20 @@ export class L2Node {
       adminApiKeyHash: config.adminApiKeyHash,
       disableAdminApiKey: config.disableAdminApiKey,
       resetAdminApiKey: config.resetAdminApiKey,
+      // Getters: a follower takes these from its upstream at start, before the listeners open.
       versions: {
-        l1ChainId: config.l1ChainId,
-        rollupVersion: config.rollupVersion,
-        l2ProtocolContractsHash: config.protocolContractsHash.toString(),
-        l2CircuitsVkTreeRoot: config.vkTreeRoot.toString(),
+        get l1ChainId() {
+          return config.l1ChainId;
+        },
+        get rollupVersion() {
+          return config.rollupVersion;
+        },
+        get l2ProtocolContractsHash() {
+          return config.protocolContractsHash.toString();
+        },
+        get l2CircuitsVkTreeRoot() {
+          return config.vkTreeRoot.toString();
+        },
         packageVersion: PACKAGE_VERSION,
       },
       handlers: buildRpcHandlers(this),
@@ -115,7 +148,8 @@ export class L2Node {
     await this.runner.start(this.mempool);
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
-    await this.runner.start(this.chain.sequencer);
+    // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.
+    await this.runner.start(this.sync ?? this.chain.sequencer);
     await this.runner.start(this.rpc);
     this.state = 'running';
     this.log.info('node running');
@@ -128,6 +162,11 @@ export class L2Node {
     this.state = 'stopped';
   }
 
+  /** What feeds blocks into the chain: the follower's block source, or the dev sequencer. */
+  get blockProducer(): BlockProducer {
+    return this.sync ?? this.chain.sequencer;
+  }
+
   /** Latest block number of the chain store, 0 at genesis (and before the chain opened). */
   chainTip(): number {
     return this.chain.running ? this.chain.chain.latestBlockNumber : 0;
@@ -138,7 +177,13 @@ export class L2Node {
     const serving = this.state === 'running';
     return {
       serving,
-      body: { status: serving ? 'ok' : this.state, state: this.state, blockNumber: this.chainTip() },
+      body: {
+        status: serving ? 'ok' : this.state,
+        state: this.state,
+        blockNumber: this.chainTip(),
+        // Follower mode: the upstream, the distance to it, blocks/s, ETA, and a refused block if any.
+        ...(this.sync ? { follower: this.sync.status() } : {}),
+      },
     };
   }
 }

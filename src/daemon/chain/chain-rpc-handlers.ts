@@ -32,6 +32,7 @@ import {
   encodeWorldStateSyncStatus,
 } from '../world-state/world-state-wire.js';
 import type { ChainService } from './chain-service.js';
+import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { SignatureError } from './function-signatures.js';
 import { InboxMessageError } from './settlement/dev-l1.js';
 import { UnwindRefusedError } from './unwind-blocks.js';
@@ -317,6 +318,7 @@ function toRpcError(err: unknown): unknown {
   }
   if (err instanceof SignatureError || err instanceof InboxMessageError) return rpcErrors.invalidParams(err.message);
   if (err instanceof UnwindRefusedError) return rpcErrors.invalidState(err.message);
+  if (err instanceof DevModeOnlyError) return rpcErrors.unsupported(err.message);
   if (err instanceof DecodeError) return rpcErrors.invalidParams(err.message);
   return err;
 }

@@ -17,13 +17,16 @@ import { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { WorldState } from '../world-state/world-state.js';
 import { Chain } from './chain.js';
+import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { FunctionSignatures } from './function-signatures.js';
 import { DevL1 } from './settlement/dev-l1.js';
+import type { SettlementLayer } from './settlement/settlement-layer.js';
 
 interface ChainServiceParts {
   readonly chain: Chain;
   readonly slots: SlotClock;
-  readonly devL1: DevL1;
+  /** Absent on a follower: its settlement layer is the upstream. */
+  readonly devL1: DevL1 | undefined;
   readonly sequencer: Sequencer;
   readonly logs: ChainLogQueries;
   readonly signatures: FunctionSignatures;
@@ -42,6 +45,8 @@ export interface ChainServiceOptions {
   readonly pendingTxs: () => PendingTxSource | undefined;
   /** The fee model's min fees for the next block. */
   readonly minFees: () => GasFees;
+  /** A follower's settlement layer (the upstream); without it, the dev L1 stand-in. */
+  readonly settlement?: SettlementLayer;
 }
 
 /**
@@ -68,7 +73,13 @@ export class ChainService implements Service {
   }
 
   get devL1(): DevL1 {
-    return this.parts.devL1;
+    const devL1 = this.parts.devL1;
+    if (!devL1) {
+      throw new DevModeOnlyError(
+        `This node follows ${this.o.config.syncFrom}: it has no dev L1 stand-in; send L1-to-L2 messages to the node it follows`,
+      );
+    }
+    return devL1;
   }
 
   get sequencer(): Sequencer {
@@ -104,12 +115,15 @@ export class ChainService implements Service {
       blocksPerSlot: config.blocksPerSlot,
       epochDuration: config.epochDuration,
     });
-    const devL1 = new DevL1({ store, slots, proofDelay: config.proofDelay, finalityDelay: config.finalityDelay });
+    const settlement =
+      this.o.settlement ??
+      new DevL1({ store, slots, proofDelay: config.proofDelay, finalityDelay: config.finalityDelay });
+    const devL1 = settlement instanceof DevL1 ? settlement : undefined;
     const chain = new Chain({
       db,
       worldState,
       store,
-      settlement: devL1,
+      settlement,
       onListenerError: (event, err) => log.error({ err, event }, `a ${event} listener failed`),
     });
     const signatures = new FunctionSignatures(store.functionSignatures);
@@ -142,7 +156,9 @@ export class ChainService implements Service {
         blocksPerSlot: config.blocksPerSlot,
         epochDuration: config.epochDuration,
       },
-      `chain open at block ${tips.proposed.number} (${config.sequencerMode} sequencer, ${config.slotDuration} s slots, ${config.blocksPerSlot} blocks per slot)`,
+      config.syncFrom
+        ? `chain open at block ${tips.proposed.number} (following ${config.syncFrom})`
+        : `chain open at block ${tips.proposed.number} (${config.sequencerMode} sequencer, ${config.slotDuration} s slots, ${config.blocksPerSlot} blocks per slot)`,
     );
     this.o.print(prefundedAccountsBanner(prefunded));
   }

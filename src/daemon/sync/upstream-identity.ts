@@ -101,3 +101,15 @@ export function checkUpstreamGenesis(
     `the upstream ${url} has genesis block ${toHex64(theirs)}, this node ${toHex64(ours.hash)}: ${why}${where}`,
   );
 }
+
+/**
+ * Without the flag/env sources of the settings, a value counts as set when it differs from the table's
+ * default: a follower then checks it against the upstream's instead of taking the upstream's.
+ */
+export function settingDiffersFromDefault(config: NodeConfig): IsExplicitSetting {
+  return (key) => {
+    const d = SETTINGS[key].defaultValue;
+    const v = config[key];
+    return d === undefined ? v !== undefined : String(v) !== String(d);
+  };
+}

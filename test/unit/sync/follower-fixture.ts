@@ -131,7 +131,7 @@ export async function startFollower(
   const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
   const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
   const store = new ChainStore(db);
-  const settlement = new UpstreamSettlement(store, upstream.url);
+  const settlement = new UpstreamSettlement(() => store, upstream.url);
   const chain = new Chain({ db, worldState, store, settlement });
   const logs: { level: number; msg: string }[] = [];
   const log = pino(
