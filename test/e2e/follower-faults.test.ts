@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AztecAddress } from '../../src/core/aztec-address.js';
+import { Fr } from '../../src/core/fr.js';
+import { GasFees } from '../../src/core/gas/gas-fees.js';
+import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
+import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+
+/**
+ * A follower facing a bad upstream (issue 7): a proxy that changes one note hash in one block is refused, the
+ * follower keeps serving its last good block and says why in GET /status, and carries on once the upstream
+ * serves the real block; when the upstream rolls back and builds other blocks at the same heights, the
+ * follower unwinds to the common ancestor and converges.
+ */
+const PAYER = new AztecAddress(0x6001n);
+const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
+const COMMON = ['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key'];
+
+let dev: RunningNode;
+let follower: RunningNode;
+let proxy: RpcProxy;
+let builder: TxBuilder;
+let maxFee: bigint;
+let nonce = 0n;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function result<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const answer = await call(url, method, params);
+  if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
+  return answer.result as T;
+}
+
+const blockNumber = (url: string) => result<number>(url, 'node_getBlockNumber');
+const tipHash = async (url: string) =>
+  (await result<{ proposed: { hash: string } }>(url, 'node_getL2Tips')).proposed.hash;
+const followerStatus = async () =>
+  ((await (await fetch(`${follower.publicUrl}/status`)).json()) as { follower: Record<string, unknown> }).follower;
+
+/** One block on the dev node: a tx with a note hash (on-demand: built as soon as it arrives). */
+async function oneBlock(): Promise<number> {
+  const before = await blockNumber(dev.publicUrl);
+  const tx = builder.build({
+    feePayer: PAYER,
+    txRequestHash: new Fr(++nonce + 9_000_000n),
+    noteHashes: [new Fr(nonce + 100n)],
+    maxFeesPerGas: new GasFees(0n, maxFee),
+  });
+  expect((await call(dev.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+  return until('the block', async () => {
+    const n = await blockNumber(dev.publicUrl);
+    return n > before ? n : undefined;
+  });
+}
+
+/** Changes the first note hash of block `n` wherever a block travels (node_getBlocks, node_getCheckpoints). */
+function tamperWith(n: number): (method: string, r: unknown) => unknown {
+  const tamper = (b: {
+    header: { globalVariables: { blockNumber: number } };
+    body: { txEffects: { noteHashes: string[] }[] };
+  }) => {
+    if (b.header.globalVariables.blockNumber !== n) return;
+    (b.body.txEffects[0] as { noteHashes: string[] }).noteHashes[0] = `0x${'00'.repeat(31)}2a`;
+  };
+  return (method, r) => {
+    if (method === 'node_getBlocks') for (const b of r as Parameters<typeof tamper>[0][]) tamper(b);
+    if (method === 'node_getCheckpoints') {
+      for (const c of r as { checkpoint: { blocks: Parameters<typeof tamper>[0][] } }[])
+        c.checkpoint.blocks.forEach(tamper);
+    }
+    return r;
+  };
+}
+
+beforeAll(async () => {
+  dev = await spawnNode({
+    args: [
+      ...COMMON,
+      '--sequencer-mode',
+      'on-demand',
+      '--slot-duration',
+      '1',
+      '--blocks-per-slot',
+      '1',
+      '--proof-delay',
+      '86400',
+    ],
+  });
+  builder = devTxBuilder(genesisHeader(FUNDED));
+  maxFee = 2n * BigInt((await result<{ feePerL2Gas: string }>(dev.publicUrl, 'node_getCurrentMinFees')).feePerL2Gas);
+  for (let i = 0; i < 3; i++) await oneBlock();
+  proxy = await startRpcProxy(dev.publicUrl);
+  proxy.rewriteResult = tamperWith(3);
+  follower = await spawnNode({
+    args: [...COMMON, '--sync-from', proxy.url, '--archiver-polling-interval-ms', '100'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await follower?.stop();
+  await dev?.stop();
+});
+
+describe('a follower of a bad upstream', () => {
+  it('refuses a block with a changed note hash and keeps serving its last good block', async () => {
+    const status = await until('the refusal', async () => {
+      const s = await followerStatus();
+      return s.state === 'refused' ? s : undefined;
+    });
+    expect(status).toMatchObject({ blockNumber: 2, targetBlockNumber: 3, problem: { subject: 'block 3' } });
+    expect((status.problem as { message: string }).message).toMatch(
+      /refused block 3 from http:\/\/127\.0\.0\.1:\d+: its body does not match its header/,
+    );
+    const line = await follower.waitForLog((l) => l.level === 50 && /refused block 3/.test(String(l.msg)));
+    expect(line.module).toBe('sync');
+    // Polls go on and check block 3 again, without a new error line each time.
+    const polls = proxy.count('node_getL2Tips');
+    await until('more polls', async () => (proxy.count('node_getL2Tips') > polls + 3 ? true : undefined));
+    expect(follower.logs().filter((l) => /refused block 3/.test(String(l.msg)))).toHaveLength(1);
+    // Nothing of block 3 was stored; block 2 and the state at it are served.
+    expect(await blockNumber(follower.publicUrl)).toBe(2);
+    expect((await call(follower.publicUrl, 'node_getBlock', [3])).result).toBeNull();
+    expect(await result(follower.publicUrl, 'node_getBlock', [2])).toEqual(
+      await result(dev.publicUrl, 'node_getBlock', [2]),
+    );
+    const ws = await result<{ latestBlockNumber: number }>(follower.publicUrl, 'node_getWorldStateSyncStatus');
+    expect(ws.latestBlockNumber).toBe(2);
+  });
+
+  it('carries on once the upstream serves the real block', async () => {
+    proxy.rewriteResult = undefined;
+    await until('the follower at block 3', async () =>
+      (await blockNumber(follower.publicUrl)) === 3 ? true : undefined,
+    );
+    expect(await tipHash(follower.publicUrl)).toBe(await tipHash(dev.publicUrl));
+    const s = await followerStatus();
+    expect(s.state).toBe('synced');
+    expect(s.problem).toBeUndefined();
+  });
+});
