@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { AztecAddress } from '../../core/aztec-address.js';
+import { DEV_ACCOUNT_COUNT, devAccountAddress } from '../../core/dev-accounts.js';
 import { FR_MODULUS } from '../../core/fr.js';
 import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
 import { SettingParseError } from '../config/setting.js';
@@ -13,7 +13,6 @@ export interface PrefundedAccount {
 
 /** FeeJuice each prefunded account starts with unless told otherwise (4.1.2's test accounts get 10^22). */
 export const DEFAULT_PREFUNDED_AMOUNT = 10n ** 22n;
-const DEFAULT_ACCOUNT_COUNT = 10;
 /** The genesis public data tree holds 128 leaves; prefill takes the last ones. */
 const MAX_PREFUNDED = 128;
 
@@ -23,11 +22,10 @@ const MAX_PREFUNDED = 128;
  * tests can rely on them across runs.
  */
 export function defaultPrefundedAccounts(): PrefundedAccount[] {
-  return Array.from({ length: DEFAULT_ACCOUNT_COUNT }, (_, i) => {
-    const digest = createHash('sha256').update(`l2node dev account ${i}`).digest();
-    const value = BigInt(`0x${digest.toString('hex')}`) % FR_MODULUS;
-    return { address: new AztecAddress(value), amount: DEFAULT_PREFUNDED_AMOUNT };
-  });
+  return Array.from({ length: DEV_ACCOUNT_COUNT }, (_, i) => ({
+    address: devAccountAddress(i),
+    amount: DEFAULT_PREFUNDED_AMOUNT,
+  }));
 }
 
 /**
