@@ -12,7 +12,6 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BackendType, BarretenbergSync } from '@aztec/bb.js';
 import { bytesToBigInt, FR_MODULUS, writeBigInt32 } from '../fr.js';
 
 export type Poseidon2EngineName = 'native' | 'wasm';
@@ -164,6 +163,8 @@ function bbWasmPath(): string | undefined {
 }
 
 export async function createWasmEngine(): Promise<Poseidon2Engine> {
+  // Imported only when this engine is picked: loading bb.js costs ~45 ms, which every CLI command would pay.
+  const { BackendType, BarretenbergSync } = await import('@aztec/bb.js');
   const api = await BarretenbergSync.new({ backend: BackendType.Wasm, wasmPath: bbWasmPath() });
   const hashBytes = (inputs: readonly Uint8Array[]): Uint8Array => {
     inputs.forEach((b, i) => {
