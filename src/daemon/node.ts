@@ -20,6 +20,14 @@ import { ValidatorService } from './validators/validator-service.js';
 
 export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
 
+export interface L2NodeOptions {
+  /**
+   * Where the services' start-up banners (prefunded accounts, a new admin key) go; stdout by default.
+   * `l2node start` passes a no-op and prints one banner of its own with the same facts.
+   */
+  readonly print?: (text: string) => void;
+}
+
 /**
  * The composition root of the daemon: builds every service from the config, starts them in order and
  * stops them in reverse. Services reach each other only through what this class hands them.
@@ -46,7 +54,9 @@ export class L2Node {
   constructor(
     readonly config: NodeConfig,
     readonly logger: NodeLogger,
+    options: L2NodeOptions = {},
   ) {
+    const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
     this.runner = new ServiceRunner(this.log);
     this.database = new DatabaseService(config.dataDirectory);
@@ -57,7 +67,7 @@ export class L2Node {
       config,
       clock: this.clock,
       log: logger.module('chain'),
-      print: (text) => process.stdout.write(text),
+      print,
       pendingTxs: () => (this.mempool.running ? this.mempool.mempool : undefined),
       minFees: () => this.mempool.feeModel.minFeesForNextBlock(),
       settlement,
@@ -131,7 +141,7 @@ export class L2Node {
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
       log: logger.module('rpc'),
-      print: (text) => process.stdout.write(text),
+      print,
     });
   }
 

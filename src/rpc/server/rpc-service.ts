@@ -38,6 +38,7 @@ export class RpcService {
   readonly name = 'rpc';
   private publicListener: RpcListener | undefined;
   private adminListener: RpcListener | undefined;
+  #adminKey: AdminApiKey | undefined;
 
   constructor(private readonly options: RpcServiceOptions) {}
 
@@ -47,6 +48,12 @@ export class RpcService {
 
   get adminUrl(): string {
     return this.listening(this.adminListener).url;
+  }
+
+  /** How the admin listener authenticates; `newKey` is set when this start-up generated the key (start banner). */
+  get adminKey(): AdminApiKey {
+    if (!this.#adminKey) throw new Error('The RPC service is not started');
+    return this.#adminKey;
   }
 
   async start(): Promise<void> {
@@ -87,6 +94,7 @@ export class RpcService {
     }
     this.publicListener = publicListener;
     this.adminListener = adminListener;
+    this.#adminKey = key;
     this.announce(key);
   }
 
