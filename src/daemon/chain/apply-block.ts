@@ -2,7 +2,7 @@ import type { L2Block } from '../../core/block/l2-block.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { BlockToApply, WorldState } from '../world-state/world-state.js';
 import { BlockRejectedError } from '../world-state/world-state-errors.js';
 import type { WorldStateFork } from '../world-state/world-state-fork.js';
 import type { BlockObserver } from './block-observer.js';
@@ -37,6 +37,7 @@ export interface ApplyBlockInput {
  * Anything that throws before the commit rolls everything back: a crash leaves the previous block or this one.
  */
 export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
+  const started = performance.now();
   const { block, l1ToL2Messages, fork } = input;
   const { worldState, store } = chain;
   const n = block.number;
@@ -59,19 +60,7 @@ export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
     if (fork) {
       worldState.commitFork(fork, { blockNumber: n, blockHash, state: block.header.state });
     } else {
-      worldState.applyBlock({
-        blockNumber: n,
-        blockHash,
-        state: block.header.state,
-        lastArchive: block.header.lastArchive,
-        firstInCheckpoint: first,
-        l1ToL2Messages,
-        txs: block.body.txEffects.map((e) => ({
-          noteHashes: e.noteHashes.map((f) => f.value),
-          nullifiers: e.nullifiers.map((f) => f.value),
-          publicDataWrites: e.publicDataWrites.map((w) => ({ leafSlot: w.leafSlot.value, value: w.value.value })),
-        })),
-      });
+      worldState.applyBlock(worldStateInput(block, l1ToL2Messages));
     }
     const archive = worldState.getArchiveSnapshot();
     if (!archive.equals(block.archive)) {
@@ -82,9 +71,31 @@ export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
     store.writeBlock({ block, l1ToL2Messages, l1ToL2MessageStartIndex: Number(messagesStart) });
     for (const observer of chain.observers) observer.onBlockApplied(block);
   })();
+  const durationMs = performance.now() - started;
   const tips = chain.tips.read();
-  chain.events.emit('block', { block, tips });
+  chain.events.emit('block', { block, tips, durationMs });
   chain.events.emit('tips', tips);
+}
+
+/**
+ * What the world state applies for a block: its effects, its checkpoint's messages when it is the first block,
+ * and the header's state and archive to check against. Shared by applyBlock and the re-derivation of the world
+ * state from stored blocks (a forced rollback), so both apply a block the same way.
+ */
+export function worldStateInput(block: L2Block, l1ToL2Messages: readonly bigint[]): BlockToApply {
+  return {
+    blockNumber: block.number,
+    blockHash: block.hash().value,
+    state: block.header.state,
+    lastArchive: block.header.lastArchive,
+    firstInCheckpoint: block.indexWithinCheckpoint === 0,
+    l1ToL2Messages,
+    txs: block.body.txEffects.map((e) => ({
+      noteHashes: e.noteHashes.map((f) => f.value),
+      nullifiers: e.nullifiers.map((f) => f.value),
+      publicDataWrites: e.publicDataWrites.map((w) => ({ leafSlot: w.leafSlot.value, value: w.value.value })),
+    })),
+  };
 }
 
 /** The block must extend the chain: the next number, and the next place in the current or a new checkpoint. */

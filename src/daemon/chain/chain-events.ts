@@ -5,8 +5,8 @@ import type { L2Tips } from './l2-tips.js';
 
 /** What the chain announces after each change has committed (never before). */
 export interface ChainEventMap {
-  /** A block was applied (built here or synced). */
-  block: { readonly block: L2Block; readonly tips: L2Tips };
+  /** A block was applied (built here or synced); `durationMs`: applyBlock's time, checks and commit included. */
+  block: { readonly block: L2Block; readonly tips: L2Tips; readonly durationMs: number };
   /** Blocks above `targetBlockNumber` were removed. */
   unwound: { readonly targetBlockNumber: number; readonly removed: number; readonly tips: L2Tips };
   /** Any tip moved: a block, a checkpoint on L1, a proof, finality, an unwind. */

@@ -11,7 +11,7 @@ import {
   prefundedGenesisData,
 } from '../sequencer/prefunded-accounts.js';
 import { Sequencer } from '../sequencer/sequencer.js';
-import { SlotClock } from '../sequencer/slot-clock.js';
+import { SlotClock, type SlotEra, type SlotRetiming } from '../sequencer/slot-clock.js';
 import { ChainLogQueries } from '../store/chain-log-queries.js';
 import { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
@@ -109,12 +109,22 @@ export class ChainService implements Service {
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
     const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
-    const slots = new SlotClock(this.o.clock, {
-      genesisTime: this.genesisTime(store),
-      slotDuration: config.slotDuration,
-      blocksPerSlot: config.blocksPerSlot,
-      epochDuration: config.epochDuration,
-    });
+    const era = recordedSlotEra(store);
+    const slots = new SlotClock(
+      this.o.clock,
+      {
+        genesisTime: this.genesisTime(store),
+        slotDuration: config.slotDuration,
+        blocksPerSlot: config.blocksPerSlot,
+        epochDuration: config.epochDuration,
+      },
+      era,
+    );
+    // Timing changed at runtime before a restart: the configured timing takes over from the next slot.
+    if (era && (era.slotDuration !== config.slotDuration || era.blocksPerSlot !== config.blocksPerSlot)) {
+      slots.retime({ slotDuration: config.slotDuration, blocksPerSlot: config.blocksPerSlot });
+      recordSlotEra(db, store, slots.latestEra);
+    }
     const settlement =
       this.o.settlement ??
       new DevL1({ store, slots, proofDelay: config.proofDelay, finalityDelay: config.finalityDelay });
@@ -127,16 +137,30 @@ export class ChainService implements Service {
       onListenerError: (event, err) => log.error({ err, event }, `a ${event} listener failed`),
     });
     const signatures = new FunctionSignatures(store.functionSignatures);
+    // Getters, not copies: nodeAdmin_setConfig changes these on the config object and the next block uses them.
     const sequencer = new Sequencer({
       chain,
       slots,
       mode: config.sequencerMode,
-      limits: { maxTxs: config.maxTxsPerBlock, maxL2Gas: config.maxL2BlockGas },
-      minTxsPerBlock: config.minTxsPerBlock,
+      limits: {
+        get maxTxs() {
+          return config.maxTxsPerBlock;
+        },
+        get maxL2Gas() {
+          return config.maxL2BlockGas;
+        },
+      },
+      get minTxsPerBlock() {
+        return config.minTxsPerBlock;
+      },
       chainId: config.l1ChainId,
       rollupVersion: config.rollupVersion,
-      coinbase: config.coinbase,
-      feeRecipient: config.feeRecipient,
+      get coinbase() {
+        return config.coinbase;
+      },
+      get feeRecipient() {
+        return config.feeRecipient;
+      },
       minFees: this.o.minFees,
       describeCall: (tx) => signatures.describeFirstPublicCall(tx),
       log,
@@ -168,6 +192,17 @@ export class ChainService implements Service {
     this.#parts = undefined;
   }
 
+  /**
+   * Changes the slot timing from the next slot on (nodeAdmin_setConfig) and records it, so slot numbers keep
+   * increasing across a restart. Returns the slot the new timing starts at.
+   */
+  retimeSlots(change: SlotRetiming): number {
+    const { slots, chain } = this.parts;
+    const from = slots.retime(change);
+    recordSlotEra(this.o.db(), chain.store, slots.latestEra);
+    return from;
+  }
+
   /** Slot 0 starts one slot before the chain's first start, so the first block lands in slot 1; kept for good. */
   private genesisTime(store: ChainStore): number {
     const stored = store.meta.get('genesisTime');
@@ -181,4 +216,24 @@ export class ChainService implements Service {
     if (!this.#parts) throw new Error('The chain is not running');
     return this.#parts;
   }
+}
+
+function recordedSlotEra(store: ChainStore): SlotEra | undefined {
+  const fromSlot = store.meta.get('slotEraFromSlot');
+  const startTime = store.meta.get('slotEraStartTime');
+  const slotDuration = store.meta.get('slotEraSlotDuration');
+  const blocksPerSlot = store.meta.get('slotEraBlocksPerSlot');
+  if (fromSlot === undefined || startTime === undefined || slotDuration === undefined || blocksPerSlot === undefined) {
+    return undefined;
+  }
+  return { fromSlot, startTime, slotDuration, blocksPerSlot };
+}
+
+function recordSlotEra(db: SqliteDatabase, store: ChainStore, era: SlotEra): void {
+  db.transaction(() => {
+    store.meta.set('slotEraFromSlot', era.fromSlot);
+    store.meta.set('slotEraStartTime', era.startTime);
+    store.meta.set('slotEraSlotDuration', era.slotDuration);
+    store.meta.set('slotEraBlocksPerSlot', era.blocksPerSlot);
+  })();
 }

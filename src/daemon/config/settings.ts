@@ -13,6 +13,7 @@ import {
   parsePrefundedAccounts,
 } from '../sequencer/prefunded-accounts.js';
 import type { SequencerMode } from '../sequencer/sequencer.js';
+import { parseSnapshotUrl } from '../snapshots/snapshot-url.js';
 import {
   formatEthAddressList,
   jsonAmount,
@@ -23,6 +24,7 @@ import {
   parseEthAddressList,
   parseFraction,
 } from '../validators/validator-setting-parsers.js';
+import { jsonAllowList, jsonInteger, jsonString } from './json-parsers.js';
 import {
   parseAztecAddress,
   parseBigInt,
@@ -124,6 +126,27 @@ export const SETTINGS = {
     description:
       'Access-Control-Allow-Origin of the public listener, for browser clients (the admin listener has no CORS).',
   }),
+  metricsPort: setting<number | undefined>({
+    key: 'metricsPort',
+    flag: 'metrics-port',
+    env: 'NODE_METRICS_PORT',
+    defaultValue: undefined,
+    parse: parsePort,
+    kind: 'string',
+    group: 'Network',
+    description:
+      'Serve Prometheus metrics (GET /metrics) on a listener of their own at this port; unset: no metrics listener.',
+  }),
+  metricsHost: setting<string>({
+    key: 'metricsHost',
+    flag: 'metrics-host',
+    env: 'NODE_METRICS_HOST',
+    defaultValue: '127.0.0.1',
+    parse: parseHost,
+    kind: 'string',
+    group: 'Network',
+    description: 'Address the metrics listener binds (loopback by default; 0.0.0.0 for a scraper on another machine).',
+  }),
   dataDirectory: setting<string | undefined>({
     key: 'dataDirectory',
     flag: 'data-directory',
@@ -133,6 +156,18 @@ export const SETTINGS = {
     kind: 'string',
     group: 'Storage',
     description: 'Directory of the node database and admin key hash. Unset: everything lives in memory for one run.',
+  }),
+  snapshotUrl: setting<string | undefined>({
+    key: 'snapshotUrl',
+    flag: 'snapshot-url',
+    env: 'NODE_SNAPSHOT_URL',
+    defaultValue: undefined,
+    parse: parseSnapshotUrl,
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'Bootstrap an empty --data-directory from the newest compatible snapshot of this index (file:// or http(s):// ' +
+      'URL of an index.json, or the location it was uploaded to), then build or sync the rest (docs/operations.md).',
   }),
   adminApiKeyHash: setting<string | undefined>({
     key: 'adminApiKeyHash',
@@ -274,7 +309,7 @@ export const SETTINGS = {
     env: 'NODE_MAX_PENDING_TX_COUNT',
     defaultValue: 1000,
     parse: parseInteger(0, 1_000_000),
-    parseJson: (v) => parseInteger(0, 1_000_000)(typeof v === 'number' ? String(v) : String(v ?? '')),
+    parseJson: jsonInteger(0, 1_000_000),
     runtime: true,
     kind: 'string',
     group: 'Mempool',
@@ -300,6 +335,8 @@ export const SETTINGS = {
     parse: parseSetupAllowList,
     format: formatAllowedSetupList,
     toJson: (v) => v.map(allowedSetupFunctionToJson),
+    parseJson: jsonAllowList,
+    runtime: true,
     kind: 'string',
     group: 'Mempool',
     description:
@@ -324,10 +361,13 @@ export const SETTINGS = {
     env: 'NODE_SLOT_DURATION',
     defaultValue: 4,
     parse: parseInteger(1, 3600),
+    parseJson: jsonInteger(1, 3600),
     format: (v) => `${v} s`,
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
-    description: 'Seconds per L2 slot; the blocks of one slot form a checkpoint (docs/dev-chain.md).',
+    description:
+      'Seconds per L2 slot; the blocks of one slot form a checkpoint (docs/dev-chain.md). At runtime: from the next slot.',
   }),
   blocksPerSlot: setting<number>({
     key: 'blocksPerSlot',
@@ -335,9 +375,12 @@ export const SETTINGS = {
     env: 'NODE_BLOCKS_PER_SLOT',
     defaultValue: 2,
     parse: parseInteger(1, 64),
+    parseJson: jsonInteger(1, 64),
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
-    description: 'Blocks per slot (per checkpoint); a block interval is the slot duration divided by this.',
+    description:
+      'Blocks per slot (per checkpoint); a block interval is the slot duration divided by this. At runtime: from the next slot.',
   }),
   epochDuration: setting<number>({
     key: 'epochDuration',
@@ -378,6 +421,8 @@ export const SETTINGS = {
     env: 'NODE_MIN_TXS_PER_BLOCK',
     defaultValue: 1,
     parse: parseInteger(0, 4096),
+    parseJson: jsonInteger(0, 4096),
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
     description:
@@ -390,6 +435,8 @@ export const SETTINGS = {
     env: 'NODE_MAX_TXS_PER_BLOCK',
     defaultValue: 64,
     parse: parseInteger(1, 4096),
+    parseJson: jsonInteger(1, 4096),
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
     description: 'Most txs in one block (blocks are also bounded by mana and by the checkpoint blob space).',
@@ -400,6 +447,8 @@ export const SETTINGS = {
     env: 'NODE_MAX_L2_BLOCK_GAS',
     defaultValue: 100_000_000,
     parse: parseInteger(1, 2 ** 32 - 1),
+    parseJson: jsonInteger(1, 2 ** 32 - 1),
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
     description: 'Most L2 gas (mana) the txs of one block may use together.',
@@ -410,8 +459,10 @@ export const SETTINGS = {
     env: 'NODE_COINBASE',
     defaultValue: EthAddress.ZERO,
     parse: (raw) => EthAddress.fromString(parseEthAddress(raw)),
+    parseJson: jsonString((raw) => EthAddress.fromString(parseEthAddress(raw))),
     format: (v) => v.toString(),
     toJson: (v) => v.toString(),
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
     description: 'L1 address the dev sequencer puts in block headers as coinbase (block rewards go there on L1).',
@@ -422,8 +473,10 @@ export const SETTINGS = {
     env: 'NODE_FEE_RECIPIENT',
     defaultValue: AztecAddress.ZERO,
     parse: parseAztecAddress,
+    parseJson: jsonString(parseAztecAddress),
     format: (v) => v.toString(),
     toJson: (v) => v.toString(),
+    runtime: true,
     kind: 'string',
     group: 'Dev chain',
     description: 'L2 address the dev sequencer puts in block headers as fee recipient.',

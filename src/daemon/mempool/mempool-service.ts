@@ -87,9 +87,6 @@ export class MempoolService implements Service {
       epochDuration: BigInt(config.epochDuration),
     });
     const worldState = this.o.worldState();
-    // 4.1.2 caps a tx's L2 gas at min(MAX_PROCESSABLE_L2_GAS, the rollup's mana limit = 2 x target, the
-    // configured block gas limit).
-    const maxL2Gas = Math.min(MAX_PROCESSABLE_L2_GAS, Number(config.manaTarget * 2n), config.maxL2BlockGas);
     this.#mempool = new Mempool({
       db,
       state: worldStateReader(worldState),
@@ -97,7 +94,11 @@ export class MempoolService implements Service {
       minFees: () => feeModel.minFeesForNextBlock(),
       now: this.o.now,
       validationTimestamp: this.o.validationTimestamp,
-      maxL2Gas,
+      // 4.1.2 caps a tx's L2 gas at min(MAX_PROCESSABLE_L2_GAS, the rollup's mana limit = 2 x target, the
+      // configured block gas limit); a getter, as nodeAdmin_setConfig may change the block gas limit.
+      get maxL2Gas() {
+        return Math.min(MAX_PROCESSABLE_L2_GAS, Number(config.manaTarget * 2n), config.maxL2BlockGas);
+      },
       epochDuration: config.epochDuration,
       minedTxLookup: this.o.minedTxLookup,
       contractClassIdOf: this.o.contractClassIdOf,

@@ -153,6 +153,20 @@ export class Mempool implements BlockObserver, PendingTxSource {
     return { outcome: 'accepted' };
   }
 
+  /** Evicts the lowest pending txs above maxPendingTxCount (called when the limit is lowered at runtime). */
+  applyPoolLimit(): number {
+    const evicted = this.pool.trimToLimit();
+    this.logDrops(evicted);
+    return evicted.length;
+  }
+
+  /** Forgets every tx the pool holds (a rollback below finality re-derives state from the stored blocks). */
+  clearPool(): void {
+    const pending = this.pool.pendingCount;
+    this.pool.clear();
+    this.o.log?.warn({ pending }, `mempool cleared: ${pending} pending txs forgotten`);
+  }
+
   // ---- queries ----
 
   pendingTxCount(): number {

@@ -109,6 +109,11 @@ export class TxPoolStore {
     return this.s.getDropped.get(hash);
   }
 
+  /** Forgets every tx, pending, mined or dropped (a forced rollback re-derives the chain; a restored snapshot). */
+  clear(): void {
+    this.db.exec('DELETE FROM mempool_tx; DELETE FROM mempool_dropped;');
+  }
+
   getToken(): number | undefined {
     return this.s.getToken.get()?.value;
   }

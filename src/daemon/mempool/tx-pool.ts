@@ -328,12 +328,17 @@ export class TxPool {
     this.write(() => this.store.pruneMined(blockNumber));
   }
 
-  // ---- internals ----
+  /** Forgets every tx: pending, mined and the dropped records (a forced rollback clears pool data). */
+  clear(): void {
+    this.write(() => this.store.clear());
+    this.sync();
+  }
 
-  /** After a runtime decrease of maxPendingTxCount: the lowest txs above the limit go. */
-  private trimToLimit(): void {
+  /** After a runtime decrease of maxPendingTxCount: the lowest txs above the limit go. Returns them. */
+  trimToLimit(): DroppedTx[] {
+    this.sync();
     const max = this.options.maxPendingTxCount();
-    if (max <= 0 || this.ordered.length <= max) return;
+    if (max <= 0 || this.ordered.length <= max) return [];
     const excess = this.ordered.slice(max).map(
       (p): DroppedTx => ({
         txHash: p.txHash,
@@ -341,8 +346,10 @@ export class TxPool {
         detail: `evicted: the pool limit is now ${max} txs and it had one of the lowest priority fees`,
       }),
     );
-    this.drop(excess);
+    return this.drop(excess);
   }
+
+  // ---- internals ----
 
   private bumped(fee: bigint): bigint {
     const bump = (fee * BigInt(this.options.priceBumpPercentage())) / 100n;

@@ -10,7 +10,12 @@ export type ChainMetaKey =
   /** Unix time (seconds) of slot 0 of the slot clock. */
   | 'genesisTime'
   /** Dev L1 inbox: the checkpoint whose message tree takes new messages. */
-  | 'inboxOpenCheckpoint';
+  | 'inboxOpenCheckpoint'
+  /** The slot clock's latest timing, once changed at runtime (SlotEra): so slot numbers survive a restart. */
+  | 'slotEraFromSlot'
+  | 'slotEraStartTime'
+  | 'slotEraSlotDuration'
+  | 'slotEraBlocksPerSlot';
 
 /** chain_meta: a few named integers (tips that are not a max of another table, the slot clock's origin). */
 export class ChainMetaRepository {

@@ -14,6 +14,8 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Undefined while the node serves; otherwise its state ("starting", "stopping"), answered as NOT_READY. */
   readonly notServing: () => string | undefined;
+  /** Told of every call a handler answered (metrics): method, seconds, and whether it succeeded. */
+  readonly observe?: (method: string, seconds: number, ok: boolean) => void;
 }
 
 type AnyHandler = (...args: unknown[]) => Promise<unknown>;
@@ -89,14 +91,19 @@ export class MethodDispatcher {
     const parse = buildParamParser(method);
     const encode = method.result.encode;
     const notServing = this.options.notServing;
+    const observe = this.options.observe;
     // Must stay async: jayson lets a synchronous throw escape the server.
     return new jayson.Method(async (params: unknown) => {
+      const started = performance.now();
       try {
         const state = notServing();
         if (state !== undefined) throw rpcErrors.notReady(state);
         const value = await handler(...parse(params));
-        return encode(value);
+        const encoded = encode(value);
+        observe?.(name, (performance.now() - started) / 1000, true);
+        return encoded;
       } catch (err) {
+        observe?.(name, (performance.now() - started) / 1000, false);
         throw this.toErrorObject(err, name);
       }
     });
