@@ -50,6 +50,7 @@ const TX = (() => {
   return StdTx.fromBuffer(tx.toBuffer());
 })();
 const ADDRESS = '0x0000000000000000000000000000000000000000000000000000000000000005';
+const ETH_ADDRESS = '0x00000000000000000000000000000000000000aa';
 
 export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getBlockNumber', args: [] },
@@ -110,6 +111,15 @@ export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getCurrentMinFees', args: [] },
   { method: 'getAllowedPublicSetup', args: [] },
   { method: 'simulatePublicCalls', args: [TX], rejects: /public/i },
+  // Validators (issue 9) on a node without a keystore: 4.1.2's answers of a node whose sentinel is off.
+  // test/conformance/validators-official-client.test.ts runs them on a committee with history and offenses.
+  { method: 'getValidatorsStats', args: [] },
+  { method: 'getValidatorStats', args: [ETH_ADDRESS] },
+  { method: 'getValidatorStats', args: [ETH_ADDRESS, 1, 5] },
 ];
 
-export const ADMIN_CASES: readonly ConformanceCase[] = [];
+export const ADMIN_CASES: readonly ConformanceCase[] = [
+  // Validators (issue 9): without a keystore there is no slasher and nothing to reload.
+  { method: 'getSlashPayloads', args: [], rejects: /Slasher client not enabled/ },
+  { method: 'reloadKeystore', args: [], rejects: /not using a file-based keystore/ },
+];

@@ -253,7 +253,5 @@ export function parseKeystoreJson(
 /** `validators[0].attester[1]`, or `(top level)`. */
 function fieldPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(top level)';
-  return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
-    .join('');
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }

@@ -199,8 +199,9 @@ export class ValidatorService implements Service {
     const parts = this.#parts;
     if (!parts || this.working) return;
     const slots = this.o.slots();
+    const slot = slots.currentSlot();
     this.working = (async () => {
-      parts.client.committeeAt(slots.currentSlot());
+      parts.client.committeeAt(slot);
       await parts.sentinel.work();
       parts.slasher.prune();
     })()
@@ -208,8 +209,9 @@ export class ValidatorService implements Service {
       .finally(() => {
         this.working = undefined;
         if (!this.running) return;
-        const next = slots.slotStartMs(slots.currentSlot() + 1) - this.o.clock.now();
-        this.timer = this.o.clock.schedule(Math.max(1, next + 1), () => this.tick());
+        // Due just after the next slot starts (at once if the work outlasted its slot).
+        const next = slots.slotStartMs(slot + 1) + 1 - this.o.clock.now();
+        this.timer = this.o.clock.schedule(Math.max(1, next), () => this.tick());
       });
   }
 }

@@ -1,0 +1,245 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
+import { feeRecipient, keystoreDir, keystoreV1, testAddress, testKey } from '../unit/validators/validator-fixtures.js';
+
+/**
+ * A spawned dev node with a committee of four: validators 0, 1 and 2 have their keys in the keystore, validator
+ * 3 is only named (--committee-addresses), so it never signs. One-second slots of one empty block, two-slot
+ * epochs proven as they end, one-epoch slashing rounds: misses, an inactivity offense and its payload show
+ * within seconds. Then keystore reloads on the running node. Everything is polled with deadlines.
+ */
+
+const ABSENT = testAddress(3);
+const PRESENT = [0, 1, 2].map(testAddress);
+let node: RunningNode;
+let ks: ReturnType<typeof keystoreDir>;
+
+beforeAll(async () => {
+  ks = keystoreDir();
+  ks.write('a.json', keystoreV1([0, 1, 2], 0));
+  node = await spawnNode({
+    args: [
+      '--keystore-directory',
+      ks.dir,
+      '--committee-addresses',
+      ABSENT,
+      '--slot-duration',
+      '1',
+      '--blocks-per-slot',
+      '1',
+      '--min-txs-per-block',
+      '0',
+      '--epoch-duration',
+      '2',
+      '--proof-delay',
+      '0',
+      '--finality-delay',
+      '0',
+      '--slashing-round-size-in-epochs',
+      '1',
+    ],
+  });
+});
+afterAll(async () => {
+  await node?.stop();
+  ks?.cleanup();
+});
+
+async function call<T>(method: string, params: unknown[] = []): Promise<T> {
+  const url = method.startsWith('nodeAdmin_') ? node.adminUrl : node.publicUrl;
+  const res = await postJson(url, rpc(method, params), { 'x-api-key': node.adminKey ?? '' });
+  const body = res.body as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result as T;
+}
+
+/** Polls `read` until `ok` holds (or the deadline passes: then the last value fails the test's own expectations). */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+interface Stats {
+  stats: Record<
+    string,
+    {
+      history: { slot: number; status: string }[];
+      missedProposals: { count: number };
+      missedAttestations: { count: number };
+    }
+  >;
+  lastProcessedSlot?: number;
+}
+interface Checkpoint {
+  checkpoint: { header: { slotNumber: number; coinbase: string; feeRecipient: string } };
+  attestations: { address: string; signature: string }[];
+}
+const signers = (c: Checkpoint) => c.attestations.filter((a) => !/^0x0+$/.test(a.signature)).map((a) => a.address);
+const count = (s: Stats, who: string, status: string) =>
+  s.stats[who]?.history.filter((h) => h.status === status).length ?? 0;
+
+async function checkpointsFrom(slot: number): Promise<Checkpoint[]> {
+  const latest = await call<number>('node_getCheckpointNumber');
+  const from = Math.max(1, latest - 20);
+  const list = await call<Checkpoint[]>('node_getCheckpoints', [from, 50]);
+  return list.filter((c) => c.checkpoint.header.slotNumber > slot);
+}
+
+/** The current slot, from the latest block's header (one block per slot, built at its start). */
+async function currentSlot(): Promise<number> {
+  const header = await call<{ globalVariables: { slotNumber: string } }>('node_getBlockHeader', ['latest']);
+  return Number(header.globalVariables.slotNumber);
+}
+
+describe('a committee with one absent validator', () => {
+  it('stats: the absent validator missed its proposals and attestations, the others sent theirs', async () => {
+    const stats = await until(
+      () => call<Stats>('node_getValidatorsStats'),
+      (s) =>
+        (s.stats[ABSENT]?.missedProposals.count ?? 0) >= 1 &&
+        (s.stats[ABSENT]?.missedAttestations.count ?? 0) >= 2 &&
+        PRESENT.every((p) => count(s, p, 'attestation-sent') >= 1 && count(s, p, 'checkpoint-mined') >= 1),
+    );
+    expect(count(stats, ABSENT, 'blocks-missed')).toBeGreaterThanOrEqual(1);
+    expect(count(stats, ABSENT, 'attestation-missed')).toBeGreaterThanOrEqual(2);
+    expect(count(stats, ABSENT, 'attestation-sent') + count(stats, ABSENT, 'checkpoint-mined')).toBe(0);
+    for (const p of PRESENT) {
+      expect(count(stats, p, 'attestation-sent')).toBeGreaterThanOrEqual(1);
+      expect(stats.stats[p]?.missedAttestations.count).toBe(0);
+      expect(stats.stats[p]?.missedProposals.count).toBe(0);
+    }
+    const single = await call<{ validator: { address: string; missedProposals: { rate: number } } }>(
+      'node_getValidatorStats',
+      [ABSENT],
+    );
+    expect(single.validator).toMatchObject({ address: ABSENT, missedProposals: { rate: 1 } });
+    await expect(call('node_getValidatorStats', [ABSENT, '0', '1000'])).rejects.toThrow(
+      'Slot range (1000) exceeds history length (48). Requested range: 0 to 1000.',
+    );
+  });
+
+  it('checkpoints carry 3 of 4 signed attestations and their proposer coinbase and fee recipient', async () => {
+    const checkpoints = await checkpointsFrom(0);
+    expect(checkpoints.length).toBeGreaterThanOrEqual(2);
+    for (const c of checkpoints) {
+      expect(c.attestations.map((a) => a.address).sort()).toEqual([...PRESENT, ABSENT].sort());
+      expect(signers(c).sort()).toEqual([...PRESENT].sort());
+      const proposer = PRESENT.indexOf(c.checkpoint.header.coinbase);
+      expect(proposer).toBeGreaterThanOrEqual(0);
+      expect(c.checkpoint.header.feeRecipient).toBe(feeRecipient(proposer + 1));
+    }
+    const blocks = await call<Checkpoint[]>('node_getCheckpointedBlocks', [1, 3]);
+    expect(blocks.every((b) => signers(b).length === 3)).toBe(true);
+  });
+
+  it('an inactivity offense for it after an epoch, and a slash payload for the round that lists it', async () => {
+    type Offense = { validator: string; offenseType: number; epochOrSlot: string; amount: string };
+    const offenses = await until(
+      () => call<Offense[]>('nodeAdmin_getSlashOffenses', ['all']),
+      (list) => list.some((o) => o.validator === ABSENT && o.offenseType === 3),
+    );
+    const inactivity = offenses.find((o) => o.validator === ABSENT && o.offenseType === 3);
+    expect(inactivity).toMatchObject({ amount: '10000000000000000000' });
+    expect(offenses.every((o) => o.validator === ABSENT)).toBe(true);
+    // Offenses of epoch E (round E) are voted on in round E + 2; a round number is accepted as a decimal string.
+    const round = String(Number(inactivity?.epochOrSlot) + 2);
+    expect(await call<Offense[]>('nodeAdmin_getSlashOffenses', [round])).toContainEqual(inactivity);
+    type Payload = {
+      round: string;
+      votes: string;
+      slashes: { validator: string; offenses: { offenseType: number }[] }[];
+    };
+    const payloads = await until(
+      () => call<Payload[]>('nodeAdmin_getSlashPayloads'),
+      (list) => list.some((p) => p.slashes.some((s) => s.validator === ABSENT) && Number(p.votes) >= 1),
+    );
+    const payload = payloads.find((p) => p.slashes.some((s) => s.validator === ABSENT));
+    expect(payload?.slashes.map((s) => s.validator)).toEqual([ABSENT]);
+    expect(payload?.slashes[0]?.offenses.every((o) => o.offenseType === 3)).toBe(true);
+    expect(Number(payload?.votes)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never logs a private key', () => {
+    for (const i of [0, 1, 2]) expect(node.stdout() + node.stderr()).not.toContain(testKey(i).slice(2));
+  });
+});
+
+describe('nodeAdmin_reloadKeystore on the running node', () => {
+  const NEW = testAddress(4);
+
+  it('adds a validator (new key, a publisher of start-up): it attests from the next slot on', async () => {
+    ks.write('b.json', keystoreV1([4], 0));
+    const before = await currentSlot();
+    await call('nodeAdmin_reloadKeystore');
+    const checkpoints = await until(
+      () => checkpointsFrom(before + 1),
+      (list) => list.length >= 2,
+    );
+    for (const c of checkpoints) {
+      expect(c.attestations.map((a) => a.address)).toContain(NEW);
+      expect(signers(c)).toContain(NEW);
+    }
+  });
+
+  it('removes a validator: it no longer attests', async () => {
+    ks.write('a.json', keystoreV1([0, 1], 0));
+    const before = await currentSlot();
+    await call('nodeAdmin_reloadKeystore');
+    const checkpoints = await until(
+      () => checkpointsFrom(before + 1),
+      (list) => list.length >= 2,
+    );
+    for (const c of checkpoints) {
+      expect(c.attestations.map((a) => a.address)).not.toContain(testAddress(2));
+      expect(signers(c).sort()).toEqual([testAddress(0), testAddress(1), NEW].sort());
+    }
+  });
+
+  const REFUSED: [string, string, unknown, RegExp][] = [
+    [
+      'a new publisher key',
+      'c.json',
+      keystoreV1([5], 9),
+      new RegExp(
+        `Cannot reload keystore: validator ${testAddress(5)} has publisher keys \\[${testAddress(9)}\\] but none match the L1 signers initialized at startup \\[${testAddress(0)}\\]`,
+      ),
+    ],
+    [
+      'a duplicate attester',
+      'c.json',
+      keystoreV1([1], 0),
+      /c\.json: Duplicate attester address 0x[0-9a-f]{40} found across keystore files/,
+    ],
+    ['a malformed file', 'c.json', '{"schemaVersion": 1, "validators": [', /c\.json: Invalid JSON format/],
+    [
+      'a bad field',
+      'c.json',
+      { schemaVersion: 1, validators: [{ attester: testKey(6), feeRecipient: '0x1234' }] },
+      /c\.json: Schema validation failed: validators\[0\]\.feeRecipient: expected an L2 address/,
+    ],
+  ];
+
+  it.each(REFUSED)('refuses %s with a clear error and changes nothing', async (_name, file, content, message) => {
+    const path = join(ks.dir, file);
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    try {
+      await expect(call('nodeAdmin_reloadKeystore')).rejects.toThrow(message);
+    } finally {
+      rmSync(path, { force: true });
+    }
+    const before = await currentSlot();
+    const checkpoints = await until(
+      () => checkpointsFrom(before),
+      (list) => list.length >= 1,
+    );
+    for (const c of checkpoints) {
+      expect(signers(c).sort()).toEqual([testAddress(0), testAddress(1), NEW].sort());
+    }
+  });
+});
