@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AdminApiKey, adminKeyBanner, resolveAdminApiKey } from './admin-api-key.js';
-import { EVENT_STREAM_PATH } from '../node-stream-event.js';
 import { AdminAuthenticator } from './admin-authenticator.js';
-import { type EventFeed, EventStream } from './event-stream.js';
 import { MethodDispatcher } from './method-dispatcher.js';
 import { RpcListener, type StatusReport } from './rpc-listener.js';
 import { type ComponentVersions, versionHeaders } from './version-headers.js';
@@ -26,8 +24,6 @@ export interface RpcServiceOptions {
   readonly status: () => StatusReport;
   /** Undefined while the node serves; otherwise its state, answered as NOT_READY. */
   readonly notServing: () => string | undefined;
-  /** The node's events, served as a WebSocket stream on the admin listener (GET /events, same API key). */
-  readonly events?: EventFeed;
   /** Told of every call a handler answered (metrics). */
   readonly observeCall?: (call: { listener: 'public' | 'admin'; method: string; seconds: number; ok: boolean }) => void;
   readonly log: Logger;
@@ -44,7 +40,6 @@ export class RpcService {
   readonly name = 'rpc';
   private publicListener: RpcListener | undefined;
   private adminListener: RpcListener | undefined;
-  private eventStream: EventStream | undefined;
   #adminKey: AdminApiKey | undefined;
 
   constructor(private readonly options: RpcServiceOptions) {}
@@ -85,7 +80,6 @@ export class RpcService {
       dispatcher: dispatcher('public'),
       corsOrigin: o.corsOrigin,
     });
-    const eventStream = o.events && new EventStream({ feed: o.events, log: o.log });
     const adminListener = new RpcListener({
       ...common,
       listener: 'admin',
@@ -93,10 +87,6 @@ export class RpcService {
       port: o.adminPort,
       dispatcher: dispatcher('admin'),
       auth: key.enabled ? new AdminAuthenticator(key.hash) : undefined,
-      upgrade: eventStream && {
-        path: EVENT_STREAM_PATH,
-        handle: (req, socket, head) => eventStream.handleUpgrade(req, socket, head),
-      },
     });
     await publicListener.start();
     try {
@@ -107,15 +97,12 @@ export class RpcService {
     }
     this.publicListener = publicListener;
     this.adminListener = adminListener;
-    eventStream?.start();
-    this.eventStream = eventStream;
     this.#adminKey = key;
     this.announce(key);
   }
 
   async stop(): Promise<void> {
-    // The stream's sockets are closed alongside: an upgraded socket would hold the admin listener's close.
-    await Promise.all([this.eventStream?.close(), this.publicListener?.stop(), this.adminListener?.stop()]);
+    await Promise.all([this.publicListener?.stop(), this.adminListener?.stop()]);
   }
 
   private announce(key: AdminApiKey): void {
