@@ -1,32 +1,30 @@
-import { Command, Flags } from '@oclif/core';
 import { ConfigError, describeConfig, resolveConfig } from '../daemon/config/resolve-config.js';
+import { BaseCommand } from './_lib/base-command.js';
+import { CliError } from './_lib/cli-error.js';
 import { settingFlags } from './_lib/setting-flags.js';
 
-export default class Config extends Command {
+export default class Config extends BaseCommand {
   static override summary = 'Print the effective settings (flags > env > defaults), secrets redacted.';
   static override description =
-    'Takes the same flags as `start` and shows what a node started with them would use, and where each value came from.';
+    'Takes the same flags as `start` and shows what a node started with them would use, and where each value came ' +
+    "from. The --json result is {settings: [{key, flag, env, value, source, secret, runtime}]}. A running node's " +
+    'runtime configuration is shown by `l2node admin config get`.';
   static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --port 9000 --json'];
-  static override enableJsonFlag = true;
-  static override flags = { ...settingFlags(), json: Flags.boolean({ description: 'Print JSON.' }) };
+  static override flags = settingFlags();
 
-  async run(): Promise<unknown> {
+  protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(Config);
+    let rows: ReturnType<typeof describeConfig>;
     try {
-      const rows = describeConfig(resolveConfig(flags, process.env));
-      if (!this.jsonEnabled()) {
-        const width = Math.max(...rows.map((r) => r.key.length));
-        for (const r of rows) {
-          this.log(`${r.key.padEnd(width)}  ${r.value ?? '(unset)'}  [${r.source}; ${r.flag}, ${r.env}]`);
-        }
-      }
-      return { settings: rows };
+      rows = describeConfig(resolveConfig(flags, process.env));
     } catch (err) {
-      if (err instanceof ConfigError) {
-        process.stderr.write(`l2node config: ${err.message}\n`);
-        this.exit(2);
-      }
+      if (err instanceof ConfigError) throw CliError.usage(err.message, ['see the settings: l2node start --help']);
       throw err;
     }
+    const width = Math.max(...rows.map((r) => r.key.length));
+    for (const r of rows) {
+      this.log(`${r.key.padEnd(width)}  ${r.value ?? '(unset)'}  [${r.source}; ${r.flag}, ${r.env}]`);
+    }
+    return { settings: rows };
   }
 }

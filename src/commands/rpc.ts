@@ -1,16 +1,20 @@
-import { Args, Command, Flags } from '@oclif/core';
-import { DEFAULT_ADMIN_URL, DEFAULT_PUBLIC_URL } from '../rpc/client/default-urls.js';
-import { RpcClient } from '../rpc/client/rpc-client.js';
-import { RpcClientError } from '../rpc/client/rpc-client-error.js';
+import { Args, Flags } from '@oclif/core';
+import { DEFAULT_PUBLIC_URL } from '../rpc/client/default-urls.js';
 import { RPC_METHODS } from '../rpc/method-table.js';
 import type { RpcMethod } from '../rpc/rpc-method.js';
+import { resolveAdminKey } from './_lib/admin-key.js';
+import { BaseCommand, toJsonText } from './_lib/base-command.js';
+import { CliError } from './_lib/cli-error.js';
+import { adminUrlFlag, apiKeyFlag, nodeUrlFlag, timeoutFlag } from './_lib/connection-flags.js';
+import { NodeConnection } from './_lib/node-connection.js';
 
-export default class Rpc extends Command {
+export default class Rpc extends BaseCommand {
   static override summary = 'Call any JSON-RPC method of a running node and print the result as JSON.';
   static override description =
     'Each param is read as JSON when it parses as JSON (5, true, null, [..], {..}) and as a string otherwise ' +
-    '(latest, 0x12...). node_ methods go to --url, nodeAdmin_ methods to --admin-url with --api-key. ' +
-    'Without a method, lists every method with its params.';
+    '(latest, 0x12...). node_ methods go to --node-url, nodeAdmin_ and nodeDev_ methods to --admin-url with the ' +
+    'admin API key (--api-key, NODE_ADMIN_API_KEY or the saved one). Without a method, lists every method with ' +
+    'its params. The human output is the result as JSON; --json wraps it in the envelope.';
   static override examples = [
     '<%= config.bin %> rpc node_getBlockNumber',
     '<%= config.bin %> rpc node_getBlock latest',
@@ -24,59 +28,56 @@ export default class Rpc extends Command {
     params: Args.string({ description: 'Its params in order (as many as the method takes).', required: false }),
   };
   static override flags = {
-    url: Flags.string({ description: 'Public listener URL.', env: 'NODE_RPC_URL', default: DEFAULT_PUBLIC_URL }),
-    'admin-url': Flags.string({
-      description: 'Admin listener URL.',
-      env: 'NODE_ADMIN_URL',
-      default: DEFAULT_ADMIN_URL,
+    // --url is the name this flag had before the other commands settled on --node-url.
+    'node-url': Flags.string({
+      description: nodeUrlFlag.description,
+      env: 'NODE_URL',
+      default: DEFAULT_PUBLIC_URL,
+      aliases: ['url'],
+      helpGroup: 'CONNECTION',
     }),
-    'api-key': Flags.string({ description: 'Admin API key (for nodeAdmin_ methods).', env: 'NODE_ADMIN_API_KEY' }),
-    timeout: Flags.integer({ description: 'Milliseconds to wait for the answer.', default: 30_000, min: 1 }),
+    'admin-url': adminUrlFlag,
+    'api-key': apiKeyFlag,
+    timeout: timeoutFlag,
   };
 
-  async run(): Promise<void> {
+  protected async execute(): Promise<unknown> {
     const { args, argv, flags } = await this.parse(Rpc);
     const methods = RPC_METHODS as unknown as Record<string, RpcMethod>;
     if (!args.method) {
-      for (const m of Object.values(methods)) {
+      const list = Object.values(methods).map((m) => ({
+        name: m.name,
+        listener: m.listener,
+        params: m.params.map((p) => ({ name: p.name, type: p.wire.type, presence: p.presence })),
+        result: m.result.type,
+      }));
+      for (const m of list) {
         const params = m.params.map((p) => (p.presence === 'required' ? p.name : `[${p.name}]`)).join(' ');
-        this.log(`${m.name}${params ? ` ${params}` : ''}  -> ${m.result.type}`);
+        this.log(`${m.name}${params ? ` ${params}` : ''}  -> ${m.result}`);
       }
-      return;
+      return list;
     }
     const method = methods[args.method];
     if (!method) {
       const near = Object.keys(methods).filter((n) =>
-        n.toLowerCase().includes(args.method?.toLowerCase().replace(/^node(admin)?_/, '') ?? ''),
+        n.toLowerCase().includes(args.method?.toLowerCase().replace(/^node(admin|dev)?_/, '') ?? ''),
       );
-      this.fail(
-        `unknown method ${args.method}${near.length ? `; did you mean ${near.slice(0, 5).join(', ')}?` : ''} (\`l2node rpc\` lists them all)`,
-        2,
+      throw CliError.usage(
+        `unknown method ${args.method}${near.length ? `; did you mean ${near.slice(0, 5).join(', ')}?` : ''}`,
+        ['list them all: l2node rpc'],
       );
     }
     const params = (argv as string[]).slice(1).map(parseParam);
     const admin = method.listener === 'admin';
-    const client = new RpcClient({
-      url: admin ? flags['admin-url'] : flags.url,
-      apiKey: admin ? flags['api-key'] : undefined,
+    const node = new NodeConnection({
+      url: admin ? flags['admin-url'] : flags['node-url'],
+      listener: method.listener,
+      apiKey: admin ? resolveAdminKey(flags['api-key'], flags['admin-url']).apiKey : undefined,
       timeoutMs: flags.timeout,
     });
-    try {
-      const result = await client.callRaw(method.name, params);
-      this.log(JSON.stringify(result ?? null, null, 2));
-    } catch (err) {
-      if (err instanceof RpcClientError) {
-        const data = err.data === undefined ? '' : `\n${JSON.stringify(err.data, null, 2)}`;
-        this.fail(`${err.message}${data}`, 1);
-      }
-      throw err;
-    }
-  }
-
-  /** One plain line on stderr (no wrapping: scripts grep it), then the exit code. */
-  private fail(message: string, code: number): never {
-    process.stderr.write(`l2node rpc: ${message}\n`);
-    return this.exit(code);
+    const result = (await node.callRaw(method.name, params)) ?? null;
+    this.log(toJsonText(result));
+    return result;
   }
 }
 

@@ -136,7 +136,7 @@ describe('L1-to-L2 messages (dev mode)', () => {
       NODE_ADMIN_API_KEY: node.adminKey as string,
     });
     expect(sent.code, sent.stderr).toBe(0);
-    const { index, checkpoint } = JSON.parse(sent.stdout) as { index: string; checkpoint: number };
+    const { index, checkpoint } = (JSON.parse(sent.stdout) as { result: { index: string; checkpoint: number } }).result;
     expect(Number(index) % 1024).toBe(0);
     expect(await result<boolean>('node_isL1ToL2MessageSynced', [message])).toBe(true);
     expect(await result<number>('node_getL1ToL2MessageCheckpoint', [message])).toBe(checkpoint);

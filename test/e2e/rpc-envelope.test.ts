@@ -320,8 +320,11 @@ describe('l2node rpc', () => {
   });
 
   it('sends admin methods to the admin URL with the key, and says what to do without one', async () => {
-    const refused = await runCli(['rpc', 'nodeAdmin_pauseSync', '--admin-url', node.adminUrl]);
-    expect(refused.code).toBe(1);
+    // A config home without the key `start` saved for the CLI: no key at all, refused with exit 3.
+    const refused = await runCli(['rpc', 'nodeAdmin_pauseSync', '--admin-url', node.adminUrl], {
+      XDG_CONFIG_HOME: '/nonexistent/l2node-test-config',
+    });
+    expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/HTTP 401: no key given\): run `l2node admin login` or pass --api-key/);
     // Params the method does not take: refused after authentication, before anything runs.
     const authorised = await runCli(['rpc', 'nodeAdmin_pauseSync', '7', '--admin-url', node.adminUrl], {

@@ -5,6 +5,9 @@
  * worker exits), so no process is ever left behind. Build first: `npm run build`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 
@@ -57,8 +60,15 @@ export interface RunningNode extends SpawnedProcess {
 
 const live = new Set<ChildProcess>();
 
+/**
+ * The config home (XDG_CONFIG_HOME) of every node and CLI run of this test file: `start` saves the admin keys it
+ * generates in the CLI credentials file there, never in the user's ~/.config.
+ */
+export const CONFIG_HOME = mkdtempSync(join(tmpdir(), 'l2node-config-'));
+
 afterAll(async () => {
   await Promise.all([...live].map((child) => terminate(child, 5000)));
+  rmSync(CONFIG_HOME, { recursive: true, force: true });
 });
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
@@ -70,6 +80,7 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
   for (const [k, v] of Object.entries(process.env)) {
     if (!k.startsWith('NODE_') || k === 'NODE_OPTIONS') env[k] = v;
   }
+  env.XDG_CONFIG_HOME = CONFIG_HOME;
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -240,7 +251,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, XDG_CONFIG_HOME: CONFIG_HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     live.add(child);

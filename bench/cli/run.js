@@ -1,0 +1,101 @@
+// CLI start-up benchmark (issue 10): wall time of `l2node --version` and `l2node query tips` (against a dev node
+// spawned here) beside a bare `node -e 0` measured in the same run. Target: both under 300 ms. Each command runs
+// --warmup times first (V8's compile cache, which bin/run.js enables, fills then), then --runs times; the
+// figures are the median and p90 of those runs. The node runs on CPU 0 and the commands on CPU 1 when taskset
+// exists. Usage: node bench/cli/run.js [--runs 20] [--warmup 3]   (needs dist/: `npm run build` first)
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? dflt : Number(args[i + 1]);
+};
+const runs = opt('runs', 20);
+const warmup = opt('warmup', 3);
+const TARGET_MS = 300;
+
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+if (!existsSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)))) {
+  process.stderr.write('bench/cli needs the built CLI and its manifest: run `npm run build` first.\n');
+  process.exit(1);
+}
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const onCpu = (cpu, argv) => (hasTaskset ? ['taskset', ['-c', String(cpu), ...argv]] : [argv[0], argv.slice(1)]);
+
+function startNode() {
+  const [cmd, argv] = onCpu(0, [
+    process.execPath,
+    BIN,
+    'start',
+    ...['--port', '0', '--admin-port', '0', '--log-format', 'json', '--no-save-api-key'],
+  ]);
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('NODE_') || k === 'NODE_OPTIONS'),
+  );
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      buffer += chunk;
+      for (const line of buffer.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const record = JSON.parse(line);
+        if (record.msg === 'rpc listening') resolve({ child, url: record.publicUrl });
+      }
+      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    });
+    child.once('exit', (code) => reject(new Error(`the node exited with ${code} before listening`)));
+  });
+}
+
+/** Wall time of one run in ms; the command must succeed. */
+function timeOnce(argv) {
+  const [cmd, rest] = onCpu(1, argv);
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${argv.slice(1).join(' ')} exited with ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+function measure(argv) {
+  for (let i = 0; i < warmup; i++) timeOnce(argv);
+  const times = Array.from({ length: runs }, () => timeOnce(argv)).sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { median: at(0.5), p90: at(0.9), min: times[0] };
+}
+
+const { child, url } = await startNode();
+try {
+  const rows = [
+    ['node -e 0 (baseline)', measure([process.execPath, '-e', '0'])],
+    ['l2node --version', measure([process.execPath, BIN, '--version'])],
+    ['l2node query tips', measure([process.execPath, BIN, 'query', 'tips', '--node-url', url])],
+  ];
+  const baseline = rows[0][1].median;
+  process.stdout.write(
+    `CLI start-up, ${runs} runs after ${warmup} warm-up runs${hasTaskset ? ' (commands on CPU 1, node on CPU 0)' : ''}; target < ${TARGET_MS} ms\n`,
+  );
+  process.stdout.write(
+    `${'command'.padEnd(24)}${'median'.padStart(10)}${'p90'.padStart(10)}${'min'.padStart(10)}${'over node -e 0'.padStart(17)}\n`,
+  );
+  for (const [name, r] of rows) {
+    const over = name.startsWith('node') ? '' : `+${(r.median - baseline).toFixed(0)} ms`;
+    const verdict = name.startsWith('node') ? '' : r.median < TARGET_MS ? '  ok' : '  OVER TARGET';
+    process.stdout.write(
+      `${name.padEnd(24)}${`${r.median.toFixed(0)} ms`.padStart(10)}${`${r.p90.toFixed(0)} ms`.padStart(10)}${`${r.min.toFixed(0)} ms`.padStart(10)}${over.padStart(17)}${verdict}\n`,
+    );
+  }
+} finally {
+  child.kill('SIGTERM');
+}

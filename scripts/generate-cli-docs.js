@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// From the built commands (dist/commands; run `tsc -b` first), writes:
+//  - oclif.manifest.json: oclif reads it at start-up instead of importing every command (CLI start-up time);
+//  - man/<bin>.1 and one man/<bin>-<topic>-<command>.1 per command, and package.json's `man` list of them;
+//  - with --readme: the command reference of README.md (between <!-- commands --> and <!-- commandsstop -->).
+// `npm run build` runs it without --readme; `npm run docs` with. test/cli/cli-docs.test.ts fails when
+// any of these differs from what the commands render.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { buildCliManifest } = await import('../dist/commands/_lib/docs/cli-manifest.js');
+const { renderManPages } = await import('../dist/commands/_lib/docs/render-man-page.js');
+
+const pkgFile = join(root, 'package.json');
+const pkgText = readFileSync(pkgFile, 'utf8');
+const pkg = JSON.parse(pkgText);
+const manifest = await buildCliManifest(root);
+writeFileSync(join(root, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+const bin = pkg.oclif.bin;
+const pages = renderManPages(manifest, { bin, version: pkg.version, description: pkg.description });
+const manDir = join(root, 'man');
+mkdirSync(manDir, { recursive: true });
+for (const f of readdirSync(manDir)) {
+  if (f.endsWith('.1') && !pages.has(f)) rmSync(join(manDir, f));
+}
+let changed = 0;
+for (const [name, content] of pages) {
+  const file = join(manDir, name);
+  let old = '';
+  try {
+    old = readFileSync(file, 'utf8');
+  } catch {}
+  if (old !== content) {
+    writeFileSync(file, content);
+    changed++;
+  }
+}
+const man = [...pages.keys()].map((name) => `./man/${name}`);
+if (JSON.stringify(pkg.man) !== JSON.stringify(man)) {
+  pkg.man = man;
+  writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+  process.stdout.write('updated the man list of package.json\n');
+}
+process.stdout.write(
+  `oclif.manifest.json: ${Object.keys(manifest.commands).length} commands; man/: ${pages.size} pages (${changed} changed)\n`,
+);
+
+if (process.argv.includes('--readme')) {
+  const { renderCommandReference, replaceReferenceSection } = await import(
+    '../dist/commands/_lib/docs/render-command-reference.js'
+  );
+  const readmeFile = join(root, 'README.md');
+  const readme = readFileSync(readmeFile, 'utf8');
+  const updated = replaceReferenceSection(readme, await renderCommandReference(root, manifest));
+  if (updated !== readme) {
+    writeFileSync(readmeFile, updated);
+    process.stdout.write('README.md: command reference updated\n');
+  } else process.stdout.write('README.md: command reference already current\n');
+}

@@ -1,0 +1,12 @@
+import { BaseCommand } from './base-command.js';
+import { nodeUrlFlag, timeoutFlag } from './connection-flags.js';
+import { NodeConnection } from './node-connection.js';
+
+/** A command that reads from the node's public listener (`query`, `tx`...). */
+export abstract class NodeCommand extends BaseCommand {
+  static override baseFlags = { 'node-url': nodeUrlFlag, timeout: timeoutFlag };
+
+  protected publicNode(flags: { 'node-url': string; timeout: number }): NodeConnection {
+    return new NodeConnection({ url: flags['node-url'], listener: 'public', timeoutMs: flags.timeout });
+  }
+}

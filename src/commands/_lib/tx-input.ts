@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { CliError } from './cli-error.js';
+
+/**
+ * Reads a Tx given as a file or `-` (stdin): the Tx JSON itself (`query tx --json` result, `tx build` output),
+ * or a `--json` envelope of `tx build` / `query tx` ({status, result: {tx} | Tx}).
+ */
+export function readTxInput(source: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  } catch (err) {
+    throw CliError.usage(`cannot read ${source === '-' ? 'stdin' : source}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw CliError.usage(
+      `${source === '-' ? 'stdin' : source} is not JSON (${(err as Error).message}): expected a Tx as JSON`,
+    );
+  }
+  const unwrapped = unwrap(json);
+  if (!unwrapped) {
+    throw CliError.usage(
+      `${source === '-' ? 'stdin' : source} holds no Tx: expected {txHash, data, chonkProof, ...} (what \`tx build\` prints)`,
+    );
+  }
+  return unwrapped;
+}
+
+function unwrap(json: unknown): Record<string, unknown> | undefined {
+  if (!isObject(json)) return undefined;
+  if (typeof json.data === 'string') return json;
+  if ('status' in json && 'result' in json) return unwrap(json.result);
+  if (isObject(json.tx)) return unwrap(json.tx);
+  return undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

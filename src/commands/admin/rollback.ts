@@ -1,0 +1,64 @@
+import { Args, Flags } from '@oclif/core';
+import { AdminCommand } from '../_lib/admin-command.js';
+import { parseBlockArgument } from '../_lib/block-argument.js';
+import { blockNotFound } from '../_lib/block-not-found.js';
+import { CliError } from '../_lib/cli-error.js';
+import { nodeUrlFlag } from '../_lib/connection-flags.js';
+import { NodeConnection } from '../_lib/node-connection.js';
+import { confirm } from '../_lib/terminal-input.js';
+
+export default class AdminRollback extends AdminCommand {
+  static override summary = 'Roll the chain back to a block, removing every block after it.';
+  static override description =
+    'Calls nodeAdmin_rollbackTo(block, force). The chain store, world state and mempool go back together. Below ' +
+    'the finalized block the node refuses unless --force (which may clear world state and pool data). A block ' +
+    'given as "latest" or as a hash is resolved to its number through --node-url first. Asks for confirmation on ' +
+    'a terminal; scripts (and --json) must pass --yes.';
+  static override examples = [
+    '<%= config.bin %> admin rollback 10',
+    '<%= config.bin %> admin rollback 10 --yes --json',
+    '<%= config.bin %> admin rollback 3 --force --yes',
+    '<%= config.bin %> admin rollback 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f --yes',
+  ];
+  static override args = {
+    block: Args.string({
+      description: 'The block to keep as the new tip: a number, "latest" or a block hash.',
+      required: true,
+    }),
+  };
+  static override flags = {
+    force: Flags.boolean({
+      description: 'Roll back below the finalized block too (clears world state and pool data if needed).',
+    }),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    'node-url': nodeUrlFlag,
+  };
+
+  protected async execute(): Promise<unknown> {
+    const { args, flags } = await this.parse(AdminRollback);
+    const block = parseBlockArgument(args.block);
+    let target: number;
+    if (typeof block === 'number') target = block;
+    else {
+      const node = new NodeConnection({ url: flags['node-url'], listener: 'public', timeoutMs: flags.timeout });
+      const header = await node.call('node_getBlockHeader', block);
+      if (header === undefined) throw await blockNotFound(node, block);
+      target = header.globalVariables.blockNumber;
+    }
+    if (!flags.yes) {
+      if (this.jsonEnabled() || !process.stdin.isTTY) {
+        throw CliError.usage(`rolling back to block ${target} removes every later block: confirm with --yes`);
+      }
+      if (
+        !(await confirm(
+          `Roll the chain of ${flags['admin-url']} back to block ${target}${flags.force ? ' (forced)' : ''}?`,
+        ))
+      ) {
+        throw CliError.usage('not confirmed: nothing was rolled back');
+      }
+    }
+    await this.adminNode(flags).call('nodeAdmin_rollbackTo', target, flags.force);
+    this.log(`Rolled back to block ${target}.`);
+    return { targetBlockNumber: target, force: flags.force };
+  }
+}

@@ -1,0 +1,34 @@
+import { Args } from '@oclif/core';
+import { parseBlockArgument } from '../_lib/block-argument.js';
+import { blockNotFound } from '../_lib/block-not-found.js';
+import { renderBlock } from '../_lib/chain-render.js';
+import { fullFlag } from '../_lib/connection-flags.js';
+import { NodeCommand } from '../_lib/node-command.js';
+import { toWire } from '../_lib/wire-json.js';
+
+export default class QueryBlock extends NodeCommand {
+  static override summary = 'Show a block: its header, state roots and txs.';
+  static override description =
+    'Calls node_getBlock. The --json result is the L2Block as the node sends it; the human view adds the block ' +
+    'hash. Exits 4 when the chain has no such block.';
+  static override examples = [
+    '<%= config.bin %> query block',
+    '<%= config.bin %> query block 12 --full',
+    '<%= config.bin %> query block 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f --json',
+  ];
+  static override args = {
+    block: Args.string({ description: 'A block number, "latest" or a block hash.', default: 'latest' }),
+  };
+  static override flags = { full: fullFlag };
+
+  protected async execute(): Promise<unknown> {
+    const { args, flags } = await this.parse(QueryBlock);
+    const block = parseBlockArgument(args.block);
+    const node = this.publicNode(flags);
+    const found = await node.call('node_getBlock', block);
+    if (found === undefined) throw await blockNotFound(node, block);
+    const wire = toWire(found);
+    this.log(renderBlock(wire, flags.full));
+    return wire;
+  }
+}

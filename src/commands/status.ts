@@ -1,0 +1,128 @@
+import { resolveAdminKey } from './_lib/admin-key.js';
+import { BaseCommand } from './_lib/base-command.js';
+import { CliError } from './_lib/cli-error.js';
+import { adminUrlFlag, apiKeyFlag, fullFlag, nodeUrlFlag, timeoutFlag } from './_lib/connection-flags.js';
+import { EXIT_CODES } from './_lib/exit-codes.js';
+import { keyValues, shortHex } from './_lib/human-format.js';
+import { NodeConnection } from './_lib/node-connection.js';
+import { at, textAt, toWire } from './_lib/wire-json.js';
+
+export default class Status extends BaseCommand {
+  static override summary = 'Show whether the node is up, where its chain stands, and whether admin access works.';
+  static override description =
+    'Reads GET /status and the chain tips, node info, readiness, mempool size and min fees from the public ' +
+    'listener, then checks the admin listener: reachable, and whether it accepts the API key (--api-key, ' +
+    'NODE_ADMIN_API_KEY or the saved one). Exits 5 when the public listener does not answer; an admin listener ' +
+    'that does not answer is a warning. The --json result holds each part.';
+  static override examples = [
+    '<%= config.bin %> status',
+    '<%= config.bin %> status --json | jq .result.tips.proposed.number',
+    '<%= config.bin %> status --node-url http://10.0.0.5:8080 --admin-url http://10.0.0.5:8880',
+  ];
+  static override flags = {
+    'node-url': nodeUrlFlag,
+    'admin-url': adminUrlFlag,
+    'api-key': apiKeyFlag,
+    timeout: timeoutFlag,
+    full: fullFlag,
+  };
+
+  protected async execute(): Promise<unknown> {
+    const { flags } = await this.parse(Status);
+    const node = new NodeConnection({ url: flags['node-url'], listener: 'public', timeoutMs: flags.timeout });
+    const health = await node.health();
+    if (!health) {
+      throw new CliError(`no node answers at ${flags['node-url']}`, {
+        exitCode: EXIT_CODES.unreachable,
+        code: 'UNREACHABLE',
+        actions: ['start one: l2node start', 'or name it: --node-url / NODE_URL'],
+      });
+    }
+    const serving = health.status === 200;
+    const [info, tips, ready, pending, minFees] = serving
+      ? await Promise.all([
+          node.call('node_getNodeInfo').then(toWire),
+          node.call('node_getL2Tips').then(toWire),
+          node.call('node_isReady'),
+          node.call('node_getPendingTxCount'),
+          node.call('node_getCurrentMinFees').then(toWire),
+        ])
+      : [null, null, false, null, null];
+    const admin = await this.checkAdmin(flags);
+
+    const tip = (name: string, path: string) => `${name} ${textAt(tips, `${path}.number`)}`;
+    this.log(
+      keyValues([
+        [
+          'node',
+          `${flags['node-url']}  ${textAt(health.body, 'status')}${serving ? (ready ? ', ready for txs' : ', not ready for txs') : ''}`,
+        ],
+        [
+          'version',
+          serving
+            ? `l2node ${textAt(info, 'nodeVersion')}, rollup version ${textAt(info, 'rollupVersion')}, L1 chain id ${textAt(info, 'l1ChainId')}`
+            : undefined,
+        ],
+        [
+          'chain',
+          serving
+            ? `${tip('proposed', 'proposed')} (${shortHex(textAt(tips, 'proposed.hash'), flags.full)}), ${tip('checkpointed', 'checkpointed.block')}, ${tip('proven', 'proven.block')}, ${tip('finalized', 'finalized.block')}`
+            : undefined,
+        ],
+        [
+          'mempool',
+          serving
+            ? `${pending} pending; min fee ${textAt(minFees, 'feePerL2Gas')} per L2 gas, ${textAt(minFees, 'feePerDaGas')} per DA gas`
+            : undefined,
+        ],
+        ['admin', `${flags['admin-url']}  ${admin.summary}`],
+      ]),
+    );
+    if (!admin.reachable) this.warning(`the admin listener ${flags['admin-url']} does not answer`);
+    else if (admin.keyAccepted === false)
+      this.warning(
+        `the admin listener refuses the ${admin.keySource === 'none' ? 'missing' : admin.keySource} API key: run \`l2node admin login\``,
+      );
+    return {
+      node: { url: flags['node-url'], status: at(health.body, 'status') ?? null, httpStatus: health.status, ready },
+      info,
+      tips,
+      mempool: serving ? { pending, minFees } : null,
+      admin: {
+        url: flags['admin-url'],
+        reachable: admin.reachable,
+        keySource: admin.keySource,
+        keyAccepted: admin.keyAccepted,
+      },
+    };
+  }
+
+  /** Reachable through GET /status (no key needed), then a read-only admin call to see whether the key passes. */
+  private async checkAdmin(flags: { 'admin-url': string; 'api-key'?: string; timeout: number }): Promise<{
+    reachable: boolean;
+    keySource: string;
+    keyAccepted: boolean | null;
+    summary: string;
+  }> {
+    const { apiKey, source } = resolveAdminKey(flags['api-key'], flags['admin-url']);
+    const admin = new NodeConnection({ url: flags['admin-url'], listener: 'admin', apiKey, timeoutMs: flags.timeout });
+    if (!(await admin.health())) {
+      return { reachable: false, keySource: source, keyAccepted: null, summary: 'not answering' };
+    }
+    let accepted = true;
+    try {
+      await admin.call('nodeAdmin_getConfig');
+    } catch (err) {
+      // Past authentication any answer (even "not available yet") proves the key.
+      if (err instanceof CliError && err.code === 'UNAUTHORIZED') accepted = false;
+      else if (!(err instanceof CliError)) throw err;
+    }
+    const key = source === 'none' ? 'no API key' : `${source} API key`;
+    return {
+      reachable: true,
+      keySource: source,
+      keyAccepted: accepted,
+      summary: accepted ? `reachable, ${key} accepted` : `reachable, ${key} refused (l2node admin login)`,
+    };
+  }
+}
