@@ -8,8 +8,12 @@ import { type Clock, SystemClock } from './lifecycle/clock.js';
 import { ServiceRunner } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
 import { MempoolService } from './mempool/mempool-service.js';
+import { MetricsService } from './metrics/metrics-service.js';
+import { NodeMetrics } from './metrics/node-metrics.js';
+import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
+import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
 import { DatabaseService } from './store/database-service.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
@@ -47,6 +51,10 @@ export class L2Node {
   readonly validators: ValidatorService;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
   readonly sync: UpstreamBlockSource | undefined;
+  /** Runtime config, pause and resume, rollbacks, snapshot uploads (the nodeAdmin_ operations). */
+  readonly operations: OperationsService;
+  /** Prometheus GET /metrics on --metrics-port, when set. */
+  readonly metrics: MetricsService;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
   private readonly runner: ServiceRunner;
@@ -109,6 +117,28 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
+    this.operations = new OperationsService({
+      config,
+      db: () => this.database.db,
+      chain: this.chain,
+      mempool: this.mempool,
+      producer: () => (this.chain.running ? this.blockProducer : undefined),
+      nodeState: () => this.state,
+      now: () => this.clock.now(),
+      log: logger.module('operations'),
+    });
+    const metrics = new NodeMetrics({
+      chain: this.chain,
+      mempool: this.mempool,
+      operations: this.operations,
+      startedAt: this.startedAt,
+    });
+    this.metrics = new MetricsService({
+      port: config.metricsPort,
+      host: config.metricsHost,
+      metrics,
+      log: logger.module('metrics'),
+    });
     this.rpc = new RpcService({
       host: config.host,
       port: config.port,
@@ -140,6 +170,7 @@ export class L2Node {
       handlers: buildRpcHandlers(this),
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
+      observeCall: config.metricsPort === undefined ? undefined : (call) => metrics.observeRpc(call),
       log: logger.module('rpc'),
       print,
     });
@@ -152,6 +183,8 @@ export class L2Node {
         ? `starting node with data directory ${this.config.dataDirectory}`
         : 'starting node in memory (no --data-directory): nothing is kept after it stops',
     );
+    // --snapshot-url: the database is restored from a snapshot before it opens.
+    if (this.config.snapshotUrl) await this.runner.start(new SnapshotBootstrapService(this.config, this.log));
     await this.runner.start(this.database);
     await this.runner.start(this.chain);
     // The mempool joins the chain's block observers before the sequencer builds a first block.
@@ -160,6 +193,9 @@ export class L2Node {
     await this.runner.start(this.validators);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.
     await this.runner.start(this.sync ?? this.chain.sequencer);
+    // Stopped before the producer and the database: a running snapshot upload ends first.
+    await this.runner.start(this.operations);
+    await this.runner.start(this.metrics);
     await this.runner.start(this.rpc);
     this.state = 'running';
     this.log.info('node running');
@@ -182,15 +218,35 @@ export class L2Node {
     return this.chain.running ? this.chain.chain.latestBlockNumber : 0;
   }
 
-  /** GET /status: 200 while running, 503 while starting or stopping. */
+  /**
+   * GET /status: 200 while running, 503 while starting or stopping. `sync.state` says honestly what the node
+   * does (starting, syncing with the distance, synced, paused, stopping); `ready` is true only when it serves
+   * and follows the chain (synced), for readiness probes.
+   */
   statusReport(): StatusReport {
     const serving = this.state === 'running';
+    const sync = this.operations.syncStatus();
+    const tips = this.chain.running ? this.chain.chain.readTips() : undefined;
     return {
       serving,
       body: {
         status: serving ? 'ok' : this.state,
         state: this.state,
+        ready: serving && sync.state === 'synced',
         blockNumber: this.chainTip(),
+        sync,
+        ...(tips
+          ? {
+              tips: {
+                proposed: tips.proposed.number,
+                checkpointed: tips.checkpointed.block.number,
+                proven: tips.proven.block.number,
+                finalized: tips.finalized.block.number,
+              },
+            }
+          : {}),
+        pendingTxs: this.mempool.running ? this.mempool.mempool.pendingTxCount() : 0,
+        snapshot: this.operations.snapshotStatus(),
         // Follower mode: the upstream, the distance to it, blocks/s, ETA, and a refused block if any.
         ...(this.sync ? { follower: this.sync.status() } : {}),
       },

@@ -4,6 +4,8 @@ import type { ChainService } from './chain/chain-service.js';
 import type { NodeConfig } from './config/settings.js';
 import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
 import type { MempoolService } from './mempool/mempool-service.js';
+import { operationsRpcHandlers } from './operations/operations-rpc-handlers.js';
+import type { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import type { ValidatorService } from './validators/validator-service.js';
 import { validatorsRpcHandlers } from './validators/validators-rpc-handlers.js';
@@ -15,6 +17,7 @@ export interface RpcHandlerSources {
   chainTip(): number;
   readonly chain: ChainService;
   readonly mempool: MempoolService;
+  readonly operations: OperationsService;
   readonly validators: ValidatorService;
 }
 
@@ -26,6 +29,7 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
     ...chainRpcHandlers(node.chain, node.config),
     ...mempoolRpcHandlers(node.mempool),
+    ...operationsRpcHandlers(() => node.operations),
     ...validatorsRpcHandlers(node.validators),
     node_getBlockNumber: async () => node.chainTip(),
     node_getNodeVersion: async () => PACKAGE_VERSION,

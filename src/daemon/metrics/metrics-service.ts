@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { NodeMetrics } from './node-metrics.js';
+
+export interface MetricsServiceOptions {
+  /** Unset: no listener (and nothing is counted). */
+  readonly port: number | undefined;
+  readonly host: string;
+  readonly metrics: NodeMetrics;
+  readonly log: Logger;
+}
+
+/**
+ * GET /metrics in the Prometheus text format on a listener of its own (--metrics-port, loopback by default):
+ * scrapers never share a port with the admin API, and the public port exposes nothing new.
+ */
+export class MetricsService implements Service {
+  readonly name = 'metrics';
+  private server: Server | undefined;
+  private boundUrl: string | undefined;
+
+  constructor(private readonly o: MetricsServiceOptions) {}
+
+  get enabled(): boolean {
+    return this.o.port !== undefined;
+  }
+
+  /** http://host:port of the listener once it listens. */
+  get url(): string | undefined {
+    return this.boundUrl;
+  }
+
+  async start(): Promise<void> {
+    if (this.o.port === undefined) return;
+    this.o.metrics.attach();
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path !== '/metrics') {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Not Found: metrics are served at GET /metrics\n');
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Method Not Allowed: GET /metrics\n');
+        return;
+      }
+      const text = this.o.metrics.render();
+      res.writeHead(200, {
+        'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'EADDRINUSE' ? 'address already in use' : err.message;
+        reject(
+          new Error(`the metrics listener cannot listen on ${this.o.host}:${this.o.port} (--metrics-port): ${why}`),
+        );
+      };
+      server.once('error', onError);
+      server.listen(this.o.port, this.o.host, () => {
+        server.off('error', onError);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.boundUrl = `http://${host}:${address.port}`;
+    this.server = server;
+    this.o.log.info({ metricsUrl: `${this.boundUrl}/metrics` }, 'metrics listening');
+  }
+
+  async stop(): Promise<void> {
+    this.o.metrics.detachAll();
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import type { Chain } from '../chain/chain.js';
+import { UnwindRefusedError } from '../chain/unwind-blocks.js';
+import { BlockRejectedError, WorldStateError } from '../world-state/world-state-errors.js';
+
+/** A rollback the node refuses (target above the tip or not stored, below finality without force). */
+export class RollbackRefusedError extends Error {
+  override name = 'RollbackRefusedError';
+}
+
+export interface RollbackResult {
+  readonly targetBlockNumber: number;
+  readonly removedBlocks: number;
+  /** World state and pool data were cleared and re-derived from the stored blocks (force below finality). */
+  readonly rederived: boolean;
+}
+
+export interface RollbackParts {
+  readonly chain: Chain;
+  /** Forgets the pool's txs (inside the rollback's transaction). */
+  readonly clearPool: () => void;
+}
+
+/**
+ * nodeAdmin_rollbackTo on a paused chain (reference aztec-internals 4): the blocks above the target go, with
+ * their world state, logs, messages, contracts and receipts, in one SQLite transaction (unwindBlocks); their txs
+ * return to the pool when still valid. Below the finalized block it takes `force`, and then the world state and
+ * the pool's data are cleared and re-derived from the stored blocks, in the same transaction. Readers see the
+ * chain before or after, never between: the transaction is synchronous and commits as a whole.
+ */
+export function rollbackChain(parts: RollbackParts, target: number, force: boolean): RollbackResult {
+  const { chain } = parts;
+  const latest = chain.latestBlockNumber;
+  if (target > latest) {
+    throw new RollbackRefusedError(`Cannot roll back to block ${target}: the chain's tip is block ${latest}`);
+  }
+  if (target > 0 && !chain.store.blocks.get(target)) {
+    throw new RollbackRefusedError(`Cannot roll back to block ${target}: it is not stored on this node`);
+  }
+  if (target === latest) return { targetBlockNumber: target, removedBlocks: 0, rederived: false };
+  const finalized = chain.readTips().finalized.block.number;
+  const rederive = target < finalized;
+  if (rederive && !force) {
+    throw new RollbackRefusedError(
+      `Cannot roll back to block ${target}: it is before the finalized block ${finalized}. Pass force (true) to ` +
+        'clear the world state and the pool data and re-derive them from the stored blocks',
+    );
+  }
+  try {
+    const removed = chain.unwindTo(target, {
+      force: rederive,
+      rederive,
+      inTransaction: rederive ? parts.clearPool : undefined,
+    });
+    return { targetBlockNumber: target, removedBlocks: removed.length, rederived: rederive };
+  } catch (err) {
+    if (err instanceof UnwindRefusedError) throw new RollbackRefusedError(err.message);
+    // A stored block that does not re-derive its header's roots: nothing was changed (the transaction rolled back).
+    if (err instanceof BlockRejectedError || err instanceof WorldStateError) {
+      throw new RollbackRefusedError(`Rolling back to block ${target} failed and changed nothing: ${err.message}`);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,156 @@
+import type { BlockProducer } from '../chain/block-producer.js';
+import type { ChainService } from '../chain/chain-service.js';
+import type { NodeConfig, SettingKey } from '../config/settings.js';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { MempoolService } from '../mempool/mempool-service.js';
+import type { NodeState } from '../node.js';
+import type { SnapshotStatus } from '../snapshots/snapshot-status.js';
+import { SnapshotUploader } from '../snapshots/snapshot-uploader.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import { type RollbackResult, rollbackChain } from './chain-rollback.js';
+import { OperationLock } from './operation-lock.js';
+import { OperationsEvents } from './operations-events.js';
+import { type ConfigChange, RuntimeConfig } from './runtime-config.js';
+import { SyncControl } from './sync-control.js';
+import { type SyncStatus, syncStatus } from './sync-status.js';
+
+export interface OperationsServiceOptions {
+  /** The one config object every service reads; setConfig changes it in place. */
+  readonly config: NodeConfig;
+  readonly db: () => SqliteDatabase;
+  readonly chain: ChainService;
+  readonly mempool: MempoolService;
+  /** What feeds blocks into the chain now: the sequencer, or a follower's block source. */
+  readonly producer: () => BlockProducer | undefined;
+  readonly nodeState: () => NodeState;
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+/**
+ * The admin operations (spec part 4, admin operations; issue 8) over the running services: the runtime
+ * configuration, pausing and resuming block production or sync, rollbacks and snapshot uploads. Every change
+ * is announced on `events` (the dashboard, the ws stream). Started after the services it drives and stopped
+ * before them, so a running snapshot ends before the database closes.
+ */
+export class OperationsService implements Service {
+  readonly name = 'operations';
+  readonly events: OperationsEvents;
+  readonly sync: SyncControl;
+  readonly config: RuntimeConfig;
+  readonly snapshots: SnapshotUploader;
+  private readonly lock = new OperationLock();
+
+  constructor(private readonly o: OperationsServiceOptions) {
+    this.events = new OperationsEvents((event, err) =>
+      o.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
+    );
+    this.sync = new SyncControl(o.producer, () => this.events.emit('sync', this.syncStatus()));
+    this.config = new RuntimeConfig(o.config, (changed) => this.applyConfig(changed));
+    this.snapshots = new SnapshotUploader({
+      db: o.db,
+      chain: () => o.chain.chain,
+      l1ChainId: o.config.l1ChainId,
+      rollupVersion: o.config.rollupVersion,
+      dataDirectory: o.config.dataDirectory,
+      whilePaused: (copy) => this.lock.run(() => this.whilePaused('snapshot', copy)),
+      now: o.now,
+      log: o.log,
+      onStatus: (status) => this.events.emit('snapshot', status),
+    });
+  }
+
+  async start(): Promise<void> {}
+
+  async stop(): Promise<void> {
+    await this.snapshots.stop();
+  }
+
+  /** nodeAdmin_setConfig: all keys or none; the changes apply at once. */
+  setConfig(partial: Readonly<Record<string, unknown>>): ConfigChange {
+    const changed = this.config.set(partial);
+    if (Object.keys(changed).length > 0) {
+      this.o.log.info({ changed }, `config changed: ${Object.keys(changed).join(', ')}`);
+      this.events.emit('config', { changed });
+    }
+    return changed;
+  }
+
+  /** nodeAdmin_pauseSync: idempotent; resolves once no block is in flight. */
+  async pauseSync(): Promise<void> {
+    const was = this.sync.pausedBy.includes('operator');
+    await this.sync.hold('operator');
+    if (!was) this.o.log.info({ producer: this.o.producer()?.name }, 'block production paused by the operator');
+  }
+
+  /** nodeAdmin_resumeSync: idempotent; production restarts unless a rollback or snapshot still holds it. */
+  resumeSync(): void {
+    if (!this.sync.pausedBy.includes('operator')) return;
+    this.sync.release('operator');
+    this.o.log.info({ pausedBy: this.sync.pausedBy }, 'block production resumed by the operator');
+  }
+
+  /** nodeAdmin_rollbackTo: production is paused around it and resumes after (unless the operator paused it). */
+  rollbackTo(target: number, force: boolean): Promise<RollbackResult> {
+    return this.lock.run(() =>
+      this.whilePaused('rollback', async () => {
+        const result = rollbackChain(
+          { chain: this.o.chain.chain, clearPool: () => this.o.mempool.mempool.clearPool() },
+          target,
+          force,
+        );
+        this.o.log.warn(
+          { ...result },
+          `rolled back to block ${target}: ${result.removedBlocks} blocks removed${result.rederived ? ', world state and pool data re-derived from the stored blocks' : ''}`,
+        );
+        this.events.emit('rollback', result);
+        return result;
+      }),
+    );
+  }
+
+  /** nodeAdmin_startSnapshotUpload: returns once the upload started; it runs in the background. */
+  startSnapshotUpload(location: string): void {
+    this.snapshots.start(location);
+  }
+
+  syncStatus(): SyncStatus {
+    const chain = this.o.chain;
+    return syncStatus({
+      nodeState: this.o.nodeState(),
+      producer: chain.running ? this.o.producer() : undefined,
+      pausedBy: this.sync.pausedBy,
+      blockNumber: chain.running ? chain.chain.latestBlockNumber : 0,
+    });
+  }
+
+  snapshotStatus(): SnapshotStatus {
+    return this.snapshots.status();
+  }
+
+  private async whilePaused<T>(reason: 'rollback' | 'snapshot', fn: () => Promise<T>): Promise<T> {
+    await this.sync.hold(reason);
+    try {
+      return await fn();
+    } finally {
+      this.sync.release(reason);
+    }
+  }
+
+  /** What a change needs beyond the new value on the config object, which services read when they use it. */
+  private applyConfig(changed: readonly SettingKey[]): void {
+    const keys = new Set(changed);
+    if (keys.has('maxPendingTxCount') && this.o.mempool.running) {
+      const evicted = this.o.mempool.mempool.applyPoolLimit();
+      if (evicted > 0) this.o.log.info({ evicted }, `evicted ${evicted} txs over the new pool limit`);
+    }
+    if ((keys.has('slotDuration') || keys.has('blocksPerSlot')) && this.o.chain.running) {
+      const from = this.o.chain.retimeSlots({
+        slotDuration: this.o.config.slotDuration,
+        blocksPerSlot: this.o.config.blocksPerSlot,
+      });
+      this.o.log.info({ fromSlot: from }, `slot timing changes from slot ${from}`);
+    }
+  }
+}

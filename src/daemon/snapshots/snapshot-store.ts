@@ -1,0 +1,177 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { dirname } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+
+/** A snapshot location that cannot be read or written; the message says which URL and why. */
+export class SnapshotStoreError extends Error {
+  override name = 'SnapshotStoreError';
+}
+
+/**
+ * A snapshot location (file:// or http(s)://): files are named by paths relative to it. Writes to a file://
+ * location go to a temporary name first and are renamed, so a reader never sees half a file; an http(s)://
+ * location takes each file by HTTP PUT (a web server or object store that accepts uploads).
+ */
+export interface SnapshotStore {
+  readonly location: string;
+  /** The absolute URL of a file of the location. */
+  urlOf(name: string): string;
+  /** A file's text, or undefined when it does not exist. */
+  readText(name: string, signal?: AbortSignal): Promise<string | undefined>;
+  writeText(name: string, text: string, contentType: string, signal?: AbortSignal): Promise<void>;
+  /** Sends a local file; `onProgress` gets the bytes sent so far. */
+  upload(name: string, localPath: string, onProgress: (bytes: number) => void, signal?: AbortSignal): Promise<void>;
+}
+
+export function openSnapshotStore(location: string): SnapshotStore {
+  const base = location.replace(/\/+$/, '');
+  const urlOf = (name: string) => `${base}/${name.split('/').map(encodeURIComponent).join('/')}`;
+  if (base.startsWith('file:')) {
+    const pathOf = (name: string) => fileURLToPath(urlOf(name));
+    return {
+      location: base,
+      urlOf,
+      readText: async (name) => readLocalText(pathOf(name)),
+      writeText: async (name, text) => {
+        const path = pathOf(name);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(`${path}.partial`, text);
+        await rename(`${path}.partial`, path);
+      },
+      upload: async (name, localPath, onProgress, signal) => {
+        const path = pathOf(name);
+        await mkdir(dirname(path), { recursive: true });
+        try {
+          await pipeline(createReadStream(localPath), counter(onProgress), createWriteStream(`${path}.partial`), {
+            signal,
+          });
+          await rename(`${path}.partial`, path);
+        } catch (err) {
+          await rm(`${path}.partial`, { force: true });
+          throw err;
+        }
+      },
+    };
+  }
+  return {
+    location: base,
+    urlOf,
+    readText: (name, signal) => readUrlText(urlOf(name), signal),
+    writeText: async (name, text, contentType, signal) => {
+      const body = Buffer.from(text);
+      await put(urlOf(name), Readable.from([body]), body.length, contentType, signal);
+    },
+    upload: async (name, localPath, onProgress, signal) => {
+      const size = (await stat(localPath)).size;
+      const body = createReadStream(localPath).pipe(counter(onProgress));
+      await put(urlOf(name), body, size, 'application/gzip', signal);
+    },
+  };
+}
+
+/** The text at a file:// or http(s):// URL, or undefined when there is nothing there (404, no such file). */
+export async function readUrlText(url: string, signal?: AbortSignal): Promise<string | undefined> {
+  if (url.startsWith('file:')) return readLocalText(fileURLToPath(url));
+  const res = await send('GET', url, undefined, {}, signal);
+  const text = (await collect(res)).toString('utf8');
+  if (res.statusCode === 404) return undefined;
+  if (res.statusCode !== 200) throw new SnapshotStoreError(`GET ${url} answered HTTP ${res.statusCode}`);
+  return text;
+}
+
+/** Copies what a file:// or http(s):// URL holds into a local file; `onProgress` gets the bytes so far. */
+export async function downloadToFile(
+  url: string,
+  localPath: string,
+  onProgress: (bytes: number) => void = () => {},
+  signal?: AbortSignal,
+): Promise<void> {
+  if (url.startsWith('file:')) {
+    const source = fileURLToPath(url);
+    try {
+      await pipeline(createReadStream(source), counter(onProgress), createWriteStream(localPath), { signal });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotStoreError(`${url} does not exist`);
+      throw err;
+    }
+    return;
+  }
+  const res = await send('GET', url, undefined, {}, signal);
+  if (res.statusCode !== 200) {
+    res.resume();
+    throw new SnapshotStoreError(`GET ${url} answered HTTP ${res.statusCode}`);
+  }
+  await pipeline(res, counter(onProgress), createWriteStream(localPath), { signal });
+}
+
+async function readLocalText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+async function put(
+  url: string,
+  body: Readable,
+  size: number,
+  contentType: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const headers = {
+    'content-type': contentType,
+    'content-length': String(size),
+    // The index changes with every upload: caches must not keep it (the reference uploads it no-store).
+    'cache-control': contentType === 'application/json' ? 'no-store' : 'public, max-age=31536000, immutable',
+  };
+  const res = await send('PUT', url, body, headers, signal);
+  const answer = (await collect(res)).toString('utf8').slice(0, 200);
+  if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) {
+    throw new SnapshotStoreError(`PUT ${url} answered HTTP ${res.statusCode}${answer ? `: ${answer}` : ''}`);
+  }
+}
+
+function send(
+  method: 'GET' | 'PUT',
+  url: string,
+  body: Readable | undefined,
+  headers: Record<string, string>,
+  signal: AbortSignal | undefined,
+): Promise<IncomingMessage> {
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, signal }, resolve);
+    req.on('error', (err) => reject(new SnapshotStoreError(`${method} ${url} failed: ${err.message}`)));
+    if (body) {
+      body.on('error', (err) => req.destroy(err));
+      body.pipe(req);
+    } else {
+      req.end();
+    }
+  });
+}
+
+async function collect(res: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A pass-through stream that reports the bytes that went through it. */
+function counter(onProgress: (bytes: number) => void): Transform {
+  let total = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      total += chunk.length;
+      onProgress(total);
+      done(null, chunk);
+    },
+  });
+}
