@@ -504,7 +504,12 @@ export const RPC_METHODS = nameMethods({
     summary: 'The runtime-settable configuration.',
     params: [],
     result: wireJsonResult('NodeAdminConfig'),
-    compat: SAME,
+    compat: {
+      aztec: 'differs',
+      note:
+        'only the keys this node has, with 4.1.2 types; 4.1.2 also returns prover, HA-signer and validator keys its ' +
+        'client requires (docs/compatibility.md)',
+    },
   }),
   nodeAdmin_setConfig: defineMethod({
     summary: 'Changes runtime-settable configuration keys.',

@@ -122,4 +122,12 @@ export const ADMIN_CASES: readonly ConformanceCase[] = [
   // Validators (issue 9): without a keystore there is no slasher and nothing to reload.
   { method: 'getSlashPayloads', args: [], rejects: /Slasher client not enabled/ },
   { method: 'reloadKeystore', args: [], rejects: /not using a file-based keystore/ },
+  // Operations (issue 8). getConfig is not here: 4.1.2's client requires prover and HA-signer keys this node does
+  // not have (test/e2e/operations-admin.test.ts checks the shared keys against 4.1.2's schema). Called as one
+  // batch, in this order: the node ends resumed and unchanged.
+  { method: 'setConfig', args: [{ maxPendingTxCount: 1000 }] },
+  { method: 'pauseSync', args: [] },
+  { method: 'resumeSync', args: [] },
+  { method: 'rollbackTo', args: [1_000_000], rejects: /Cannot roll back to block 1000000: the chain's tip is block/ },
+  { method: 'startSnapshotUpload', args: ['gs://bucket/path'], rejects: /unsupported scheme gs:\/\//i },
 ];
