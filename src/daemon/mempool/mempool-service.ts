@@ -5,6 +5,7 @@ import type { NodeConfig } from '../config/settings.js';
 import { FeeModel } from '../fees/fee-model.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import type { PoolChange } from '../node-events.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { worldStateReader } from './committed-state-reader.js';
@@ -31,6 +32,8 @@ export interface MempoolServiceOptions {
   readonly observe?: (observer: BlockObserver) => void;
   /** Called after a tx entered the pool (wakes an on-demand sequencer). */
   readonly onTxAdded?: () => void;
+  /** Told of every tx added, dropped or refused (the event stream). */
+  readonly onPoolChange?: (change: PoolChange) => void;
   /**
    * Follower mode: sends a tx the pool took on to the upstream. Throws the upstream's refusal (an RpcError
    * with its code and data), after which the tx leaves the pool.
@@ -103,6 +106,7 @@ export class MempoolService implements Service {
       minedTxLookup: this.o.minedTxLookup,
       contractClassIdOf: this.o.contractClassIdOf,
       onTxAdded: this.o.onTxAdded,
+      onPoolChange: this.o.onPoolChange,
       log: this.o.log,
     });
     this.#feeModel = feeModel;

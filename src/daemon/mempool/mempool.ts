@@ -7,6 +7,7 @@ import type { TxHash } from '../../core/tx-hash.js';
 import type { TxRejection } from '../../rpc/errors.js';
 import type { BlockObserver } from '../chain/block-observer.js';
 import type { Logger } from '../logging/logger.js';
+import type { PoolChange } from '../node-events.js';
 import type { PendingTxSource } from '../sequencer/pending-tx-source.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { CommittedStateReader } from './committed-state-reader.js';
@@ -53,6 +54,8 @@ export interface MempoolOptions {
   readonly minedRetentionBlocks?: number;
   /** Called after a tx entered the pool (the sequencer's on-demand mode builds at once). */
   readonly onTxAdded?: () => void;
+  /** Told of every tx added, dropped or refused (the dashboard's event stream counts them). */
+  readonly onPoolChange?: (change: PoolChange) => void;
   readonly log?: Logger;
 }
 
@@ -141,12 +144,19 @@ export class Mempool implements BlockObserver, PendingTxSource {
     const meta = TxMeta.of(tx);
     const ctx = this.validationContext();
     const result = this.validate(meta, ctx, {});
-    if (result.result !== 'valid') return { outcome: 'invalid', reasons: result.reason };
+    if (result.result !== 'valid') {
+      this.o.onPoolChange?.({ kind: 'rejected', code: 'TX_INVALID' });
+      return { outcome: 'invalid', reasons: result.reason };
+    }
     const added: TxPoolAddResult = this.pool.add(tx, pendingTxFromMeta(meta, this.now()), (slot) =>
       ctx.publicDataAt(slot),
     );
     if (added.outcome === 'duplicate') return { outcome: 'duplicate' };
-    if (added.outcome === 'rejected') return { outcome: 'rejected', rejection: added.rejection };
+    if (added.outcome === 'rejected') {
+      this.o.onPoolChange?.({ kind: 'rejected', code: added.rejection.code });
+      return { outcome: 'rejected', rejection: added.rejection };
+    }
+    this.o.onPoolChange?.({ kind: 'added' });
     this.logDrops(added.dropped);
     this.o.log?.debug({ txHash: meta.hashKey, priorityFee: meta.priorityFee.toString() }, 'tx added to the pool');
     this.o.onTxAdded?.();
@@ -352,6 +362,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
   }
 
   private logDrops(drops: readonly DroppedTx[]): void {
+    if (drops.length > 0) this.o.onPoolChange?.({ kind: 'dropped', reasons: drops.map((d) => d.reason) });
     for (const d of drops) {
       this.o.log?.info({ txHash: d.txHash.toString(), reason: d.reason, detail: d.detail }, 'tx dropped from the pool');
     }

@@ -2,6 +2,7 @@ import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
 import { EthAddress } from '../../core/eth-address.js';
 import { bytesToBigInt } from '../../core/fr.js';
 import type { Logger } from '../logging/logger.js';
+import type { ValidatorSlotResult } from '../node-events.js';
 import type { SlotClock } from '../sequencer/slot-clock.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { Committee } from './committee.js';
@@ -49,6 +50,8 @@ export interface SentinelOptions {
   readonly config: SentinelConfig;
   readonly slasher: Slasher;
   readonly log: Logger;
+  /** Told of each slot judged (the dashboard's event stream). */
+  readonly onSlot?: (result: ValidatorSlotResult) => void;
 }
 
 /**
@@ -179,15 +182,22 @@ export class Sentinel {
       return;
     } else status = 'blocks-missed';
     const attestationDue = status === 'checkpoint-mined' || status === 'checkpoint-proposed';
+    const result = { slot, proposer: proposer.toString(), status, attestationsSent: 0, attestationsMissed: 0 };
     store.db.transaction(() => {
       store.history.record(proposer, slot, status);
       for (const member of committee.members) {
         if (member.equals(proposer)) continue;
         const key = member.toString();
-        if (attestors.has(key)) store.history.record(member, slot, 'attestation-sent');
-        else if (attestationDue) store.history.record(member, slot, 'attestation-missed');
+        if (attestors.has(key)) {
+          store.history.record(member, slot, 'attestation-sent');
+          result.attestationsSent++;
+        } else if (attestationDue) {
+          store.history.record(member, slot, 'attestation-missed');
+          result.attestationsMissed++;
+        }
       }
     })();
+    this.o.onSlot?.(result);
   }
 
   /**

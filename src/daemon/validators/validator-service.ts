@@ -2,6 +2,7 @@ import type { EthAddress } from '../../core/eth-address.js';
 import type { Cancel, Clock } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import type { ValidatorSlotResult } from '../node-events.js';
 import type { CheckpointConsensus } from '../sequencer/checkpoint-consensus.js';
 import type { SlotClock } from '../sequencer/slot-clock.js';
 import type { ChainStore } from '../store/chain-store.js';
@@ -35,6 +36,8 @@ export interface ValidatorServiceOptions {
   readonly setConsensus: (consensus: CheckpointConsensus) => void;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Told of each slot the sentinel judged (the dashboard's event stream). */
+  readonly onSlot?: (result: ValidatorSlotResult) => void;
 }
 
 /** A request the validators cannot answer because the node runs without a committee. */
@@ -101,7 +104,15 @@ export class ValidatorService implements Service {
       now: () => this.o.clock.now(),
       log,
     });
-    const sentinel = new Sentinel({ store, chainStore: this.o.chainStore(), slots, config, slasher, log });
+    const sentinel = new Sentinel({
+      store,
+      chainStore: this.o.chainStore(),
+      slots,
+      config,
+      slasher,
+      log,
+      onSlot: this.o.onSlot,
+    });
     const client = new ValidatorClient({
       store,
       keystore: () => this.#keystore as ValidatorKeystore,

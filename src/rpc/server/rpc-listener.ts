@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { gzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, rpcErrors } from '../errors.js';
@@ -27,6 +28,11 @@ export interface RpcListenerOptions {
   /** Set when the listener requires the admin API key. */
   readonly auth?: AdminAuthenticator;
   readonly status: () => StatusReport;
+  /** A WebSocket endpoint (the admin event stream): upgrade requests to `path` that passed `auth` go to `handle`. */
+  readonly upgrade?: {
+    readonly path: string;
+    readonly handle: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  };
   readonly log: Logger;
 }
 
@@ -69,6 +75,7 @@ export class RpcListener {
     ];
     this.closingHeaders = [...this.jsonHeaders, 'connection', 'close'];
     this.server = createServer((req, res) => this.onRequest(req, res));
+    if (options.upgrade) this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
 
   get url(): string {
@@ -117,6 +124,43 @@ export class RpcListener {
       this.options.log.error({ err }, 'unexpected error while routing a request');
       if (!res.headersSent) this.sendJson(req, res, 500, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
       else res.destroy();
+    }
+  }
+
+  /**
+   * An upgrade request (WebSocket): the same key rule as every other request, checked before the handshake, so
+   * a refused client gets a plain HTTP 401 and never a socket.
+   */
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => {
+      // The client went away during the handshake: nothing to answer.
+    });
+    const upgrade = this.options.upgrade;
+    try {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      if (this.options.auth && !this.options.auth.accepts(req.headers)) {
+        this.options.log.warn(
+          { remoteAddress: req.socket.remoteAddress, method: req.method, path: req.url },
+          'admin event stream refused: invalid or missing API key',
+        );
+        rawResponse(socket, 401, UNAUTHORIZED_BODY, ['WWW-Authenticate: Bearer realm="l2node admin"']);
+      } else if (!upgrade || path !== upgrade.path || req.method !== 'GET') {
+        const body = JSON.stringify(
+          errorResponse(
+            new RpcError(INVALID_REQUEST, `Not Found: the event stream is served with GET ${upgrade?.path}`),
+          ),
+        );
+        rawResponse(socket, 404, body);
+      } else if (this.closing) {
+        rawResponse(socket, 503, JSON.stringify(errorResponse(new RpcError(INVALID_REQUEST, 'The node is stopping'))));
+      } else {
+        upgrade.handle(req, socket, head);
+      }
+    } catch (err) {
+      this.options.log.error({ err }, 'unexpected error while upgrading a connection');
+      socket.destroy();
     }
   }
 
@@ -312,6 +356,18 @@ export class RpcListener {
       res.end(zipped);
     });
   }
+}
+
+/** An HTTP response written straight on the socket of an upgrade request, which has no ServerResponse. */
+function rawResponse(socket: Duplex, status: number, body: string, headers: readonly string[] = []): void {
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...headers,
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
 function isJsonContentType(value: string | undefined): boolean {

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import { EVENT_STREAM_PATH } from '../node-stream-event.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AdminApiKey, adminKeyBanner, resolveAdminApiKey } from './admin-api-key.js';
 import { AdminAuthenticator } from './admin-authenticator.js';
+import { type EventFeed, EventStream } from './event-stream.js';
 import { MethodDispatcher } from './method-dispatcher.js';
 import { RpcListener, type StatusReport } from './rpc-listener.js';
 import { type ComponentVersions, versionHeaders } from './version-headers.js';
@@ -24,6 +26,8 @@ export interface RpcServiceOptions {
   readonly status: () => StatusReport;
   /** Undefined while the node serves; otherwise its state, answered as NOT_READY. */
   readonly notServing: () => string | undefined;
+  /** The node's events, served as a WebSocket stream on the admin listener (GET /events, same API key). */
+  readonly events?: EventFeed;
   /** Told of every call a handler answered (metrics). */
   readonly observeCall?: (call: { listener: 'public' | 'admin'; method: string; seconds: number; ok: boolean }) => void;
   readonly log: Logger;
@@ -40,6 +44,7 @@ export class RpcService {
   readonly name = 'rpc';
   private publicListener: RpcListener | undefined;
   private adminListener: RpcListener | undefined;
+  private eventStream: EventStream | undefined;
   #adminKey: AdminApiKey | undefined;
 
   constructor(private readonly options: RpcServiceOptions) {}
@@ -80,6 +85,7 @@ export class RpcService {
       dispatcher: dispatcher('public'),
       corsOrigin: o.corsOrigin,
     });
+    const eventStream = o.events && new EventStream({ feed: o.events, log: o.log });
     const adminListener = new RpcListener({
       ...common,
       listener: 'admin',
@@ -87,6 +93,10 @@ export class RpcService {
       port: o.adminPort,
       dispatcher: dispatcher('admin'),
       auth: key.enabled ? new AdminAuthenticator(key.hash) : undefined,
+      upgrade: eventStream && {
+        path: EVENT_STREAM_PATH,
+        handle: (req, socket, head) => eventStream.handleUpgrade(req, socket, head),
+      },
     });
     await publicListener.start();
     try {
@@ -97,12 +107,15 @@ export class RpcService {
     }
     this.publicListener = publicListener;
     this.adminListener = adminListener;
+    eventStream?.start();
+    this.eventStream = eventStream;
     this.#adminKey = key;
     this.announce(key);
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.publicListener?.stop(), this.adminListener?.stop()]);
+    // The stream's sockets are closed alongside: an upgraded socket would hold the admin listener's close.
+    await Promise.all([this.eventStream?.close(), this.publicListener?.stop(), this.adminListener?.stop()]);
   }
 
   private announce(key: AdminApiKey): void {
