@@ -331,6 +331,8 @@ export class TxPool {
   /** Forgets every tx: pending, mined and the dropped records (a forced rollback clears pool data). */
   clear(): void {
     this.write(() => this.store.clear());
+    // The index is rebuilt from the (now empty) tables.
+    this.token = undefined;
     this.sync();
   }
 

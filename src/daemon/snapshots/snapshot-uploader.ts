@@ -92,6 +92,11 @@ export class SnapshotUploader {
     });
   }
 
+  /** Resolves when no upload runs (the running one finished, either way). */
+  async idle(): Promise<void> {
+    await this.#job;
+  }
+
   /** Stops a running upload (the node is stopping) and waits until it has cleaned up. */
   async stop(): Promise<void> {
     this.#abort?.abort(new Error('the node is stopping'));
