@@ -24,7 +24,7 @@ let nonce = 0n;
 beforeAll(async () => {
   node = await spawnNode({
     args: [
-      ...['--prefunded-accounts', prefundedFlag(FUNDED), '--min-txs-per-block', '0'],
+      ...['--prefunded-accounts', prefundedFlag(FUNDED), '--min-txs-per-block', '0', '--metrics-port', '0'],
       ...['--slot-duration', '1', '--blocks-per-slot', '1'],
       ...['--epoch-duration', '2', '--proof-delay', '2', '--finality-delay', '2'],
     ],
@@ -275,5 +275,35 @@ describe('nodeAdmin_rollbackTo', () => {
     await adminOk(node, 'nodeAdmin_resumeSync');
     await until('new blocks on top of block 2', async () => ((await blockNumber()) > 3 ? true : undefined));
     expect((await status(node)).sync.state).toBe('synced');
+  });
+});
+
+describe('GET /metrics (--metrics-port)', () => {
+  it('serves Prometheus text on its own loopback listener: height, tips, pool, RPC calls by method, apply time', async () => {
+    const url = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    await pub(node, 'node_getBlockNumber');
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await res.text();
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    // A block may come between the scrape and this call.
+    expect(value('l2node_block_height')).toBeGreaterThan(0);
+    expect(value('l2node_block_height')).toBeLessThanOrEqual(await blockNumber());
+    expect(value('l2node_tip_block_number{tip="proposed"}')).toBeGreaterThan(0);
+    expect(value('l2node_pending_txs')).toBe(0);
+    expect(value('l2node_sync_paused')).toBe(0);
+    expect(
+      value('l2node_rpc_requests_total{listener="public",method="node_getBlockNumber",outcome="ok"}'),
+    ).toBeGreaterThan(0);
+    expect(
+      value('l2node_rpc_requests_total{listener="admin",method="nodeAdmin_rollbackTo",outcome="error"}'),
+    ).toBeGreaterThan(0);
+    expect(value('l2node_rpc_request_duration_seconds_count{method="node_getBlockNumber"}')).toBeGreaterThan(0);
+    expect(value('l2node_block_apply_duration_seconds_count')).toBeGreaterThan(0);
+    expect(value('l2node_rollbacks_total{rederived="true"}')).toBeGreaterThan(0);
+    expect((await fetch(url.replace(/\/metrics$/, '/other'))).status).toBe(404);
   });
 });
