@@ -16,6 +16,8 @@ const ABSENT = testAddress(3);
 const PRESENT = [0, 1, 2].map(testAddress);
 let node: RunningNode;
 let ks: ReturnType<typeof keystoreDir>;
+/** The last slot the node's sentinel judged when the cases start. */
+let lastProcessed = 0;
 
 beforeAll(async () => {
   ks = keystoreDir();
@@ -28,12 +30,15 @@ beforeAll(async () => {
       ...['--slashing-round-size-in-epochs', '1'],
     ],
   });
-  // Until there is something in every answer: a payload voted on in the current round.
+  // Until there is something in every answer: a payload voted on in the current round, ten slots judged.
   const deadline = Date.now() + 40_000;
+  const admin = { 'x-api-key': node.adminKey ?? '' };
   while (Date.now() < deadline) {
-    const res = await postJson(node.adminUrl, rpc('nodeAdmin_getSlashPayloads'), { 'x-api-key': node.adminKey ?? '' });
-    const payloads = (res.body as { result?: { votes: string }[] }).result ?? [];
-    if (payloads.some((p) => Number(p.votes) >= 1)) break;
+    const payloads = await postJson(node.adminUrl, rpc('nodeAdmin_getSlashPayloads'), admin);
+    const stats = await postJson(node.publicUrl, rpc('node_getValidatorsStats'));
+    lastProcessed = (stats.body as { result: { lastProcessedSlot?: number } }).result.lastProcessedSlot ?? 0;
+    const voted = ((payloads.body as { result?: { votes: string }[] }).result ?? []).some((p) => Number(p.votes) >= 1);
+    if (voted && lastProcessed >= 10) break;
     await new Promise((r) => setTimeout(r, 250));
   }
 });
@@ -47,7 +52,8 @@ type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
 /** A call through the official client and what its parsed answer must show. */
 interface ValidatorCase {
   readonly method: string;
-  readonly args: readonly unknown[];
+  /** A function when the args depend on the node's state. */
+  readonly args: readonly unknown[] | (() => readonly unknown[]);
   readonly check?: (answer: unknown) => void;
   readonly rejects?: RegExp;
 }
@@ -81,10 +87,11 @@ const PUBLIC: readonly ValidatorCase[] = [
   },
   {
     method: 'getValidatorStats',
-    args: [PRESENT[0], 1, 20],
+    args: () => [PRESENT[0], lastProcessed - 8, lastProcessed],
     check: (a) => {
       const s = a as { validator: { history: { slot: number }[]; lastAttestation?: { timestamp: bigint } } };
-      expect(s.validator.history.every((h) => h.slot >= 1 && h.slot <= 20)).toBe(true);
+      // Eight slots: validator 0 proposes in two of them at most and attests in the others but the absent one's.
+      expect(s.validator.history.every((h) => h.slot >= lastProcessed - 8 && h.slot <= lastProcessed)).toBe(true);
       expect(typeof s.validator.lastAttestation?.timestamp).toBe('bigint');
     },
   },
@@ -134,7 +141,8 @@ const ADMIN: readonly ValidatorCase[] = [
     check: (a) => {
       const [p] = a as { votes: bigint; round: bigint; slashes: { validator: { toString(): string } }[] }[];
       expect(p?.slashes.map((s) => s.validator.toString())).toEqual([ABSENT]);
-      expect(p?.votes).toBeGreaterThanOrEqual(1n);
+      // Parsed as bigints; how many votes depends on the slot it is read in (test/e2e/validators.test.ts counts them).
+      expect([typeof p?.votes, typeof p?.round]).toEqual(['bigint', 'bigint']);
     },
   },
   { method: 'reloadKeystore', args: [], check: (a) => expect(a).toBeUndefined() },
@@ -142,7 +150,7 @@ const ADMIN: readonly ValidatorCase[] = [
 
 async function run(client: Callable, cases: readonly ValidatorCase[]): Promise<void> {
   for (const c of cases) {
-    const call = client[c.method]?.(...c.args);
+    const call = client[c.method]?.(...(typeof c.args === 'function' ? c.args() : c.args));
     if (c.rejects) {
       await expect(call, c.method).rejects.toThrow(c.rejects);
       continue;
