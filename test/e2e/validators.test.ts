@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
+import { postJson, type RunningNode, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { feeRecipient, keystoreDir, keystoreV1, testAddress, testKey } from '../unit/validators/validator-fixtures.js';
 
 /**
@@ -247,6 +247,24 @@ describe('nodeAdmin_reloadKeystore on the running node', () => {
     );
     for (const c of checkpoints) {
       expect(signers(c).sort()).toEqual([testAddress(0), testAddress(1), NEW].sort());
+    }
+  });
+});
+
+describe('start-up with a keystore that does not load', () => {
+  it('stops with the error naming the file, and no key', async () => {
+    const bad = keystoreDir();
+    try {
+      bad.write('a.json', keystoreV1([0]));
+      bad.write('b.json', `{"schemaVersion": 1, "validators": [{"attester": "${testKey(1)}"`);
+      const proc = spawnNodeProcess({ args: ['--keystore-directory', bad.dir] });
+      const exit = await proc.exited;
+      expect(exit.code).not.toBe(0);
+      const output = proc.stdout() + proc.stderr();
+      expect(output).toContain(`Failed to load keystore from ${join(bad.dir, 'b.json')}: Invalid JSON format`);
+      expect(output).not.toContain(testKey(1).slice(2));
+    } finally {
+      bad.cleanup();
     }
   });
 });

@@ -181,6 +181,17 @@ describe('a dev chain run by a committee', () => {
     for (const list of signed) expect(signers(list).sort()).toEqual([0, 2, 4].map(testAddress).sort());
   });
 
+  it("a checkpoint's attestations go with it when an unwind removes it", async () => {
+    dev = await committeeOfFourWithOneAbsent({ 'finality-delay': '3600' });
+    await dev.advanceSlots(4);
+    const { store } = dev.chain.chain;
+    const latest = store.checkpoints.latest();
+    expect(latest && store.checkpointAttestations.get(latest.number)?.attestations).toHaveLength(4);
+    dev.chain.chain.unwindTo((latest?.firstBlock ?? 1) - 1);
+    expect(store.checkpoints.get(latest?.number ?? 0)).toBeUndefined();
+    expect(store.checkpointAttestations.get(latest?.number ?? 0)).toBeUndefined();
+  });
+
   it('reports two different payloads signed by one validator for a slot as duplicates, at their penalty', async () => {
     dev = await committeeOfFourWithOneAbsent({
       'slash-duplicate-proposal-penalty': '7',
