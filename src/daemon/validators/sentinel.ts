@@ -8,7 +8,7 @@ import type { ChainStore } from '../store/chain-store.js';
 import type { Committee } from './committee.js';
 import { OffenseType } from './offense-type.js';
 import type { Slasher } from './slasher.js';
-import { SignatureKind } from './store/signature-repository.js';
+import { SignatureKind, type SignatureRecord } from './store/signature-repository.js';
 import type { ValidatorStore } from './store/validator-store.js';
 import { computeValidatorStats, type ValidatorStatsJson } from './validator-stats.js';
 import { isProposerStatus, type ValidatorStatus } from './validator-status.js';
@@ -233,7 +233,7 @@ export class Sentinel {
   }
 
   /** Two different payloads signed by one validator for one slot and duty: equivocation. */
-  private reportDuplicates(slot: number, signatures: ReturnType<ValidatorStore['signatures']['bySlot']>): void {
+  private reportDuplicates(slot: number, signatures: readonly SignatureRecord[]): void {
     const digests = new Map<string, Set<string>>();
     for (const s of signatures) {
       const key = `${s.kind}:${s.signer}`;

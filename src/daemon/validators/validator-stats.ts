@@ -49,8 +49,13 @@ export function computeValidatorStats(
     .filter((h) => h.status === 'checkpoint-mined' || h.status === 'checkpoint-proposed')
     .at(-1);
   const lastAttestation = inRange.filter((h) => h.status === 'attestation-sent').at(-1);
-  const stats: ValidatorStatsJson = {
+  const proposal = time(lastProposal?.slot);
+  const attestation = time(lastAttestation?.slot);
+  // Optional keys are left out rather than null: 4.1.2's schema reads them as optional, not nullable.
+  return {
     address,
+    ...(proposal ? { lastProposal: proposal } : {}),
+    ...(attestation ? { lastAttestation: attestation } : {}),
     totalSlots: inRange.length,
     missedProposals: missed(
       inRange.filter((h) => isProposerStatus(h.status)),
@@ -61,18 +66,6 @@ export function computeValidatorStats(
       (s) => s === 'attestation-missed',
     ),
     history: inRange.map((h) => ({ slot: h.slot, status: h.status })),
-  };
-  const proposal = time(lastProposal?.slot);
-  const attestation = time(lastAttestation?.slot);
-  // Optional keys are left out rather than null: 4.1.2's schema reads them as optional, not nullable.
-  return {
-    address: stats.address,
-    ...(proposal ? { lastProposal: proposal } : {}),
-    ...(attestation ? { lastAttestation: attestation } : {}),
-    totalSlots: stats.totalSlots,
-    missedProposals: stats.missedProposals,
-    missedAttestations: stats.missedAttestations,
-    history: stats.history,
   };
 }
 
