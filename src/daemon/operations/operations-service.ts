@@ -61,7 +61,9 @@ export class OperationsService implements Service {
     });
   }
 
-  async start(): Promise<void> {}
+  async start(): Promise<void> {
+    await this.snapshots.removeLeftovers();
+  }
 
   async stop(): Promise<void> {
     await this.snapshots.stop();
@@ -130,8 +132,9 @@ export class OperationsService implements Service {
   }
 
   private async whilePaused<T>(reason: 'rollback' | 'snapshot', fn: () => Promise<T>): Promise<T> {
-    await this.sync.hold(reason);
     try {
+      // Inside the try: a producer that fails to pause must not keep the hold (and production stopped) forever.
+      await this.sync.hold(reason);
       return await fn();
     } finally {
       this.sync.release(reason);

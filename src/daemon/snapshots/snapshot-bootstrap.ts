@@ -36,8 +36,8 @@ export interface BootstrapResult {
   readonly dataUrl: string;
 }
 
-const DOWNLOAD = '.snapshot-download.gz';
-const RESTORE = '.snapshot-restore.sqlite';
+const DOWNLOAD = '.bootstrap-download.gz';
+const RESTORE = '.bootstrap-restore.sqlite';
 /** What may already be in a data directory that counts as empty: the admin key folder, leftovers of a failed try. */
 const IGNORABLE = new Set(['admin', DOWNLOAD, RESTORE, `${RESTORE}-journal`, `${RESTORE}-wal`, `${RESTORE}-shm`]);
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -49,6 +49,8 @@ interface SnapshotTip {
 /** Database pages copied per step of the online backup (4 MiB of 4 KiB pages): the event loop runs between steps. */
 const PAGES_PER_STEP = 1024;
 const PROGRESS_EVERY_MS = 250;
+/** Temporary copies are made in `<data directory>/.snapshot-XXXXXX/`. */
+const TEMP_PREFIX = '.snapshot-';
 
 /**
  * nodeAdmin_startSnapshotUpload (reference aztec-internals 5): in the background, a consistent copy of the node
@@ -92,6 +94,17 @@ export class SnapshotUploader {
     });
   }
 
+  /** Removes the temporary copies an upload cut short by a crash left in the data directory. */
+  async removeLeftovers(): Promise<void> {
+    const dir = this.o.dataDirectory;
+    if (!dir) return;
+    const entries = await readdir(dir).catch(() => [] as string[]);
+    for (const e of entries.filter((name) => name.startsWith(TEMP_PREFIX))) {
+      await rm(join(dir, e), { recursive: true, force: true });
+      this.o.log.info({ path: join(dir, e) }, 'removed the temporary copy of an interrupted snapshot upload');
+    }
+  }
+
   /** Resolves when no upload runs (the running one finished, either way). */
   async idle(): Promise<void> {
     await this.#job;
@@ -109,7 +122,7 @@ export class SnapshotUploader {
 
   private async run(location: string, store: SnapshotStore, signal: AbortSignal): Promise<void> {
     const started = this.o.now();
-    const dir = await mkdtemp(join(this.o.dataDirectory ?? tmpdir(), '.snapshot-'));
+    const dir = await mkdtemp(join(this.o.dataDirectory ?? tmpdir(), TEMP_PREFIX));
     const copy = join(dir, 'database.db');
     const zipped = join(dir, 'database.db.gz');
     try {

@@ -148,3 +148,44 @@ describe('bootstrapFromSnapshot', () => {
     expect(readFileSync(join(dir, NODE_DATABASE_FILE), 'utf8')).toBe('');
   });
 });
+
+describe('SnapshotUploader', () => {
+  it('removes the temporary copy an interrupted upload left in the data directory', async () => {
+    const dir = join(root, 'crashed');
+    mkdirSync(join(dir, '.snapshot-x1y2z3'), { recursive: true });
+    writeFileSync(join(dir, '.snapshot-x1y2z3', 'database.db'), 'half a copy');
+    writeFileSync(join(dir, NODE_DATABASE_FILE), 'kept');
+    const uploader = new SnapshotUploader({
+      db: () => dev.db,
+      chain: () => dev.service.chain,
+      l1ChainId: 31337,
+      rollupVersion: 1,
+      dataDirectory: dir,
+      whilePaused: (copy) => copy(),
+      now: () => Date.now(),
+      log,
+      onStatus: () => {},
+    });
+    await uploader.removeLeftovers();
+    expect(readdirSync(dir)).toEqual([NODE_DATABASE_FILE]);
+  });
+
+  it('refuses a second upload while one runs, and a location it cannot write to', async () => {
+    const uploader = new SnapshotUploader({
+      db: () => dev.db,
+      chain: () => dev.service.chain,
+      l1ChainId: 31337,
+      rollupVersion: 1,
+      dataDirectory: root,
+      whilePaused: (copy) => copy(),
+      now: () => Date.now(),
+      log,
+      onStatus: () => {},
+    });
+    uploader.start(pathToFileURL(join(root, 'second')).href);
+    expect(() => uploader.start(location)).toThrow(/^Snapshot upload already in progress \(to file:\/\/.*second/);
+    await uploader.idle();
+    expect(uploader.status()).toMatchObject({ running: false, last: { ok: true } });
+    expect(() => uploader.start('gs://bucket')).toThrow(/unsupported scheme gs:\/\//);
+  });
+});
