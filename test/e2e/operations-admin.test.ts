@@ -26,7 +26,7 @@ beforeAll(async () => {
     args: [
       ...['--prefunded-accounts', prefundedFlag(FUNDED), '--min-txs-per-block', '0', '--metrics-port', '0'],
       ...['--slot-duration', '1', '--blocks-per-slot', '1'],
-      ...['--epoch-duration', '2', '--proof-delay', '2', '--finality-delay', '2'],
+      ...['--epoch-duration', '2', '--proof-delay', '2', '--finality-delay', '4'],
     ],
   });
   builder = devTxBuilder(genesisHeader(FUNDED));
