@@ -10,6 +10,8 @@ import type { Logger, NodeLogger } from './logging/logger.js';
 import { MempoolService } from './mempool/mempool-service.js';
 import { MetricsService } from './metrics/metrics-service.js';
 import { NodeMetrics } from './metrics/node-metrics.js';
+import { NodeEventFeed } from './node-event-feed.js';
+import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
@@ -55,6 +57,8 @@ export class L2Node {
   readonly operations: OperationsService;
   /** Prometheus GET /metrics on --metrics-port, when set. */
   readonly metrics: MetricsService;
+  /** The mempool's changes and the sentinel's slot results (the chain and the operations have emitters of their own). */
+  readonly events: NodeEvents;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
   private readonly runner: ServiceRunner;
@@ -66,6 +70,9 @@ export class L2Node {
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
+    this.events = new NodeEvents((event, err) =>
+      this.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
+    );
     this.runner = new ServiceRunner(this.log);
     this.database = new DatabaseService(config.dataDirectory);
     const upstream = config.syncFrom ? new RpcUpstream({ url: config.syncFrom }) : undefined;
@@ -88,6 +95,7 @@ export class L2Node {
       setConsensus: (consensus) => this.chain.sequencer.setCheckpointConsensus(consensus),
       clock: this.clock,
       log: logger.module('validators'),
+      onSlot: (result) => this.events.emit('validatorSlot', result),
     });
     this.mempool = new MempoolService({
       db: () => this.database.db,
@@ -103,6 +111,7 @@ export class L2Node {
       // The pool and the fee model change with every block, inside its transaction.
       observe: (observer) => this.chain.chain.addObserver(observer),
       onTxAdded: () => this.chain.sequencer.notifyPendingTx(),
+      onPoolChange: (change) => this.events.emit('pool', change),
       forwardTx: upstream && upstreamTxForwarder(upstream, logger.module('sync')),
     });
     this.sync =
@@ -170,6 +179,8 @@ export class L2Node {
       handlers: buildRpcHandlers(this),
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
+      // The admin listener's WebSocket event stream (GET /events): the dashboard's source.
+      events: new NodeEventFeed(this),
       observeCall: config.metricsPort === undefined ? undefined : (call) => metrics.observeRpc(call),
       log: logger.module('rpc'),
       print,
