@@ -1,0 +1,133 @@
+import { useApp, useInput, useStdin, useWindowSize } from 'ink';
+import { useCallback, useEffect, useReducer, useState } from 'react';
+import type { EventStreamState } from '../rpc/client/event-stream-client.js';
+import type { NodeStreamEvent } from '../rpc/node-stream-event.js';
+import { initialDashboardState, pausedByOperator, reduceDashboard } from './dashboard-state.js';
+import { DashboardView } from './dashboard-view.js';
+import { DASHBOARD_TABS, type DashboardTab, type PendingConfirm } from './footer-bar.js';
+
+/** Where the dashboard's events come from: the admin event stream client (src/rpc/client/event-stream-client.ts). */
+export interface DashboardSource {
+  readonly url: string;
+  onEvent(listener: (event: NodeStreamEvent) => void): () => void;
+  onState(listener: (state: EventStreamState) => void): () => void;
+  start(): void;
+  close(): void;
+}
+
+/** What the keys do on the node, through the admin RPC client. */
+export interface DashboardActions {
+  pauseSync(): Promise<unknown>;
+  resumeSync(): Promise<unknown>;
+}
+
+export interface DashboardProps {
+  readonly source: DashboardSource;
+  readonly actions: DashboardActions;
+  /** What p acts on, named in the question (the admin URL). */
+  readonly target: string;
+  /** Local clock, ms (tests pass their own). */
+  readonly now?: () => number;
+  /** How often the uptime and the rates redraw without an event (default 1 s). */
+  readonly tickMs?: number;
+  /** A fixed size instead of the terminal's (tests). */
+  readonly size?: { readonly columns: number; readonly rows: number };
+}
+
+/**
+ * `l2node dashboard`: a live view of a node over its admin event stream. Keys: q quits, p pauses or resumes
+ * sync after a y/n question, Tab switches the tab, ? shows the help. Without a terminal on stdin the keys are
+ * off (ink cannot read them without raw mode) and the view still runs.
+ */
+export function Dashboard({ source, actions, target, now = Date.now, tickMs = 1000, size }: DashboardProps) {
+  const { exit } = useApp();
+  const { isRawModeSupported } = useStdin();
+  const terminal = useWindowSize();
+  const { columns, rows } = size ?? terminal;
+  const [state, dispatch] = useReducer(reduceDashboard, source.url, initialDashboardState);
+  const [clock, setClock] = useState(now);
+  const [tab, setTab] = useState<DashboardTab>('overview');
+  const [help, setHelp] = useState(false);
+  const [confirm, setConfirm] = useState<PendingConfirm | undefined>();
+  const keysEnabled = isRawModeSupported === true;
+
+  useEffect(() => {
+    const offEvent = source.onEvent((event) => dispatch({ kind: 'event', event, at: now() }));
+    const offState = source.onState((s) => dispatch({ kind: 'connection', state: s, at: now() }));
+    source.start();
+    return () => {
+      offEvent();
+      offState();
+      source.close();
+    };
+  }, [source, now]);
+
+  useEffect(() => {
+    const timer = setInterval(() => setClock(now()), tickMs);
+    return () => clearInterval(timer);
+  }, [now, tickMs]);
+
+  const note = useCallback(
+    (level: 'info' | 'warn' | 'error', text: string) => dispatch({ kind: 'note', level, text, at: now() }),
+    [now],
+  );
+
+  const run = useCallback(
+    (what: PendingConfirm) => {
+      const method = what === 'pause' ? 'nodeAdmin_pauseSync' : 'nodeAdmin_resumeSync';
+      note('info', `${method} sent to ${target}`);
+      (what === 'pause' ? actions.pauseSync() : actions.resumeSync()).then(
+        () => note('info', `${method} done`),
+        (err: unknown) => note('error', `${method} failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    },
+    [actions, note, target],
+  );
+
+  useInput(
+    (input, key) => {
+      if (confirm) {
+        if (input === 'y' || input === 'Y') {
+          setConfirm(undefined);
+          run(confirm);
+        } else if (input === 'n' || input === 'N' || key.escape || input === 'q') {
+          setConfirm(undefined);
+          note('info', `${confirm} cancelled`);
+        }
+        return;
+      }
+      if (input === 'q') exit();
+      else if (input === '?') setHelp((h) => !h);
+      else if (key.escape && help) setHelp(false);
+      else if (key.tab) {
+        const step = key.shift ? -1 : 1;
+        setTab(
+          (t) =>
+            DASHBOARD_TABS[
+              (DASHBOARD_TABS.indexOf(t) + step + DASHBOARD_TABS.length) % DASHBOARD_TABS.length
+            ] as DashboardTab,
+        );
+        setHelp(false);
+      } else if (input === 'p') {
+        if (!state.production || state.connection.status !== 'open')
+          note('warn', 'not connected to the node: p needs a live connection');
+        else setConfirm(pausedByOperator(state) ? 'resume' : 'pause');
+      }
+    },
+    { isActive: keysEnabled },
+  );
+
+  return (
+    <DashboardView
+      state={state}
+      now={clock}
+      tab={tab}
+      showHelp={help}
+      confirm={confirm}
+      keysEnabled={keysEnabled}
+      columns={columns}
+      rows={rows}
+      target={target}
+    />
+  );
+}
