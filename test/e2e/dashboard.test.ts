@@ -3,9 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AztecAddress } from '../../src/core/aztec-address.js';
+import { Fr } from '../../src/core/fr.js';
+import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { EventStreamClient } from '../../src/rpc/client/event-stream-client.js';
 import type { NodeStreamEvent } from '../../src/rpc/node-stream-event.js';
 import { l2node } from '../helpers/cli.js';
+import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { CONFIG_HOME, postJson, REPO_ROOT, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -14,14 +18,21 @@ import { CONFIG_HOME, postJson, REPO_ROOT, type RunningNode, rpc, spawnNode } fr
  * (tmux): the block number on screen advances, p then y pauses sync (GET /status of the node says so), q exits 0.
  * The terminal test is skipped when tmux is missing; it runs last, as it leaves the node paused.
  */
+const PAYER = new AztecAddress(0x5001n);
+const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
 let node: RunningNode;
 
 beforeAll(async () => {
-  node = await spawnNode({ args: ['--min-txs-per-block', '0', '--slot-duration', '1', '--blocks-per-slot', '2'] });
+  node = await spawnNode({
+    args: [
+      ...['--min-txs-per-block', '0', '--slot-duration', '1', '--blocks-per-slot', '2'],
+      ...['--prefunded-accounts', prefundedFlag(FUNDED)],
+    ],
+  });
 });
 
 describe('the event stream of a running node', () => {
-  it('sends the snapshot, then blocks and tips, and a config change', async () => {
+  it('sends the snapshot, then blocks and tips, a config change and the pool totals', async () => {
     const client = new EventStreamClient({ adminUrl: node.adminUrl, apiKey: node.adminKey });
     const events: NodeStreamEvent[] = [];
     client.onEvent((e) => events.push(e));
@@ -40,6 +51,20 @@ describe('the event stream of a running node', () => {
       expect(set.body).toMatchObject({ result: null });
       await until(() => events.some((e) => e.type === 'config'), 'the config event');
       expect(events.find((e) => e.type === 'config')).toMatchObject({ changed: { maxTxsPerBlock: 32 } });
+
+      // The mempool's running totals: one tx taken, one refused as invalid (expired).
+      const fees = (await call(node.publicUrl, 'node_getCurrentMinFees')).result as { feePerL2Gas: string };
+      const builder = devTxBuilder(genesisHeader(FUNDED));
+      const maxFeesPerGas = new GasFees(0n, 2n * BigInt(fees.feePerL2Gas));
+      const tx = (n: bigint, o: { expirationTimestamp?: bigint } = {}) =>
+        builder.build({ feePayer: PAYER, txRequestHash: new Fr(n), maxFeesPerGas, ...o }).toJSON();
+      expect((await call(node.publicUrl, 'node_sendTx', [tx(1n)])).error).toBeUndefined();
+      expect((await call(node.publicUrl, 'node_sendTx', [tx(2n, { expirationTimestamp: 1n })])).error).toMatchObject({
+        data: { code: 'TX_INVALID' },
+      });
+      const pooled = () =>
+        events.find((e) => e.type === 'pool' && e.pool.added === 1 && e.pool.rejected.TX_INVALID === 1);
+      await until(() => pooled() !== undefined, 'a pool event with both');
     } finally {
       client.close();
     }

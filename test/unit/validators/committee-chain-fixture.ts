@@ -3,6 +3,7 @@ import { ChainService } from '../../../src/daemon/chain/chain-service.js';
 import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig } from '../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../src/daemon/lifecycle/manual-clock.js';
+import type { ValidatorSlotResult } from '../../../src/daemon/node-events.js';
 import { openNodeDatabase, type SqliteDatabase } from '../../../src/daemon/store/node-database.js';
 import { ValidatorService } from '../../../src/daemon/validators/validator-service.js';
 import { ListTxSource, MIN_FEES } from '../chain/dev-chain-fixture.js';
@@ -23,7 +24,10 @@ export interface CommitteeChain {
  * block, empty blocks built (min txs 0), 2-slot epochs proven and finalized as soon as they end, 1-epoch
  * slashing rounds. The validator service starts before the sequencer, as in the node.
  */
-export async function startCommitteeChain(flags: Record<string, string>): Promise<CommitteeChain> {
+export async function startCommitteeChain(
+  flags: Record<string, string>,
+  hooks: { onSlot?: (result: ValidatorSlotResult) => void } = {},
+): Promise<CommitteeChain> {
   const { config } = resolveConfig(
     {
       'slot-duration': '4',
@@ -59,6 +63,7 @@ export async function startCommitteeChain(flags: Record<string, string>): Promis
     setConsensus: (consensus) => chain.sequencer.setCheckpointConsensus(consensus),
     clock,
     log,
+    onSlot: hooks.onSlot,
   });
   await validators.start();
   await chain.sequencer.start();
