@@ -20,7 +20,7 @@ export default class Dashboard extends BaseCommand {
     'as the node changes; it reconnects on its own when the node restarts. Keys: q quit, p pause or resume sync ' +
     '(asks y/n), Tab next view, ? help. With --once it prints one frame and exits; with --json it prints the ' +
     "stream's snapshot event (identity, tips, pool, sync, validators, recent blocks) and exits, for scripts and " +
-    'terminals-less runs.';
+    'runs without a terminal. docs/dashboard.md has a capture and the event stream reference.';
   static override examples = [
     '<%= config.bin %> dashboard',
     '<%= config.bin %> dashboard --admin-url http://10.0.0.5:8880',
