@@ -184,11 +184,12 @@ export async function runBlocksWithWorkers(w, workers) {
 }
 
 function runBlocks(w, hasher) {
-  const result = { times: {}, hashes: {}, roots: {} };
+  const result = { times: {}, cpuTimes: {}, hashes: {}, roots: {} };
   for (const [size, blocks] of Object.entries(w.blocks)) {
     const e = openFresh(hasher);
     try {
       const times = [];
+      const cpuTimes = [];
       const rootsAfter = [];
       for (const b of blocks) {
         const txs = b.txs.map((tx) => ({
@@ -203,6 +204,7 @@ function runBlocks(w, hasher) {
         const state = f.getStateReference();
         f.close();
         hasher.take();
+        const cpu = process.cpuUsage();
         const start = performance.now();
         e.ws.applyBlock({
           blockNumber: e.ws.latestBlockNumber + 1,
@@ -213,9 +215,12 @@ function runBlocks(w, hasher) {
           l1ToL2Messages: b.messages,
         });
         times.push(performance.now() - start);
+        const used = process.cpuUsage(cpu);
+        cpuTimes.push((used.user + used.system) / 1000);
         rootsAfter.push(roots(e.ws));
       }
       result.times[size] = times;
+      result.cpuTimes[size] = cpuTimes;
       result.hashes[size] = hasher.take();
       result.roots[size] = rootsAfter;
     } finally {

@@ -202,12 +202,25 @@ async function main() {
     `Hashes per item (l2node): appends ${hashesPer(ours.hashes.appends, items)}, nullifier inserts ${hashesPer(ours.hashes.nullifiers, items)}, ` +
       `public data writes ${hashesPer(ours.hashes.publicData, items)} (Aztec's batchInsert: ~45.5 per insert, reference perf-anchors 3.2)`,
   );
-  const times = (run) =>
-    Object.entries(run.times)
+  const times = (bySize) =>
+    Object.entries(bySize)
       .map(([s, ts]) => `${s} tx [${ts.map((t) => t.toFixed(0)).join(', ')}]`)
       .join('; ');
-  log(`Block times (ms), l2node: ${times(ours.blocks)}`);
-  if (oursParallel) log(`Block times (ms), l2node with hash workers: ${times(oursParallel)}`);
+  log(`Block wall times (ms), l2node: ${times(ours.blocks.times)}`);
+  log(`Block CPU times (ms, this process), l2node: ${times(ours.blocks.cpuTimes)}`);
+  if (oursParallel) {
+    log(`Block wall times (ms), l2node with hash workers: ${times(oursParallel.times)}`);
+    log(`Block CPU times (ms, all threads), l2node with hash workers: ${times(oursParallel.cpuTimes)}`);
+  }
+  log(
+    'CPU time is what a block costs when it does not wait for the CPU; on a shared machine the wall time above it ' +
+      'is the same work plus waiting for other processes.',
+  );
+  log(
+    `Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   log('Blocks: each tx has 64 note hashes, 64 nullifiers and 64 public data writes; 16 L1-to-L2 messages per block.');
 
   let ok = true;

@@ -30,7 +30,7 @@ import {
 } from './world-state-errors.js';
 import { type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
 import { storeKey, TREE_SPAN, WorldStateStore } from './world-state-store.js';
-import { type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
+import { type LowLeafResult, type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
 
 /** A block to read: a number, or the latest block. */
 export type BlockSelector = number | 'latest';
@@ -212,6 +212,11 @@ export class WorldState {
     return this.view(block).getLeafPreimage(treeId, leafIndex);
   }
 
+  /** The leaf with the largest key <= `key` in an indexed tree (nullifier or public data). */
+  findLowLeaf(block: BlockSelector, treeId: MerkleTreeId, key: bigint): LowLeafResult {
+    return this.view(block).findLowLeaf(treeId, key);
+  }
+
   /**
    * node_findLeavesIndexes: for each value, its leaf index and the block that inserted it, or undefined.
    * Indexed trees are searched by key (nullifier, public data leaf slot).
@@ -292,7 +297,8 @@ export class WorldState {
    * Applies a block's effects (reference aztec-internals 1.4): per tx 64 note hashes and 64 nullifiers
    * (zero-padded), public data writes in order, the checkpoint's L1-to-L2 messages padded to 1024 on its first
    * block, then the block hash into the archive. The computed state must equal the header's; otherwise
-   * BlockRejectedError and nothing is written. Runs inside the caller's transaction if one is open.
+   * BlockRejectedError and nothing is written. Runs inside the caller's transaction if one is open (without a
+   * savepoint): if anything else throws while rows are being written, the caller must roll that transaction back.
    */
   applyBlock(block: BlockToApply): StateReference {
     this.refresh();
