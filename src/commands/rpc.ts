@@ -24,8 +24,12 @@ export default class Rpc extends BaseCommand {
   ];
   static override strict = false;
   static override args = {
-    method: Args.string({ description: 'Method name, e.g. node_getBlockNumber.', required: false }),
-    params: Args.string({ description: 'Its params in order (as many as the method takes).', required: false }),
+    method: Args.string({ ignoreStdin: true, description: 'Method name, e.g. node_getBlockNumber.', required: false }),
+    params: Args.string({
+      ignoreStdin: true,
+      description: 'Its params in order (as many as the method takes).',
+      required: false,
+    }),
   };
   static override flags = {
     // --url is the name this flag had before the other commands settled on --node-url.

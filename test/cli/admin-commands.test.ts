@@ -114,14 +114,14 @@ describe('admin logout and login', () => {
   });
 
   it('login with an unreachable admin listener exits 5 unless --no-verify', async () => {
-    const dead = 'http://127.0.0.1:9';
+    const dead = 'http://127.0.0.1:47';
     const run = await cli(['admin', 'login', '--admin-url', dead], 'k\n');
     expect(run.code).toBe(5);
     expect(run.stderr).toContain('--no-verify');
     const saved = await cli(['admin', 'login', '--admin-url', dead, '--no-verify', '--json'], 'k\n');
     expect(envelopeOf(saved)).toMatchObject({ status: 0, result: { adminUrl: dead, verified: false } });
     expect(savedKeys()[dead]?.apiKey).toBe('k');
-    expect((await cli(['admin', 'logout', '--admin-url', 'http://localhost:9/'])).code).toBe(0);
+    expect((await cli(['admin', 'logout', '--admin-url', 'http://localhost:47/'])).code).toBe(0);
     expect(existsSync(CREDENTIALS)).toBe(false);
   });
 
@@ -189,7 +189,7 @@ describe('admin operations', () => {
   });
 
   it('an admin listener that does not answer exits 5', async () => {
-    const { json } = await both(['admin', 'pause-sync', '--admin-url', 'http://127.0.0.1:9'], 5);
+    const { json } = await both(['admin', 'pause-sync', '--admin-url', 'http://127.0.0.1:47'], 5);
     expect(json.error?.actions.join(' ')).toContain('--admin-url / NODE_ADMIN_URL');
   });
 });

@@ -1,5 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
+
+/**
+ * All of stdin, read as a stream: a synchronous read of fd 0 fails with EAGAIN when stdin is a non-blocking pipe
+ * whose writer has not written yet (`l2node tx build | l2node tx send -`).
+ */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /**
  * Reads a secret: from a prompt without echo when stdin is a terminal, else the first non-empty line of stdin
@@ -7,7 +17,7 @@ import { CliError } from './cli-error.js';
  */
 export async function readSecret(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
-    const line = readFileSync(0, 'utf8')
+    const line = (await readStdin())
       .split(/\r?\n/)
       .map((l) => l.trim())
       .find((l) => l.length > 0);

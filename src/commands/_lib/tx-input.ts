@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
+import { readStdin } from './terminal-input.js';
 
 /**
  * Reads a Tx given as a file or `-` (stdin): the Tx JSON itself (`query tx --json` result, `tx build` output),
  * or a `--json` envelope of `tx build` / `query tx` ({status, result: {tx} | Tx}).
  */
-export function readTxInput(source: string): Record<string, unknown> {
+export async function readTxInput(source: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+    text = source === '-' ? await readStdin() : readFileSync(source, 'utf8');
   } catch (err) {
     throw CliError.usage(`cannot read ${source === '-' ? 'stdin' : source}: ${(err as Error).message}`);
   }

@@ -48,7 +48,7 @@ export default class AdminLogin extends BaseCommand {
               actions:
                 err.code === 'UNAUTHORIZED'
                   ? ['check the key (it was shown once by `l2node start`)']
-                  : ['save it without checking: --no-verify'],
+                  : [...err.actions, 'or save it without checking: --no-verify'],
             });
           }
           throw err;

@@ -22,6 +22,7 @@ export default class AdminRollback extends AdminCommand {
   ];
   static override args = {
     block: Args.string({
+      ignoreStdin: true,
       description: 'The block to keep as the new tip: a number, "latest" or a block hash.',
       required: true,
     }),

@@ -15,7 +15,11 @@ export default class SendL1Message extends AdminCommand {
     '<%= config.bin %> admin send-l1-message 0x1234 --admin-url http://127.0.0.1:8880 --json',
   ];
   static override args = {
-    message: Args.string({ description: 'The message leaf: a non-zero field element, 0x + hex.', required: true }),
+    message: Args.string({
+      ignoreStdin: true,
+      description: 'The message leaf: a non-zero field element, 0x + hex.',
+      required: true,
+    }),
   };
 
   protected async execute(): Promise<unknown> {

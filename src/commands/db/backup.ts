@@ -17,7 +17,11 @@ export default class DbBackup extends BaseCommand {
     '<%= config.bin %> db backup ./restore-here/ --data-directory ./data --json',
   ];
   static override args = {
-    destination: Args.string({ description: 'File (or directory) to write the copy to.', required: true }),
+    destination: Args.string({
+      ignoreStdin: true,
+      description: 'File (or directory) to write the copy to.',
+      required: true,
+    }),
   };
   static override flags = {
     'data-directory': dataDirectoryFlag,

@@ -17,7 +17,11 @@ export default class QueryBlock extends NodeCommand {
     '<%= config.bin %> query block 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f --json',
   ];
   static override args = {
-    block: Args.string({ description: 'A block number, "latest" or a block hash.', default: 'latest' }),
+    block: Args.string({
+      ignoreStdin: true,
+      description: 'A block number, "latest" or a block hash.',
+      default: 'latest',
+    }),
   };
   static override flags = { full: fullFlag };
 

@@ -15,7 +15,9 @@ export default class QueryClass extends NodeCommand {
     '<%= config.bin %> query class 0x0c1d...',
     '<%= config.bin %> query class 0x0c1d... --json',
   ];
-  static override args = { id: Args.string({ description: 'Contract class id (0x + hex).', required: true }) };
+  static override args = {
+    id: Args.string({ ignoreStdin: true, description: 'Contract class id (0x + hex).', required: true }),
+  };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

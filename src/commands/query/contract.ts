@@ -15,7 +15,9 @@ export default class QueryContract extends NodeCommand {
     '<%= config.bin %> query contract 0x1234',
     '<%= config.bin %> query contract 0x1234 --json',
   ];
-  static override args = { address: Args.string({ description: 'Contract address (0x + hex).', required: true }) };
+  static override args = {
+    address: Args.string({ ignoreStdin: true, description: 'Contract address (0x + hex).', required: true }),
+  };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

@@ -15,7 +15,7 @@ export default class QueryEffect extends NodeCommand {
     '<%= config.bin %> query effect 0x2f3c...e1',
     '<%= config.bin %> query effect 0x2f3c...e1 --full --json',
   ];
-  static override args = { hash: Args.string({ description: 'The tx hash.', required: true }) };
+  static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

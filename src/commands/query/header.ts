@@ -17,7 +17,11 @@ export default class QueryHeader extends NodeCommand {
     '<%= config.bin %> query header latest --json',
   ];
   static override args = {
-    block: Args.string({ description: 'A block number, "latest" or a block hash.', default: 'latest' }),
+    block: Args.string({
+      ignoreStdin: true,
+      description: 'A block number, "latest" or a block hash.',
+      default: 'latest',
+    }),
   };
   static override flags = { full: fullFlag };
 

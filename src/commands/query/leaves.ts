@@ -21,8 +21,8 @@ export default class QueryLeaves extends NodeCommand {
   ];
   static override strict = false;
   static override args = {
-    tree: Args.string({ description: 'Tree name or id.', required: true }),
-    values: Args.string({ description: 'Leaf values (0x + hex), up to 1000.', required: true }),
+    tree: Args.string({ ignoreStdin: true, description: 'Tree name or id.', required: true }),
+    values: Args.string({ ignoreStdin: true, description: 'Leaf values (0x + hex), up to 1000.', required: true }),
   };
   static override flags = { block: blockFlag, full: fullFlag };
 

@@ -20,7 +20,11 @@ export default class QueryMessages extends NodeCommand {
     '<%= config.bin %> query messages latest --json',
   ];
   static override args = {
-    block: Args.string({ description: 'A block number, "latest" or a block hash.', default: 'latest' }),
+    block: Args.string({
+      ignoreStdin: true,
+      description: 'A block number, "latest" or a block hash.',
+      default: 'latest',
+    }),
   };
   static override flags = {
     'l1-to-l2': Flags.string({ description: 'Show where this L1-to-L2 message stands instead.' }),

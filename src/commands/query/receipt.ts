@@ -15,7 +15,7 @@ export default class QueryReceipt extends NodeCommand {
     '<%= config.bin %> query receipt 0x2f3c...e1',
     '<%= config.bin %> query receipt 0x2f3c...e1 --json | jq -r .result.status',
   ];
-  static override args = { hash: Args.string({ description: 'The tx hash.', required: true }) };
+  static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

@@ -15,8 +15,8 @@ export default class QueryStorage extends NodeCommand {
     '<%= config.bin %> query storage 0x1234 0x01 --block 12 --json',
   ];
   static override args = {
-    contract: Args.string({ description: 'Contract address (0x + hex).', required: true }),
-    slot: Args.string({ description: 'Storage slot (0x + hex).', required: true }),
+    contract: Args.string({ ignoreStdin: true, description: 'Contract address (0x + hex).', required: true }),
+    slot: Args.string({ ignoreStdin: true, description: 'Storage slot (0x + hex).', required: true }),
   };
   static override flags = { block: blockFlag };
 

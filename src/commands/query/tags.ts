@@ -19,7 +19,9 @@ export default class QueryTags extends NodeCommand {
     '<%= config.bin %> query tags 0x7a6 --contract 0x1234 --page 1',
   ];
   static override strict = false;
-  static override args = { tags: Args.string({ description: 'Tags (0x + hex), up to 1000.', required: true }) };
+  static override args = {
+    tags: Args.string({ ignoreStdin: true, description: 'Tags (0x + hex), up to 1000.', required: true }),
+  };
   static override flags = {
     'logs-per-tag': Flags.integer({ description: 'Logs per tag (1 to 10).', default: 10, min: 1, max: 10 }),
     contract: Flags.string({ description: 'Public logs of this contract only (paged).', exclusive: ['private'] }),

@@ -16,7 +16,7 @@ export default class QueryTx extends NodeCommand {
     '<%= config.bin %> query tx 0x2f3c...e1',
     '<%= config.bin %> query tx 0x2f3c...e1 --json > tx.json',
   ];
-  static override args = { hash: Args.string({ description: 'The tx hash.', required: true }) };
+  static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

@@ -16,7 +16,11 @@ export default class QueryValidator extends NodeCommand {
     '<%= config.bin %> query validator 0x1234567890abcdef1234567890abcdef12345678 --from-slot 100 --to-slot 200 --json',
   ];
   static override args = {
-    address: Args.string({ description: 'Validator (attester) L1 address, 0x + 40 hex.', required: true }),
+    address: Args.string({
+      ignoreStdin: true,
+      description: 'Validator (attester) L1 address, 0x + 40 hex.',
+      required: true,
+    }),
   };
   static override flags = {
     'from-slot': Flags.string({ description: 'First slot (a non-negative integer).' }),

@@ -26,10 +26,14 @@ export default class QueryWitness extends NodeCommand {
   ];
   static override args = {
     tree: Args.string({
+      ignoreStdin: true,
       description: 'nullifier, note-hash, public-data, archive or l1-to-l2 (or 0 to 4).',
       required: true,
     }),
-    value: Args.string({ description: 'The leaf value (nullifier, note hash, leaf slot, block hash, message).' }),
+    value: Args.string({
+      ignoreStdin: true,
+      description: 'The leaf value (nullifier, note hash, leaf slot, block hash, message).',
+    }),
   };
   static override flags = {
     block: blockFlag,

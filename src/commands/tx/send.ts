@@ -20,7 +20,7 @@ export default class TxSend extends NodeCommand {
     '<%= config.bin %> tx send tx.json --wait checkpointed --json',
   ];
   static override args = {
-    file: Args.string({ description: 'File holding the Tx JSON, or - for stdin.', required: true }),
+    file: Args.string({ ignoreStdin: true, description: 'File holding the Tx JSON, or - for stdin.', required: true }),
   };
   static override flags = {
     wait: Flags.string({ description: 'Then wait until the tx reaches this status.', options: [...TX_PROGRESS] }),
@@ -30,7 +30,7 @@ export default class TxSend extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(TxSend);
-    const json = readTxInput(args.file);
+    const json = await readTxInput(args.file);
     // The node recomputes the hash from the tx data; so does this (the hash in the file may be stale or absent).
     const { Tx } = await import('../../core/tx/tx.js');
     let txHash: string;

@@ -17,7 +17,7 @@ export default class TxWait extends NodeCommand {
     '<%= config.bin %> tx wait 0x2f3c...e1 --until finalized --max-wait 300',
     '<%= config.bin %> tx wait "$(<%= config.bin %> tx send tx.json --json | jq -r .result.txHash)" --json',
   ];
-  static override args = { hash: Args.string({ description: 'The tx hash.', required: true }) };
+  static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = {
     until: Flags.string({ description: 'The status to wait for.', options: [...TX_PROGRESS], default: 'proposed' }),
     'max-wait': Flags.integer({ description: 'Seconds to wait at most.', default: 120, min: 1 }),

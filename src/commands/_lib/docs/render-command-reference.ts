@@ -18,12 +18,14 @@ export async function renderCommandReference(root: string, manifest: CliManifest
   const out = [README_START, ''];
   for (const c of commands) out.push(`* [\`${title(c)}\`](#${anchor(c)})`);
   for (const c of commands) {
-    const help = new CommandHelp(c as unknown as Command.Loadable, config, {
+    // As oclif's Help does before rendering: ids with the configured topic separator (a space).
+    const shown = { ...c, id: c.id.replaceAll(':', config.topicSeparator) };
+    const help = new CommandHelp(shown as unknown as Command.Loadable, config, {
       maxWidth: 100,
       stripAnsi: true,
       hideCommandSummaryInDescription: true,
     }).generate();
-    out.push('', `## \`${title(c)}\``, '', c.summary ?? '', '', '```', help.replace(/\s+$/gm, '').trimEnd(), '```');
+    out.push('', `## \`${title(c)}\``, '', c.summary ?? '', '', '```', help.replace(/[ \t]+$/gm, '').trimEnd(), '```');
   }
   out.push('', README_END);
   return out.join('\n');

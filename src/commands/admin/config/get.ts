@@ -14,7 +14,7 @@ export default class AdminConfigGet extends AdminCommand {
     '<%= config.bin %> admin config get maxPendingTxCount',
     '<%= config.bin %> admin config get --json',
   ];
-  static override args = { key: Args.string({ description: 'Only this key.' }) };
+  static override args = { key: Args.string({ ignoreStdin: true, description: 'Only this key.' }) };
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(AdminConfigGet);

@@ -13,7 +13,7 @@ export default class AdminConfigSet extends AdminCommand {
     '<%= config.bin %> admin config set archiverPollingIntervalMS=1000 maxPendingTxCount=2000 --json',
   ];
   static override strict = false;
-  static override args = { pairs: Args.string({ description: 'key=value pairs.', required: true }) };
+  static override args = { pairs: Args.string({ ignoreStdin: true, description: 'key=value pairs.', required: true }) };
 
   protected async execute(): Promise<unknown> {
     const { argv, flags } = await this.parse(AdminConfigSet);

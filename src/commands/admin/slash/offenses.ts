@@ -15,7 +15,7 @@ export default class AdminSlashOffenses extends AdminCommand {
     '<%= config.bin %> admin slash offenses all --json',
   ];
   static override args = {
-    round: Args.string({ description: 'A round number, "current" or "all".', default: 'current' }),
+    round: Args.string({ ignoreStdin: true, description: 'A round number, "current" or "all".', default: 'current' }),
   };
 
   protected async execute(): Promise<unknown> {

@@ -10,7 +10,9 @@ export default class AdminSnapshotUpload extends AdminCommand {
     '<%= config.bin %> admin snapshot upload file:///var/backups/l2node',
     '<%= config.bin %> admin snapshot upload gs://bucket/snapshots --json',
   ];
-  static override args = { location: Args.string({ description: 'Upload location URL.', required: true }) };
+  static override args = {
+    location: Args.string({ ignoreStdin: true, description: 'Upload location URL.', required: true }),
+  };
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(AdminSnapshotUpload);

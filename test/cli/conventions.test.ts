@@ -1,0 +1,184 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliManifest } from '../../src/commands/_lib/docs/cli-manifest.js';
+import { devAccountAddress } from '../../src/core/dev-accounts.js';
+import { envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
+import { devTxBuilder, genesisHeader } from '../helpers/mempool-e2e.js';
+import { CONFIG_HOME, REPO_ROOT } from '../helpers/spawn-node.js';
+
+/**
+ * The conventions every command keeps, checked over the whole command list (the generated oclif manifest), so
+ * a new command is held to them too: --json, examples in --help, exit 5 with the same envelope when no node
+ * answers, exit 2 on a flag it does not know. No node runs in this file.
+ */
+const DEAD = 'http://127.0.0.1:47';
+const H = `0x${'11'.repeat(32)}`;
+let dir: string;
+let txFile: string;
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'oclif.manifest.json'), 'utf8')) as CliManifest;
+const ids = Object.keys(manifest.commands).sort();
+
+/** Every RPC command with arguments that are valid, so the only thing wrong is the missing node. */
+const ONLINE: Record<string, () => string[]> = {
+  status: () => ['status'],
+  rpc: () => ['rpc', 'node_getBlockNumber'],
+  bot: () => ['bot', '--count', '1'],
+  'query:block': () => ['query', 'block'],
+  'query:blocks': () => ['query', 'blocks'],
+  'query:header': () => ['query', 'header', '0'],
+  'query:tips': () => ['query', 'tips'],
+  'query:tx': () => ['query', 'tx', H],
+  'query:receipt': () => ['query', 'receipt', H],
+  'query:effect': () => ['query', 'effect', H],
+  'query:pending': () => ['query', 'pending'],
+  'query:storage': () => ['query', 'storage', '0x05', '0x01'],
+  'query:leaves': () => ['query', 'leaves', 'note-hash', '0x01'],
+  'query:witness': () => ['query', 'witness', 'note-hash', '0x01'],
+  'query:messages': () => ['query', 'messages', '1'],
+  'query:logs': () => ['query', 'logs'],
+  'query:tags': () => ['query', 'tags', '0x01'],
+  'query:contract': () => ['query', 'contract', '0x01'],
+  'query:class': () => ['query', 'class', '0x01'],
+  'query:node-info': () => ['query', 'node-info'],
+  'query:fees': () => ['query', 'fees'],
+  'query:validators': () => ['query', 'validators'],
+  'query:validator': () => ['query', 'validator', `0x${'12'.repeat(20)}`],
+  'tx:build': () => ['tx', 'build'],
+  'tx:send': () => ['tx', 'send', txFile],
+  'tx:wait': () => ['tx', 'wait', H],
+  'admin:login': () => ['admin', 'login'],
+  'admin:pause-sync': () => ['admin', 'pause-sync'],
+  'admin:resume-sync': () => ['admin', 'resume-sync'],
+  'admin:rollback': () => ['admin', 'rollback', '1', '--yes'],
+  'admin:config:get': () => ['admin', 'config', 'get'],
+  'admin:config:set': () => ['admin', 'config', 'set', 'maxPendingTxCount=5'],
+  'admin:snapshot:upload': () => ['admin', 'snapshot', 'upload', 'file:///tmp/x'],
+  'admin:keystore:reload': () => ['admin', 'keystore', 'reload'],
+  'admin:slash:payloads': () => ['admin', 'slash', 'payloads'],
+  'admin:slash:offenses': () => ['admin', 'slash', 'offenses'],
+  'admin:send-l1-message': () => ['admin', 'send-l1-message', '0x01'],
+  dashboard: () => ['dashboard', '--once'],
+};
+/** Commands that need no running node. */
+const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup'];
+const env = { NODE_URL: DEAD, NODE_ADMIN_URL: DEAD, XDG_CACHE_HOME: CONFIG_HOME };
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'l2node-cli-conventions-'));
+  txFile = join(dir, 'tx.json');
+  writeFileSync(
+    txFile,
+    JSON.stringify(
+      devTxBuilder(genesisHeader([]))
+        .build({ feePayer: devAccountAddress(0) })
+        .toJSON(),
+    ),
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('every command', () => {
+  it('is covered here: online commands with valid arguments, or listed as offline', () => {
+    expect(ids.filter((id) => !(id in ONLINE) && !OFFLINE.includes(id))).toEqual([]);
+  });
+
+  it.each(ids)('%s has a summary, examples and --json', (id) => {
+    const c = manifest.commands[id];
+    expect(c?.summary, id).toBeTruthy();
+    expect((c?.examples ?? []).length, `${id} has no --help examples`).toBeGreaterThan(0);
+    expect(c?.flags.json?.type, `${id} has no --json`).toBe('boolean');
+  });
+
+  it.each(Object.keys(ONLINE).filter((id) => ids.includes(id)))(
+    '%s exits 5 when no node answers, with the UNREACHABLE envelope',
+    async (id) => {
+      const run = await l2node([...(ONLINE[id] as () => string[])(), '--json'], { env, input: 'key\n' });
+      expect(run.code, run.stdout + run.stderr).toBe(5);
+      const json = envelopeOf(run);
+      expect(json).toMatchObject({
+        status: 5,
+        error: { code: 'UNREACHABLE', message: expect.stringContaining('127.0.0.1:47') },
+      });
+      expect(json.error?.actions.some((a) => a.includes('l2node start'))).toBe(true);
+      expect(shapeOf(json)).toEqual({
+        status: 'number',
+        error: { code: 'string', message: 'string', actions: ['string'] },
+        warnings: [],
+      });
+    },
+  );
+
+  it.each(ids.filter((id) => id !== 'start'))('%s exits 2 on a flag it does not know', async (id) => {
+    const run = await l2node([...id.split(':'), '--no-such-flag', '--json'], { env });
+    expect(run.code).toBe(2);
+    expect(envelopeOf(run).error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--no-such-flag/) });
+  });
+});
+
+describe('human errors', () => {
+  it('say what went wrong on one line, then what to do', async () => {
+    const run = await l2node(['query', 'tips'], { env });
+    expect(run.code).toBe(5);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')).toEqual([
+      `l2node query tips: cannot reach ${DEAD} (ECONNREFUSED): is the node running at ${DEAD}?`,
+      '  - start a node: l2node start',
+      '  - or name it: --node-url / NODE_URL',
+      '',
+    ]);
+  });
+
+  it('--node-url wins over NODE_URL', async () => {
+    const run = await l2node(['query', 'tips', '--node-url', 'http://127.0.0.1:10'], { env });
+    expect(run.stderr).toContain('cannot reach http://127.0.0.1:10');
+  });
+
+  it('a command that does not exist exits 2', async () => {
+    const run = await l2node(['query', 'everything']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/command query:everything not found|query everything/);
+  });
+});
+
+describe('config, --version, --help, completion', () => {
+  it('config prints the effective settings (human and --json)', async () => {
+    const [human, json] = await Promise.all([
+      l2node(['config', '--port', '9000']),
+      l2node(['config', '--port', '9000', '--json']),
+    ]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^port\s+9000\s+\[flag; --port, NODE_PORT\]$/m);
+    const settings = (envelopeOf(json).result as { settings: { key: string; value: string; source: string }[] })
+      .settings;
+    expect(settings.find((s) => s.key === 'port')).toMatchObject({ value: '9000', source: 'flag' });
+    expect(shapeOf(envelopeOf(json).result)).toMatchSnapshot();
+  });
+
+  it('config with a bad value exits 2 naming the flag', async () => {
+    const run = await l2node(['config', '--port', '70000', '--json']);
+    expect(run.code).toBe(2);
+    expect(envelopeOf(run).error?.message).toMatch(/--port: expected an integer from 0 to 65535/);
+  });
+
+  it('--version prints the package version', async () => {
+    const run = await l2node(['--version']);
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(run.stdout).toMatch(new RegExp(`^l2node/${version.replaceAll('.', '\\.')} `));
+  });
+
+  it('--help lists each topic once, with examples for a command', async () => {
+    const root = await l2node(['--help']);
+    const topics = root.stdout.slice(root.stdout.indexOf('TOPICS'), root.stdout.indexOf('COMMANDS'));
+    expect(topics.match(/^ {2}\S+/gm)).toEqual(['  admin', '  db', '  query', '  tx']);
+    const help = await l2node(['admin', 'rollback', '--help']);
+    expect(help.stdout).toMatch(/^EXAMPLES\n\s+\$ l2node admin rollback 10$/m);
+  });
+
+  it('shell completion comes with the CLI', async () => {
+    const run = await l2node(['autocomplete', 'bash'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('l2node autocomplete script bash');
+  });
+});
