@@ -77,7 +77,7 @@ afterAll(async () => {
 function upgrade(
   url: string,
   headers: Record<string, string>,
-): Promise<{ status: number; body: string } | { status: 101; socket: Socket }> {
+): Promise<{ kind: 'refused'; status: number; body: string } | { kind: 'switched'; status: 101; socket: Socket }> {
   return new Promise((resolve, reject) => {
     const req = request(url.replace('ws:', 'http:'), {
       headers: {
@@ -93,9 +93,9 @@ function upgrade(
       res.setEncoding('utf8').on('data', (c: string) => {
         body += c;
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ kind: 'refused', status: res.statusCode ?? 0, body }));
     });
-    req.on('upgrade', (_res, socket) => resolve({ status: 101, socket }));
+    req.on('upgrade', (_res, socket) => resolve({ kind: 'switched', status: 101, socket }));
     req.on('error', reject);
     req.end();
   });
@@ -138,7 +138,8 @@ describe('authentication at the upgrade', () => {
   });
 
   it('accepts the key as x-api-key or as Authorization: Bearer, and sends the snapshot first', async () => {
-    for (const headers of [{ 'x-api-key': KEY }, { authorization: `Bearer ${KEY}` }]) {
+    const forms: Record<string, string>[] = [{ 'x-api-key': KEY }, { authorization: `Bearer ${KEY}` }];
+    for (const headers of forms) {
       const { ws, messages } = await connect(headers);
       await until(() => messages.length > 0, 'the snapshot');
       expect(messages[0]).toEqual(sampleSnapshot());
@@ -178,7 +179,7 @@ describe('streaming', () => {
 
   it('drops a client that does not read without slowing the node, and keeps serving the others', async () => {
     const slow = await upgrade(eventsUrl, { 'x-api-key': KEY });
-    if (slow.status !== 101) throw new Error(`upgrade refused: ${slow.status}`);
+    if (slow.kind !== 'switched') throw new Error(`upgrade refused: ${slow.status}`);
     slow.socket.pause(); // never reads: the server's queue for it can only grow
     const fast = await connect({ 'x-api-key': KEY });
     await until(() => fast.messages.length === 1, 'the fast client snapshot');
@@ -200,7 +201,7 @@ describe('streaming', () => {
       'the slow client to be dropped',
     );
     expect(fast.messages.length).toBe(count + 1);
-    expect((fast.messages.at(-1) as { changed: { i: number } }).changed.i).toBe(count - 1);
+    expect((fast.messages.at(-1) as unknown as { changed: { i: number } }).changed.i).toBe(count - 1);
     expect(fast.ws.readyState).toBe(WebSocket.OPEN);
     const closed = new Promise<void>((resolve) => slow.socket.once('close', () => resolve()));
     slow.socket.resume();
