@@ -79,10 +79,13 @@ export default class Status extends BaseCommand {
       ]),
     );
     if (!admin.reachable) this.warning(`the admin listener ${flags['admin-url']} does not answer`);
-    else if (admin.keyAccepted === false)
+    else if (admin.keyAccepted === false) {
       this.warning(
-        `the admin listener refuses the ${admin.keySource === 'none' ? 'missing' : admin.keySource} API key: run \`l2node admin login\``,
+        admin.keySource === 'none'
+          ? 'the admin listener needs an API key and none is given or saved: run `l2node admin login`'
+          : `the admin listener refuses the ${admin.keySource} API key: run \`l2node admin login\``,
       );
+    }
     return {
       node: { url: flags['node-url'], status: at(health.body, 'status') ?? null, httpStatus: health.status, ready },
       info,
@@ -117,12 +120,14 @@ export default class Status extends BaseCommand {
       if (err instanceof CliError && err.code === 'UNAUTHORIZED') accepted = false;
       else if (!(err instanceof CliError)) throw err;
     }
-    const key = source === 'none' ? 'no API key' : `${source} API key`;
-    return {
-      reachable: true,
-      keySource: source,
-      keyAccepted: accepted,
-      summary: accepted ? `reachable, ${key} accepted` : `reachable, ${key} refused (l2node admin login)`,
-    };
+    let summary: string;
+    if (source === 'none') {
+      summary = accepted ? 'reachable, no API key needed' : 'reachable, needs an API key (l2node admin login)';
+    } else {
+      summary = accepted
+        ? `reachable, ${source} API key accepted`
+        : `reachable, ${source} API key refused (l2node admin login)`;
+    }
+    return { reachable: true, keySource: source, keyAccepted: accepted, summary };
   }
 }

@@ -2,6 +2,7 @@ import { RpcClient } from '../../rpc/client/rpc-client.js';
 import { RpcClientError } from '../../rpc/client/rpc-client-error.js';
 import type { RpcMethodName, RpcMethods } from '../../rpc/method-table.js';
 import type { ClientArgs, ParamsOf, ResultOf } from '../../rpc/rpc-method.js';
+import { httpFetch } from './http-fetch.js';
 import { type ListenerKind, rpcFailure } from './rpc-failure.js';
 
 export interface NodeConnectionOptions {
@@ -30,7 +31,7 @@ export class NodeConnection {
       apiKey: options.apiKey,
       timeoutMs: options.timeoutMs,
       fetch: async (input, init) => {
-        const response = await fetch(input, init);
+        const response = await httpFetch(input, init);
         this.#lastHeaders = response.headers;
         return response;
       },
@@ -65,7 +66,7 @@ export class NodeConnection {
   /** GET /status of the listener (no key needed): its HTTP status and JSON body, or undefined when unreachable. */
   async health(): Promise<{ status: number; body: unknown } | undefined> {
     try {
-      const res = await fetch(`${this.url.replace(/\/+$/, '')}/status`, { signal: AbortSignal.timeout(5000) });
+      const res = await httpFetch(`${this.url.replace(/\/+$/, '')}/status`, { signal: AbortSignal.timeout(5000) });
       const text = await res.text();
       let body: unknown;
       try {
