@@ -199,6 +199,12 @@ export const RPC_METHODS = nameMethods({
     result: nullable(wireJsonResult('Tx')),
     compat: SAME,
   }),
+  node_getTxsByHash: defineMethod({
+    summary: 'The pool transactions among the given hashes, in the order asked; unknown ones are left out.',
+    params: [required('txHashes', arrayOf(txHash, 50), 'Hashes of the transactions (at most 50, as 4.1.2).')],
+    result: wireJsonResult('Tx[]'),
+    compat: SAME,
+  }),
   node_getPendingTxs: defineMethod({
     summary: 'Pending transactions, highest priority fee first, paged with `after`.',
     params: [
@@ -462,6 +468,13 @@ export const RPC_METHODS = nameMethods({
   }),
   node_getCurrentMinFees: defineMethod({
     summary: 'Minimum fees per gas the next block charges.',
+    params: [],
+    result: classResult('GasFees', (json) => GasFees.fromJSON(json)),
+    compat: SAME,
+  }),
+
+  node_getMaxPriorityFees: defineMethod({
+    summary: 'The max priority fees per gas of the highest-priority pending transaction, or zero when none is pending.',
     params: [],
     result: classResult('GasFees', (json) => GasFees.fromJSON(json)),
     compat: SAME,

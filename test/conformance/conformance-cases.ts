@@ -109,6 +109,8 @@ export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getPendingTxs', args: [] },
   { method: 'getPendingTxCount', args: [] },
   { method: 'getCurrentMinFees', args: [] },
+  { method: 'getTxsByHash', args: [[HASH]] },
+  { method: 'getMaxPriorityFees', args: [] },
   { method: 'getAllowedPublicSetup', args: [] },
   { method: 'simulatePublicCalls', args: [TX], rejects: /public/i },
   // Validators (issue 9) on a node without a keystore: 4.1.2's answers of a node whose sentinel is off.

@@ -86,6 +86,8 @@ const BEYOND_SPEC = [
     'getL1ToL2Messages',
     'getPrivateLogsByTags',
     'getPublicLogsByTagsFromContract',
+    'getTxsByHash',
+    'getMaxPriorityFees',
   ].map((m) => `node_${m}`),
   'nodeDev_sendL1ToL2Message',
 ];

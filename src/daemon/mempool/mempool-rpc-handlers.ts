@@ -48,6 +48,8 @@ export function mempoolRpcHandlers(service: MempoolService): RpcHandlers {
     node_getTxReceipt: async (txHash) => service.mempool.txReceipt(txHash),
 
     node_getCurrentMinFees: async () => service.feeModel.minFeesForNextBlock(),
+    node_getTxsByHash: async (txHashes) => service.mempool.txsByHash(txHashes).map((t) => t.toJSON()),
+    node_getMaxPriorityFees: async () => service.mempool.maxPriorityFees(),
 
     node_getAllowedPublicSetup: async () => service.mempool.allowedPublicSetup().map(allowedSetupFunctionToJson),
   };
