@@ -163,7 +163,6 @@ export function runL2node(w, log) {
     env.close();
   }
 
-  out.blocks = runBlocks(w, hasher);
   return out;
 }
 
@@ -172,20 +171,20 @@ export function runL2node(w, log) {
  * check against the header, commit). With `workers` > 0 the hashing of large tree levels is spread over that
  * many worker threads besides the calling one.
  */
-export async function runBlocksWithWorkers(w, workers) {
+export async function runBlocksWithWorkers(blocks, workers) {
   const pool = new ParallelBatchHasher({ workers });
   const deadline = Date.now() + 10_000;
   while (pool.readyWorkers < workers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   try {
-    return runBlocks(w, new CountingHasher(pool));
+    return runL2nodeBlocks(blocks, new CountingHasher(pool));
   } finally {
     await pool.close();
   }
 }
 
-function runBlocks(w, hasher) {
+export function runL2nodeBlocks(bySize, hasher = new CountingHasher()) {
   const result = { times: {}, cpuTimes: {}, hashes: {}, roots: {} };
-  for (const [size, blocks] of Object.entries(w.blocks)) {
+  for (const [size, blocks] of Object.entries(bySize)) {
     const e = openFresh(hasher);
     try {
       const times = [];

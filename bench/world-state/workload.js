@@ -47,11 +47,9 @@ export class Workload {
  * - prefill: `prefill` random nullifiers, `prefill` random public data slots with random values;
  * - 160 batches of 64 note hashes, 160 batches of 64 nullifiers;
  * - 160 batches of 64 public data writes, a quarter of them updating prefilled slots;
- * - random leaf indices for sibling path reads;
- * - blocks of 1, 16 and 64 txs, each tx with 64 note hashes, 64 nullifiers and 64 public data writes (new slots),
- *   each block the first of its checkpoint with 16 L1-to-L2 messages (padded to 1024).
+ * - random leaf indices for sibling path reads.
  */
-export function makeWorkload({ seed, prefill, batches, blockCounts }) {
+export function makeWorkload({ seed, prefill, batches }) {
   const w = new Workload(seed);
   const prefillNullifiers = w.fields(prefill);
   const prefillSlots = w.fields(prefill);
@@ -72,6 +70,23 @@ export function makeWorkload({ seed, prefill, batches, blockCounts }) {
     });
   });
   const siblingIndices = Array.from({ length: 20000 }, () => w.int(prefill + 128));
+  return {
+    prefillNullifiers,
+    prefillData,
+    appendBatches,
+    nullifierBatches,
+    publicDataBatches,
+    siblingIndices,
+  };
+}
+
+/**
+ * Blocks of 1, 16 and 64 txs, each tx with 64 note hashes, 64 nullifiers and 64 public data writes (new slots),
+ * each block the first of its checkpoint with 16 L1-to-L2 messages (padded to 1024). Generated and run apart
+ * from the million-leaf workload, so its heap does not slow the blocks' garbage collection.
+ */
+export function makeBlockWorkload({ seed, blockCounts }) {
+  const w = new Workload(seed);
   const blocks = {};
   for (const [txs, count] of Object.entries(blockCounts)) {
     blocks[txs] = Array.from({ length: count }, () => ({
@@ -84,13 +99,5 @@ export function makeWorkload({ seed, prefill, batches, blockCounts }) {
       blockHash: w.field(),
     }));
   }
-  return {
-    prefillNullifiers,
-    prefillData,
-    appendBatches,
-    nullifierBatches,
-    publicDataBatches,
-    siblingIndices,
-    blocks,
-  };
+  return blocks;
 }
