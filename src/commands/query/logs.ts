@@ -94,8 +94,14 @@ export default class QueryLogs extends NodeCommand {
             textAt(l, 'id.logIndex'),
             shortHex(textAt(l, 'id.txHash'), flags.full),
             shortHex(textAt(l, 'log.contractAddress'), flags.full),
-            String(listAt(l, 'log.fields').length || textAt(l, 'log.emittedLength')),
-            shortHex(textAt(l, 'log.fields.0'), flags.full),
+            // A public log has `fields`; a contract class log `fields.fields` and its emitted length.
+            at(l, 'log.emittedLength') === undefined
+              ? String(listAt(l, 'log.fields').length)
+              : textAt(l, 'log.emittedLength'),
+            shortHex(
+              textAt(l, at(l, 'log.emittedLength') === undefined ? 'log.fields.0' : 'log.fields.fields.0'),
+              flags.full,
+            ),
           ]),
         ),
       );
