@@ -759,7 +759,7 @@ export const SETTINGS = {
     toJson: (v) => v?.toString(),
     kind: 'string',
     group: 'Bot',
-    description: 'Address whose FeeJuice pays for the bot\'s txs. Unset: the first prefunded (dev) account.',
+    description: "Address whose FeeJuice pays for the bot's txs. Unset: the first prefunded (dev) account.",
   }),
   botMaxPendingTxs: setting<number>({
     key: 'botMaxPendingTxs',
@@ -769,7 +769,8 @@ export const SETTINGS = {
     parse: parseInteger(1, 1_000_000),
     kind: 'string',
     group: 'Bot',
-    description: 'The bot skips its turn while the mempool holds at least this many txs, so it never floods a stalled node.',
+    description:
+      'The bot skips its turn while the mempool holds at least this many txs, so it never floods a stalled node.',
   }),
   logLevel: setting<LogLevelSpec>({
     key: 'logLevel',
