@@ -82,7 +82,8 @@ export class UpstreamBlockSource implements Service, BlockProducer {
   private lastPollAt: number | undefined;
   private lastLineAt = 0;
   private lastEvent: string | undefined;
-  private wasBehind = false;
+  /** Behind since the last "caught up" line. */
+  private catchingUp = false;
   private sponge: CheckpointSponge | undefined;
   private readonly progress: SyncProgress;
 
@@ -249,6 +250,11 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       this.lastPollAt = this.o.clock.now();
       this.o.settlement.observe(tips);
       this.progress.setTarget(tips.proposed.number);
+      if ((this.state === 'starting' || this.state === 'synced') && this.chainTip() < tips.proposed.number) {
+        this.setState('syncing');
+      }
+      // Before the first batch, so a catch-up shows where it starts even when one batch finishes it.
+      this.report(false);
       await this.follow(tips);
       if (!this.active) return;
       this.clearProblem();
@@ -494,20 +500,23 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     this.emit(true);
   }
 
-  /** The status line every progressIntervalMs while behind, one line once caught up, and the `sync` event. */
+  /** The status line every progressIntervalMs while behind, one line once caught up, and `sync` events. */
   private report(force: boolean): void {
     const now = this.o.clock.now();
     const s = this.status();
     const behind = (s.behind ?? 0) > 0;
-    if (behind && (force || now - this.lastLineAt >= (this.o.progressIntervalMs ?? 5000))) {
-      this.lastLineAt = now;
-      this.o.log.info({ sync: s }, syncStatusLine(s));
-      this.emit(true);
-    } else if (!behind && this.wasBehind && s.state === 'synced') {
+    if (behind) {
+      this.catchingUp = true;
+      if (force || now - this.lastLineAt >= (this.o.progressIntervalMs ?? 5000)) {
+        this.lastLineAt = now;
+        this.o.log.info({ sync: s }, syncStatusLine(s));
+        this.emit(true);
+      }
+    } else if (this.catchingUp && s.state === 'synced') {
+      this.catchingUp = false;
       this.o.log.info({ sync: s }, `sync from ${s.upstream}: caught up at block ${s.blockNumber}`);
       this.emit(true);
     }
-    this.wasBehind = behind;
   }
 
   private emit(force: boolean): void {

@@ -72,7 +72,16 @@ describe('the upstream block source', () => {
     expect(f.chain.settlement.findInboxMessage(0x4242n)?.checkpoint).toBe(1);
     expect(status(f)).toMatchObject({ state: 'synced', behind: 0, blockNumber: tips.proposed.number });
     expect(status(f).problem).toBeUndefined();
-    expect(f.events.length).toBeGreaterThan(0);
+    // One status line where it started, one once caught up; the same figures as `sync` events.
+    expect(f.logs.map((l) => l.msg)).toContain(
+      `sync from http://leader.test: block 0 of ${tips.proposed.number} (0%), ${tips.proposed.number} behind, -- blocks/s, ETA --`,
+    );
+    expect(f.logs.map((l) => l.msg)).toContain(
+      `sync from http://leader.test: caught up at block ${tips.proposed.number}`,
+    );
+    const states = (f.events as SyncStatus[]).map((e) => e.state);
+    expect(states).toContain('syncing');
+    expect(states.at(-1)).toBe('synced');
 
     // New blocks (one proposed, not checkpointed yet) arrive at the next poll.
     build(leader, 2);
