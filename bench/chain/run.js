@@ -39,6 +39,7 @@ import { ChainLogQueries } from '../../dist/daemon/store/chain-log-queries.js';
 import { ChainStore } from '../../dist/daemon/store/chain-store.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { StoredTxEffect } from '../../dist/daemon/store/stored-tx-effect.js';
+import { benchResult } from '../bench-result.js';
 
 const ingestBlocks = Number(process.argv[2] ?? 1500);
 const builtBlocks = Number(process.argv[3] ?? 12);
@@ -212,6 +213,20 @@ console.log(
 console.log(`   bare better-sqlite3 loop, same rows : ${fmt(bare)} blocks/s (${size('bare.sqlite')})`);
 console.log(
   `   chain store (ChainStore.writeBlock) : ${fmt(store)} blocks/s (${size('store.sqlite')})  ratio ${fmt(store / bare, 2)} (target >= 0.7)`,
+);
+benchResult(
+  'chain',
+  [
+    {
+      name: 'block ingest (ChainStore.writeBlock)',
+      value: Number(store.toFixed(1)),
+      unit: 'blocks/s',
+      baseline: { name: 'bare better-sqlite3 loop, same rows', value: Number(bare.toFixed(1)) },
+      ratio: store / bare,
+      target: '>= 0.7',
+    },
+  ],
+  { engine: POSEIDON2_ENGINE, blocks: ingestBlocks, txsPerBlock: TXS },
 );
 console.log(
   `   perf-anchors section 2 loop         : ${fmt(anchor)} blocks/s (its own schema; reference 81 blocks/s)  store/anchor ${fmt(store / anchor, 2)}`,

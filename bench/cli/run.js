@@ -6,6 +6,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { benchResult } from '../bench-result.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -96,6 +97,19 @@ try {
       `${name.padEnd(24)}${`${r.median.toFixed(0)} ms`.padStart(10)}${`${r.p90.toFixed(0)} ms`.padStart(10)}${`${r.min.toFixed(0)} ms`.padStart(10)}${over.padStart(17)}${verdict}\n`,
     );
   }
+  benchResult(
+    'cli',
+    rows.slice(1).map(([name, r]) => ({
+      name: `${name} median`,
+      value: Number(r.median.toFixed(1)),
+      unit: 'ms',
+      baseline: { name: 'node -e 0', value: Number(baseline.toFixed(1)) },
+      ratio: r.median / baseline,
+      target: `< ${TARGET_MS} ms`,
+      lowerIsBetter: true,
+    })),
+    { runs, warmup },
+  );
 } finally {
   child.kill('SIGTERM');
 }

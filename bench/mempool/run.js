@@ -22,6 +22,7 @@ import { worldStateReader } from '../../dist/daemon/mempool/committed-state-read
 import { Mempool } from '../../dist/daemon/mempool/mempool.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { WorldState } from '../../dist/daemon/world-state/world-state.js';
+import { benchResult } from '../bench-result.js';
 
 const count = Number(process.argv[2] ?? 300);
 const reps = Number(process.argv[3] ?? 3);
@@ -154,4 +155,17 @@ console.log(
     reps,
     perSecond: Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v)])),
   }),
+);
+benchResult(
+  'mempool',
+  rows
+    .filter(([label]) => !label.startsWith('Poseidon2 floor'))
+    .map(([label, rate]) => ({
+      name: `${label} per second`,
+      value: Math.round(rate),
+      unit: 'txs/s',
+      baseline: { name: 'Poseidon2 floor (sponge over 1,282 fields)', value: Math.round(m.floor) },
+      ratio: rate / m.floor,
+    })),
+  { engine: POSEIDON2_ENGINE, txs: count, reps },
 );

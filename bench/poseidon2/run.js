@@ -9,6 +9,7 @@
 import { poseidon2Hash as zkPassportHash } from '@zkpassport/poseidon2';
 import { createNativeEngine, createWasmEngine, loadNativeAddon } from '../../dist/core/crypto/poseidon2-engines.js';
 import { FR_MODULUS, writeBigInt32 } from '../../dist/core/fr.js';
+import { benchResult } from '../bench-result.js';
 
 const reps = Number(process.argv[2] ?? 5);
 const seconds = Number(process.argv[3] ?? 1);
@@ -145,4 +146,17 @@ console.log(
     medians: Object.fromEntries(impls.map(([label], k) => [label, Math.round(medians[k])])),
     runs: Object.fromEntries(impls.map(([label], k) => [label, rates[k].map(Math.round)])),
   }),
+);
+benchResult(
+  'poseidon2',
+  impls
+    .map(([label], k) => ({
+      name: `${label} hashes/s`,
+      value: Math.round(medians[k]),
+      unit: 'hashes/s',
+      baseline: { name: 'bb.js WASM', value: Math.round(wasmRate) },
+      ratio: medians[k] / wasmRate,
+    }))
+    .filter((_, k) => k !== wasmIdx),
+  { engine: addon ? `native (${addon.kernel()})` : 'no native addon', reps, seconds },
 );

@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchResult } from '../bench-result.js';
 import { heavyPayload } from './heavy-payload.js';
 
 const args = process.argv.slice(2);
@@ -155,4 +156,31 @@ process.stdout.write(
   '\nratio = l2node req/s ÷ bare req/s in the same rep (median over reps); CPU ratio = bare CPU per request ÷ ' +
     "l2node CPU per request (server process, from /proc): the share of bare's efficiency l2node keeps. " +
     'Latencies are autocannon percentiles at 1 ms resolution (closed loop: busy-server latency, not an SLO).\n',
+);
+benchResult(
+  'rpc',
+  rows
+    .filter((r) => r.server === 'l2node')
+    .flatMap((r) => {
+      const bare = rows.find((b) => b.case === r.case && b.server !== 'l2node');
+      return [
+        {
+          name: `${r.case} req/s`,
+          value: Math.round(r.rps),
+          unit: 'req/s',
+          baseline: { name: 'bare node:http', value: Math.round(bare.rps) },
+          ratio: r.ratio,
+          target: '>= 0.90',
+        },
+        {
+          name: `${r.case} p99`,
+          value: r.p99,
+          unit: 'ms',
+          baseline: { name: 'bare node:http', value: bare.p99 },
+          ratio: bare.p99 > 0 ? r.p99 / bare.p99 : undefined,
+          lowerIsBetter: true,
+        },
+      ];
+    }),
+  { duration, connections, reps },
 );
