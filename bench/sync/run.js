@@ -174,8 +174,8 @@ async function buildLeader() {
   console.log(
     `   same tips as the leader (finalized block ${followerTips.finalized.block.number}); its progress lines:`,
   );
-  for (const l of follower.lines.filter((l) => l.module === 'sync' && /^sync from/.test(l.msg))) {
-    console.log(`     ${l.msg}`);
+  for (const l of follower.lines.filter((l) => l.module === 'sync' && (/^sync from/.test(l.msg) || l.level >= 40))) {
+    console.log(`     ${l.level >= 40 ? 'WARN ' : ''}${l.msg}`);
   }
   await Promise.all([follower.stop(), leader.stop()]);
 }

@@ -207,6 +207,10 @@ describe('two followers of a dev node', () => {
     for (const node of nodes) {
       expect(await result(node.publicUrl, 'node_getL1ToL2MessageCheckpoint', [new Fr(0x4242n).toString()])).toBe(1);
     }
+    // A follower has no dev L1: messages go to the dev node.
+    const message = await call(a.adminUrl, 'nodeDev_sendL1ToL2Message', [new Fr(0x99n).toString()]);
+    expect(message.error?.data?.code).toBe('UNSUPPORTED');
+    expect(message.error?.message).toMatch(/This node follows http:\/\/127\.0\.0\.1:\d+: it has no dev L1 stand-in/);
     const status = (await (await fetch(`${a.publicUrl}/status`)).json()) as { follower: Record<string, unknown> };
     expect(status.follower).toMatchObject({ state: 'synced', upstream: dev.publicUrl, blockNumber: n, behind: 0 });
     expect(status.follower.problem).toBeUndefined();

@@ -85,6 +85,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
   /** Behind since the last "caught up" line. */
   private catchingUp = false;
   private sponge: CheckpointSponge | undefined;
+  private checkpointsPerCall = CHECKPOINTS_PER_CALL;
   private readonly progress: SyncProgress;
 
   constructor(private readonly o: UpstreamBlockSourceOptions) {
@@ -308,6 +309,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       position = batchEnd(batch, position);
       next = this.fetch(tips, position);
       if (batch.kind === 'checkpoints') {
+        this.sizeCheckpointBatches(batch.items);
         for (const c of batch.items) if (this.active) await this.applyCheckpoint(c);
       } else {
         for (const b of batch.items) if (this.active) await this.applyUpstreamBlock(b);
@@ -324,7 +326,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     const upCheckpoint = tips.checkpointed.checkpoint.number;
     let p: Promise<Batch | undefined>;
     if (position.checkpoint < upCheckpoint) {
-      const limit = Math.min(CHECKPOINTS_PER_CALL, upCheckpoint - position.checkpoint);
+      const limit = Math.min(this.checkpointsPerCall, upCheckpoint - position.checkpoint);
       p = upstream.checkpoints(position.checkpoint + 1, limit).then((items) => ({ kind: 'checkpoints', items }));
     } else if (position.block < tips.proposed.number) {
       const limit = Math.min(BLOCKS_PER_CALL, tips.proposed.number - position.block);
@@ -335,6 +337,17 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     // Awaited later (or dropped when the batch before it fails): never an unhandled rejection.
     p.catch(() => {});
     return p;
+  }
+
+  /**
+   * Checkpoints come with all their blocks: ask for about BLOCKS_PER_CALL blocks' worth, so one answer stays
+   * small enough to encode, send and decode while the previous batch is applied.
+   */
+  private sizeCheckpointBatches(items: readonly UpstreamCheckpoint[]): void {
+    const blocks = items.reduce((n, c) => n + c.blocks.length, 0);
+    if (items.length === 0 || blocks === 0) return;
+    const perCheckpoint = blocks / items.length;
+    this.checkpointsPerCall = Math.max(1, Math.min(CHECKPOINTS_PER_CALL, Math.round(BLOCKS_PER_CALL / perCheckpoint)));
   }
 
   private async applyCheckpoint(c: UpstreamCheckpoint): Promise<void> {
@@ -443,7 +456,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     this.progress.record(ancestor);
     log.warn(
       { upstream: upstream.url, from, to: ancestor, removed: from - ancestor, reason: why },
-      `the upstream reorganised (${why}): unwound ${from - ancestor} blocks to the common ancestor, block ${ancestor}`,
+      `the upstream reorganised (${why}): unwound ${from - ancestor} block${from - ancestor === 1 ? '' : 's'} to the common ancestor, block ${ancestor}`,
     );
   }
 
