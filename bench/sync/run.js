@@ -30,6 +30,7 @@ import { ChainService } from '../../dist/daemon/chain/chain-service.js';
 import { resolveConfig } from '../../dist/daemon/config/resolve-config.js';
 import { ManualClock } from '../../dist/daemon/lifecycle/manual-clock.js';
 import { NODE_DATABASE_FILE, openNodeDatabase } from '../../dist/daemon/store/node-database.js';
+import { benchResult } from '../bench-result.js';
 
 const BLOCKS = Number(process.argv[2] ?? 2000);
 const SIZES = [1, 2, 1, 4, 8, 1, 16, 2, 32, 4];
@@ -170,6 +171,22 @@ async function buildLeader() {
   console.log(
     `3. follower, --sync-from over loopback JSON-RPC          : ${fmt(rate)} blocks/s, ${fmt(txCount / s, 0)} txs/s (${fmt(s, 2)} s; ` +
       `${fmt((100 * rate) / globalThis.ceiling, 0)}% of the ceiling)`,
+  );
+  benchResult(
+    'sync',
+    [
+      {
+        name: `follower catching up ${BLOCKS} mixed-size blocks over loopback RPC`,
+        value: Number(rate.toFixed(1)),
+        unit: 'blocks/s',
+        baseline: {
+          name: 'the same blocks applied locally (applyBlock)',
+          value: Number(globalThis.ceiling.toFixed(1)),
+        },
+        ratio: rate / globalThis.ceiling,
+      },
+    ],
+    { engine: POSEIDON2_ENGINE, blocks: BLOCKS, txs: txCount, txsPerBlock: SIZES.join('/') },
   );
   console.log(
     `   same tips as the leader (finalized block ${followerTips.finalized.block.number}); its progress lines:`,
