@@ -10,8 +10,8 @@ import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 /**
  * A follower facing a bad upstream (issue 7): a proxy that changes one note hash in one block is refused, the
  * follower keeps serving its last good block and says why in GET /status, and carries on once the upstream
- * serves the real block; when the upstream rolls back and builds other blocks at the same heights, the
- * follower unwinds to the common ancestor and converges.
+ * serves the real block; nodeAdmin_pauseSync stops it and resumeSync restarts it; when the upstream rolls back
+ * and builds other blocks at the same heights, the follower unwinds to the common ancestor and converges.
  */
 const PAYER = new AztecAddress(0x6001n);
 const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
@@ -145,5 +145,58 @@ describe('a follower of a bad upstream', () => {
     const s = await followerStatus();
     expect(s.state).toBe('synced');
     expect(s.problem).toBeUndefined();
+  });
+});
+
+describe('pausing a follower', () => {
+  it('stops fetching and applying blocks while paused, still answers queries, and catches up on resume', async () => {
+    expect((await call(follower.adminUrl, 'nodeAdmin_pauseSync')).error).toBeUndefined();
+    const at = await blockNumber(follower.publicUrl);
+    const target = await oneBlock();
+    const polls = proxy.count('node_getL2Tips');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(proxy.count('node_getL2Tips')).toBe(polls);
+    expect(await blockNumber(follower.publicUrl)).toBe(at);
+    expect(await result(follower.publicUrl, 'node_getBlock', [at])).toEqual(
+      await result(dev.publicUrl, 'node_getBlock', [at]),
+    );
+    expect((await followerStatus()).state).toBe('paused');
+    expect((await call(follower.adminUrl, 'nodeAdmin_resumeSync')).error).toBeUndefined();
+    await until('the follower to catch up', async () =>
+      (await blockNumber(follower.publicUrl)) === target ? true : undefined,
+    );
+    expect((await followerStatus()).state).toBe('synced');
+  });
+});
+
+describe('a follower of an upstream that reorganises', () => {
+  it('unwinds to the common ancestor when the upstream rolls back and builds other blocks, then converges', async () => {
+    await oneBlock();
+    const tip = await oneBlock();
+    await until('the follower at the tip', async () =>
+      (await blockNumber(follower.publicUrl)) === tip ? true : undefined,
+    );
+    const base = tip - 2;
+    const header = (url: string, n: number) => result<Record<string, unknown>>(url, 'node_getBlockHeader', [n]);
+    const old = await header(follower.publicUrl, base + 1);
+
+    // The upstream goes back to block `base` and builds other blocks from there: the unwound txs, back in its
+    // pool, go into a new block at once (a later slot), then two more txs.
+    expect((await call(dev.adminUrl, 'nodeAdmin_rollbackTo', [base])).error).toBeUndefined();
+    await oneBlock();
+    await oneBlock();
+    expect(await header(dev.publicUrl, base + 1)).not.toEqual(old);
+    const devTip = await tipHash(dev.publicUrl);
+    await until('the follower on the new chain', async () =>
+      (await tipHash(follower.publicUrl)) === devTip ? true : undefined,
+    );
+    expect(await header(follower.publicUrl, base + 1)).toEqual(await header(dev.publicUrl, base + 1));
+    const n = await blockNumber(dev.publicUrl);
+    expect(await result(follower.publicUrl, 'node_getBlock', [n])).toEqual(
+      await result(dev.publicUrl, 'node_getBlock', [n]),
+    );
+    const line = follower.logs().find((l) => /the upstream reorganised/.test(String(l.msg)));
+    expect(String(line?.msg)).toMatch(new RegExp(`unwound [12] blocks? to the common ancestor, block ${base}`));
+    expect((await followerStatus()).state).toBe('synced');
   });
 });
