@@ -34,6 +34,8 @@ export class ChainUpstream implements Upstream {
   /** Serves no node_getL1ToL2Messages, as a 4.1.2 node. */
   noMessages = false;
   readonly sent: Tx[] = [];
+  /** node_getL2Tips calls: one per poll. */
+  polls = 0;
   private h: Record<string, Handler>;
   private config: NodeConfig;
 
@@ -66,6 +68,7 @@ export class ChainUpstream implements Upstream {
   }
 
   async tips() {
+    this.polls++;
     return parseTips(await this.call('node_getL2Tips'), this.url);
   }
 
@@ -116,6 +119,8 @@ export interface Follower {
   readonly config: NodeConfig;
   readonly events: unknown[];
   readonly logs: { level: number; msg: string }[];
+  /** Drives the poll timer (archiverPollingIntervalMS). */
+  readonly clock: ManualClock;
   /** Polls until nothing changes (the source catches up within one poll; a second confirms). */
   sync(): Promise<void>;
   close(): Promise<void>;
@@ -146,13 +151,14 @@ export async function startFollower(
   const events: unknown[] = [];
   chain.events.on('sync', (s) => events.push(s));
   const explicit = new Set(o.explicit ?? []);
+  const clock = new ManualClock();
   const source = new UpstreamBlockSource({
     upstream,
     chain: () => chain,
     settlement,
     config,
     isExplicit: (k) => explicit.has(k),
-    clock: new ManualClock(),
+    clock,
     log,
     startTimeoutMs: 0,
   });
@@ -164,6 +170,7 @@ export async function startFollower(
     config,
     events,
     logs,
+    clock,
     async sync() {
       await source.pollNow();
       await source.pollNow();

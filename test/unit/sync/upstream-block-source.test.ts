@@ -214,6 +214,34 @@ describe('the upstream block source', () => {
     expect(f.source.syncTarget()).toBe(2);
   });
 
+  it('polls every archiverPollingIntervalMS, read again at every poll (nodeAdmin_setConfig changes it in place)', async () => {
+    const leader = await leaderChain();
+    const up = new ChainUpstream(leader.service, leader.config);
+    const f = await follow(up);
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    f.clock.advance(0);
+    await settle();
+    expect(up.polls).toBe(1);
+    f.clock.advance(499);
+    await settle();
+    expect(up.polls).toBe(1);
+    f.clock.advance(1);
+    await settle();
+    expect(up.polls).toBe(2);
+    f.config.archiverPollingIntervalMS = 2000;
+    f.clock.advance(500);
+    await settle();
+    expect(up.polls).toBe(3);
+    f.clock.advance(1999);
+    await settle();
+    expect(up.polls).toBe(3);
+    build(leader);
+    f.clock.advance(1);
+    await settle();
+    expect(up.polls).toBe(4);
+    expect(f.chain.latestBlockNumber).toBe(1);
+  });
+
   it('resumes after a restart from its last block, also in the middle of a checkpoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'l2node-follower-'));
     try {
