@@ -1,6 +1,6 @@
 import { Command, Flags } from '@oclif/core';
 import type { TxBot } from '../bot/tx-bot.js';
-import { ConfigError, resolveConfig } from '../daemon/config/resolve-config.js';
+import { ConfigError, type ResolvedConfig, resolveConfig } from '../daemon/config/resolve-config.js';
 import type { NodeConfig } from '../daemon/config/settings.js';
 import { installShutdownHandlers } from '../daemon/lifecycle/signals.js';
 import { NodeLogger } from '../daemon/logging/logger.js';
@@ -43,8 +43,9 @@ export default class Start extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(Start);
     let config: NodeConfig;
+    let sources: ResolvedConfig['sources'];
     try {
-      config = resolveConfig(flags, process.env).config;
+      ({ config, sources } = resolveConfig(flags, process.env));
       if (config.bot && !config.botFeePayer && config.prefundedAccounts?.length === 0) {
         throw new ConfigError('--bot needs a fee payer with FeeJuice: give --bot.feePayer, or keep prefunded accounts');
       }
@@ -60,7 +61,7 @@ export default class Start extends Command {
     }
     const logger = new NodeLogger({ spec: config.logLevel, format: config.logFormat });
     // The services' own banners are folded into the one printed below.
-    const node = new L2Node(config, logger, { print: () => {} });
+    const node = new L2Node(config, logger, { print: () => {}, sources });
     let bot: TxBot | undefined;
     installShutdownHandlers({
       stop: async () => {

@@ -3,7 +3,8 @@ import { RpcService } from '../rpc/server/rpc-service.js';
 import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
 import { ChainService } from './chain/chain-service.js';
-import type { NodeConfig } from './config/settings.js';
+import type { SettingSource } from './config/resolve-config.js';
+import type { NodeConfig, SettingKey } from './config/settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
 import { ServiceRunner } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
@@ -19,7 +20,7 @@ import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service
 import { DatabaseService } from './store/database-service.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
-import { settingDiffersFromDefault } from './sync/upstream-identity.js';
+import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
 import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
 import { ValidatorService } from './validators/validator-service.js';
@@ -32,6 +33,12 @@ export interface L2NodeOptions {
    * `l2node start` passes a no-op and prints one banner of its own with the same facts.
    */
   readonly print?: (text: string) => void;
+  /**
+   * Where each setting came from (resolveConfig): a follower checks the chain identity settings given by flag or
+   * env against its upstream's and takes the others from it. Without it, a value other than the default counts
+   * as given.
+   */
+  readonly sources?: Readonly<Record<SettingKey, SettingSource>>;
 }
 
 /**
@@ -121,7 +128,7 @@ export class L2Node {
             chain: () => this.chain.chain,
             settlement,
             config,
-            isExplicit: settingDiffersFromDefault(config),
+            isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
             clock: this.clock,
             log: logger.module('sync'),
           })

@@ -8,7 +8,7 @@ import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder, TxBuildOptions } from '../../src/core/tx/tx-builder.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
-import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 
 /**
  * Follower mode end to end (issue 7): one dev node (on-demand, two txs per block) and two followers on
@@ -215,5 +215,20 @@ describe('two followers of a dev node', () => {
     expect(status.follower).toMatchObject({ state: 'synced', upstream: dev.publicUrl, blockNumber: n, behind: 0 });
     expect(status.follower.problem).toBeUndefined();
     expect(JSON.stringify(status)).not.toMatch(/unknown/i);
+  });
+
+  it('refuses to start against an upstream of another chain id or another genesis, saying what to pass', async () => {
+    const [otherChain, otherGenesis] = [
+      spawnNodeProcess({ args: [...FOLLOWER, '--sync-from', dev.publicUrl, '--l1-chain-id', '5'] }),
+      spawnNodeProcess({ args: ['--disable-admin-api-key', '--sync-from', dev.publicUrl] }),
+    ];
+    const [chainExit, genesisExit] = await Promise.all([otherChain.exited, otherGenesis.exited]);
+    expect([chainExit.code, genesisExit.code]).toEqual([1, 1]);
+    expect(otherChain.stdout()).toMatch(
+      /node failed to start: --l1-chain-id \(NODE_L1_CHAIN_ID\) is 5 but the upstream http:\/\/127\.0\.0\.1:\d+ has L1 chain id 31337/,
+    );
+    expect(otherGenesis.stdout()).toMatch(
+      /node failed to start: the upstream .* has genesis block 0x[0-9a-f]{64}, this node 0x[0-9a-f]{64}: .*same --prefunded-accounts as the upstream/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   MULTI_CALL_ENTRYPOINT_ADDRESS,
 } from '../../core/constants.js';
 import { toHex64 } from '../../core/fr.js';
+import type { SettingSource } from '../config/resolve-config.js';
 import type { NodeConfig, SettingKey } from '../config/settings.js';
 import { SETTINGS } from '../config/settings.js';
 import type { UpstreamIdentity } from './upstream.js';
@@ -102,9 +103,14 @@ export function checkUpstreamGenesis(
   );
 }
 
+/** A setting counts as set when it came from a flag or an env var (resolveConfig's sources). */
+export function settingGivenBySource(sources: Readonly<Record<SettingKey, SettingSource>>): IsExplicitSetting {
+  return (key) => sources[key] === 'flag' || sources[key] === 'env';
+}
+
 /**
- * Without the flag/env sources of the settings, a value counts as set when it differs from the table's
- * default: a follower then checks it against the upstream's instead of taking the upstream's.
+ * Without the sources of the settings (a node built in code), a value counts as set when it differs from the
+ * table's default: a follower then checks it against the upstream's instead of taking the upstream's.
  */
 export function settingDiffersFromDefault(config: NodeConfig): IsExplicitSetting {
   return (key) => {
