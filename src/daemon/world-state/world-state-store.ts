@@ -13,6 +13,12 @@ export function storeKey(tree: number, level: number, index: number): number {
 /** Lookups per statement: bounded so the JSON argument stays small and SQLite's stack shallow. */
 const LOOKUP_CHUNK = 4096;
 
+/**
+ * A lone key is read with a single-row statement; from two keys on one json_each statement is cheaper than a
+ * statement per key (measured on a 1M-leaf tree: 3 keys in ~10-15 µs against ~8 µs per single read).
+ */
+const SINGLE_READS = 1;
+
 /** Rows per multi-row INSERT: a quarter less CPU per row than one statement per row (measured). */
 const INSERT_ROWS = 32;
 
@@ -37,6 +43,7 @@ export class WorldStateStore {
   private readonly nodeMany: Statement<[number, string], Buffer | null>;
   private readonly leafOne: Statement<[number, number], Buffer>;
   private readonly leafMany: Statement<[number, string], Buffer | null>;
+  private readonly leafHashOne: Statement<[number, number], Buffer>;
   private readonly leafHashMany: Statement<[number, string], Buffer | null>;
   private readonly lowMany: Statement<[number, number, string], number | null>;
   private readonly keyMany: Statement<[string, number, number], unknown[]>;
@@ -81,6 +88,11 @@ export class WorldStateStore {
     this.leafMany = db
       .prepare<[number, string], Buffer | null>(
         'SELECT (SELECT leaf FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
+      )
+      .pluck();
+    this.leafHashOne = db
+      .prepare<[number, number], Buffer>(
+        'SELECT hash FROM ws_leaf WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1',
       )
       .pluck();
     this.leafHashMany = db
@@ -137,7 +149,7 @@ export class WorldStateStore {
 
   /** Newest hash at or below `block` for each key, in order; null where none was ever written. */
   getNodes(keys: readonly number[], block: number): (Buffer | null)[] {
-    if (keys.length === 1) return [this.nodeOne.get(keys[0] as number, block) ?? null];
+    if (keys.length <= SINGLE_READS) return keys.map((k) => this.nodeOne.get(k, block) ?? null);
     return this.chunked(keys, (part) => this.nodeMany.all(block, JSON.stringify(part)));
   }
 
@@ -146,12 +158,13 @@ export class WorldStateStore {
   }
 
   getLeaves(keys: readonly number[], block: number): (Buffer | null)[] {
-    if (keys.length === 1) return [this.leafOne.get(keys[0] as number, block) ?? null];
+    if (keys.length <= SINGLE_READS) return keys.map((k) => this.leafOne.get(k, block) ?? null);
     return this.chunked(keys, (part) => this.leafMany.all(block, JSON.stringify(part)));
   }
 
   /** Leaf hashes of indexed-tree leaves (stored with their preimages), newest at or below `block`. */
   getLeafHashes(keys: readonly number[], block: number): (Buffer | null)[] {
+    if (keys.length <= SINGLE_READS) return keys.map((k) => this.leafHashOne.get(k, block) ?? null);
     return this.chunked(keys, (part) => this.leafHashMany.all(block, JSON.stringify(part)));
   }
 
