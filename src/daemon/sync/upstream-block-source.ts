@@ -307,9 +307,9 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       const batch = await next;
       if (!batch || batch.items.length === 0 || !this.active) break;
       position = batchEnd(batch, position);
+      if (batch.kind === 'checkpoints') this.sizeCheckpointBatches(batch.items);
       next = this.fetch(tips, position);
       if (batch.kind === 'checkpoints') {
-        this.sizeCheckpointBatches(batch.items);
         for (const c of batch.items) if (this.active) await this.applyCheckpoint(c);
       } else {
         for (const b of batch.items) if (this.active) await this.applyUpstreamBlock(b);
