@@ -96,10 +96,6 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     return this.#paused;
   }
 
-  get upstreamUrl(): string {
-    return this.o.upstream.url;
-  }
-
   /** Checks the upstream (identity, genesis) and adopts its identity, then starts polling. */
   async start(): Promise<void> {
     await this.connect();
@@ -197,7 +193,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
             rollupVersion: identity.rollupVersion,
             genesisBlockHash: toHex64(genesis.hash().value),
           },
-          `upstream ${upstream.url} is l2node-compatible ${identity.nodeVersion}, chain id ${identity.l1ChainId}, ` +
+          `upstream ${upstream.url}: node version ${identity.nodeVersion}, chain id ${identity.l1ChainId}, ` +
             `rollup version ${identity.rollupVersion}, same genesis` +
             (adopted.length ? `; taken from it: ${adopted.join(', ')}` : ''),
         );
@@ -213,6 +209,8 @@ export class UpstreamBlockSource implements Service, BlockProducer {
           { upstream: upstream.url, attempt, err: err.message },
           `waiting for the upstream ${upstream.url}: ${err.message}`,
         );
+        // A real, referenced timer: nothing else keeps the process alive before the listeners open, and the
+        // node's clock unrefs its timers.
         await new Promise((r) => setTimeout(r, START_RETRY_MS));
       }
     }
