@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GENESIS_BLOCK_HEADER_HASH } from '../../dist/core/constants.js';
 import { POSEIDON2_ENGINE_DETAIL } from '../../dist/core/crypto/poseidon2.js';
+import { benchResult } from '../bench-result.js';
 import { loadAztec, runAztec, runAztecBlocks } from './aztec-trees.js';
 import { measureHashCost, runBlocksWithWorkers, runL2node, runL2nodeBlocks } from './l2node-trees.js';
 import { makeBlockWorkload, makeWorkload } from './workload.js';
@@ -268,6 +269,57 @@ async function main() {
     }
   }
   if (!ok) process.exitCode = 1;
+
+  // The summary line bench/run-all.js collects into docs/benchmarks.md.
+  const figures = [];
+  const ts = (name, value, unit, aztecValue, lowerIsBetter = false) =>
+    figures.push({
+      name,
+      value,
+      unit,
+      ...(aztecValue
+        ? {
+            baseline: { name: 'Aztec 4.1.2 TypeScript trees', value: aztecValue },
+            ratio: lowerIsBetter ? aztecValue / value : value / aztecValue,
+            target: '>= 3x',
+          }
+        : {}),
+      ...(lowerIsBetter ? { lowerIsBetter } : {}),
+    });
+  const native = (name, value, unit, anchor, lowerIsBetter = false) =>
+    figures.push({
+      name,
+      value,
+      unit,
+      baseline: { name: 'Aztec native (published anchor, not run here)', value: anchor },
+      ratio: lowerIsBetter ? anchor / value : value / anchor,
+      target: '>= 1x',
+      ...(lowerIsBetter ? { lowerIsBetter } : {}),
+    });
+  native('appends, 64-leaf batches, fork', ours.appendsForkPerSec, 'leaves/s', NATIVE.appends);
+  ts('appends, 64-leaf batches, commit every 1024', ours.appendsPerSec, 'leaves/s', aztec?.appendsPerSec);
+  ts(
+    `nullifier inserts into ${prefill} (commit every 1024)`,
+    ours.nullifierCommittedPerSec,
+    'inserts/s',
+    aztec?.nullifierPerSec,
+  );
+  native(`nullifier inserts into ${prefill}, fork`, ours.nullifierForkPerSec, 'inserts/s', NATIVE.nullifiers);
+  ts('public data writes (commit every 1024)', ours.publicDataPerSec, 'writes/s', aztec?.publicDataPerSec);
+  ts('sibling path read', ours.siblingPathUs, 'µs', aztec?.siblingPathUs, true);
+  native('sibling path read', ours.siblingPathUs, 'µs', NATIVE.siblingPathUs, true);
+  for (const size of Object.keys(blocks)) {
+    const o = median(oursBlocks.times[size]);
+    ts(`block of ${size} tx`, o, 'ms', aztecBlocks ? median(aztecBlocks.blocks[size].times) : undefined, true);
+    const anchor = size === '16' ? NATIVE.block16 : size === '64' ? NATIVE.block64 : undefined;
+    if (anchor) native(`block of ${size} tx`, o, 'ms', anchor, true);
+  }
+  benchResult('world-state', figures, {
+    prefill,
+    hashCostMicros: cost[2],
+    rootsMatchAztec: ok,
+    blockCpuMs: Object.fromEntries(Object.entries(oursBlocks.cpuTimes).map(([k, v]) => [k, median(v)])),
+  });
 }
 
 await main();

@@ -46,6 +46,11 @@ export function encodeSiblingPath(path: SiblingPath): string {
   return path.toBuffer().toString('base64');
 }
 
+/** A sibling path as 0x-hex field elements, leaf level first (the spec's `string[]` for the get*SiblingPath methods). */
+export function encodeSiblingPathHex(path: SiblingPath): string[] {
+  return path.nodes.map((n) => `0x${n.toString('hex')}`);
+}
+
 /** MembershipWitness<N>: base64 of the leaf index as 32 bytes big-endian, then the N siblings; no count. */
 export function encodeMembershipWitness(w: MembershipWitness): string {
   const n = w.siblingPath.length;

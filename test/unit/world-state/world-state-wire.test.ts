@@ -8,6 +8,7 @@ import {
   encodeNullifierMembershipWitness,
   encodePublicDataWitness,
   encodeSiblingPath,
+  encodeSiblingPathHex,
   encodeWorldStateSyncStatus,
 } from '../../../src/daemon/world-state/world-state-wire.js';
 import { buildBlock, openWorldState } from './world-state-fixtures.js';
@@ -32,6 +33,10 @@ describe('world-state wire encoders (reference aztec-wire 2.5, 5.4, 5.5, 6.13, 6
     expect(raw.readUInt32BE(0)).toBe(42);
     expect(raw.subarray(4, 36)).toEqual(path.nodes[0]);
     expect(SiblingPath.fromBuffer(raw).toBigInts()).toEqual(path.toBigInts());
+    const hex = encodeSiblingPathHex(path);
+    expect(hex).toHaveLength(42);
+    expect(hex.every((h) => HEX64.test(h))).toBe(true);
+    expect(BigInt(hex[41] as string)).toBe(path.toBigInts()[41]);
     expect(
       Buffer.from(encodeSiblingPath(ws.getSiblingPath('latest', MerkleTreeId.PUBLIC_DATA_TREE, 0n)), 'base64'),
     ).toHaveLength(1284);
