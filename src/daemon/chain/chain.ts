@@ -115,8 +115,11 @@ export class Chain {
    * Records a checkpoint published by another node (a follower takes its upstream's, checked against its own
    * blocks): its blocks become checkpointed.
    */
-  recordCheckpoint(row: CheckpointRow): void {
-    this.o.db.transaction(() => this.o.store.checkpoints.insert(row))();
+  recordCheckpoint(row: CheckpointRow, signatures?: CheckpointSignatures): void {
+    this.o.db.transaction(() => {
+      this.o.store.checkpoints.insert(row);
+      if (signatures) this.o.store.checkpointAttestations.insert(row.number, signatures);
+    })();
     this.events.emit('tips', this.tips.read());
   }
 

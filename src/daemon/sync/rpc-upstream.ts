@@ -1,6 +1,7 @@
 import { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
 import type { BlockHeader } from '../../core/block/block-header.js';
 import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
+import { CommitteeAttestation } from '../../core/block/committee-attestation.js';
 import { L2Block } from '../../core/block/l2-block.js';
 import { Fr } from '../../core/fr.js';
 import type { Tx } from '../../core/tx/tx.js';
@@ -192,6 +193,8 @@ export function parsePublishedCheckpoint(json: unknown, path: string): UpstreamC
   const l1 = asObject(o.l1, `${path}.l1`);
   const blocks = c.blocks;
   if (!Array.isArray(blocks)) throw new UpstreamUnavailableError(`${path}.checkpoint.blocks is not an array`);
+  const attestations = o.attestations ?? [];
+  if (!Array.isArray(attestations)) throw new UpstreamUnavailableError(`${path}.attestations is not an array`);
   return {
     number: asInteger(c.number, `${path}.checkpoint.number`),
     header: CheckpointHeader.fromJSON(c.header, `${path}.checkpoint.header`),
@@ -202,7 +205,16 @@ export function parsePublishedCheckpoint(json: unknown, path: string): UpstreamC
       timestamp: BigInt(asDecimal(l1.timestamp, `${path}.l1.timestamp`)),
       blockHash: asHash(l1.blockHash, `${path}.l1.blockHash`),
     },
+    attestations: attestations.map((a, i) => parseAttestation(a, `${path}.attestations[${i}]`)),
   };
+}
+
+function parseAttestation(json: unknown, path: string): CommitteeAttestation {
+  try {
+    return CommitteeAttestation.fromJSON(json, path);
+  } catch (err) {
+    throw new UpstreamUnavailableError((err as Error).message);
+  }
 }
 
 function asObject(v: unknown, path: string): Record<string, unknown> {

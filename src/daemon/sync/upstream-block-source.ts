@@ -7,6 +7,7 @@ import type { NodeConfig } from '../config/settings.js';
 import type { Cancel, Clock } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import { verifyCheckpointAttestations } from '../validators/verify-checkpoint-attestations.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { CheckpointSponge } from './checkpoint-sponge.js';
 import { verifyUpstreamCheckpoint } from './checkpoint-verification.js';
@@ -355,7 +356,22 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       await this.applyUpstreamBlock(b);
     }
     if (!this.active) return;
-    chain.recordCheckpoint(verifyUpstreamCheckpoint(c, chain.store));
+    const row = verifyUpstreamCheckpoint(c, chain.store);
+    // The attestations are what makes a checkpoint final for its committee: a follower takes it only when
+    // every signature recovers to its member and a quorum signed (spec part 4 validators; issue 9).
+    const check = await verifyCheckpointAttestations({
+      header: c.header,
+      archiveRoot: c.archiveRoot.value,
+      attestations: c.attestations,
+    });
+    if (!check.ok) {
+      throw new SyncRefusedError(
+        `checkpoint ${c.number}`,
+        c.blocks[0]?.number ?? 0,
+        `its attestations ${check.problem}`,
+      );
+    }
+    chain.recordCheckpoint(row, c.attestations.length > 0 ? { attestations: c.attestations } : undefined);
   }
 
   /** Verifies and applies one block that extends the chain; one this node has must be the same block. */

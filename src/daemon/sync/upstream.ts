@@ -1,5 +1,6 @@
 import type { BlockHeader } from '../../core/block/block-header.js';
 import type { CheckpointHeader } from '../../core/block/checkpoint-header.js';
+import type { CommitteeAttestation } from '../../core/block/committee-attestation.js';
 import type { L2Block } from '../../core/block/l2-block.js';
 import type { Fr } from '../../core/fr.js';
 import type { Tx } from '../../core/tx/tx.js';
@@ -15,6 +16,8 @@ export interface UpstreamCheckpoint {
   readonly archiveRoot: Fr;
   readonly blocks: readonly L2Block[];
   readonly l1: L1PublishedData;
+  /** The committee's attestations as published (4.1.2 CommitteeAttestation[]); empty for a chain without a committee. */
+  readonly attestations: readonly CommitteeAttestation[];
 }
 
 /** What the upstream says it is: compared with this node's settings at start, then adopted. */

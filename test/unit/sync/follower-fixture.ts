@@ -30,6 +30,8 @@ type Handler = (...args: unknown[]) => Promise<unknown>;
 export class ChainUpstream implements Upstream {
   readonly url = 'http://leader.test';
   tamper: ((block: Json) => void) | undefined;
+  /** Rewrites each published checkpoint's JSON (attestations included) on the way. */
+  tamperCheckpoint: ((checkpoint: Json) => void) | undefined;
   down = false;
   /** Serves no node_getL1ToL2Messages, as a 4.1.2 node. */
   noMessages = false;
@@ -81,6 +83,7 @@ export class ChainUpstream implements Upstream {
     const json = (await this.call('node_getCheckpoints', from, limit)) as { checkpoint: { blocks: Json[] } }[];
     return json.map((c, i) => {
       c.checkpoint.blocks = c.checkpoint.blocks.map((b) => this.wire(b));
+      this.tamperCheckpoint?.(c as unknown as Json);
       return parsePublishedCheckpoint(c, `checkpoints[${i}]`);
     });
   }
