@@ -78,63 +78,67 @@ export async function runAztec(A, w, genesisBlockHash, log) {
   const out = {};
   const t0 = performance.now();
   const T = await openTrees(A, genesisBlockHash);
-  const nullifierPreimage = (e, nx) =>
-    new A.NullifierLeafPreimage(new A.NullifierLeaf(new A.Fr(e.key)), new A.Fr(nx.key), nx.index);
-  const publicPreimage = (e, nx) =>
-    new A.PublicDataTreeLeafPreimage(
-      new A.PublicDataTreeLeaf(new A.Fr(e.key), new A.Fr(e.value)),
-      new A.Fr(nx.key),
-      nx.index,
+  // The temporary LMDB directory goes away even when a step fails.
+  try {
+    const nullifierPreimage = (e, nx) =>
+      new A.NullifierLeafPreimage(new A.NullifierLeaf(new A.Fr(e.key)), new A.Fr(nx.key), nx.index);
+    const publicPreimage = (e, nx) =>
+      new A.PublicDataTreeLeafPreimage(
+        new A.PublicDataTreeLeaf(new A.Fr(e.key), new A.Fr(e.value)),
+        new A.Fr(nx.key),
+        nx.index,
+      );
+    await bulkPrefill(
+      T.nullifiers,
+      w.prefillNullifiers.map((key) => ({ key, value: 0n })),
+      nullifierPreimage,
     );
-  await bulkPrefill(
-    T.nullifiers,
-    w.prefillNullifiers.map((key) => ({ key, value: 0n })),
-    nullifierPreimage,
-  );
-  await bulkPrefill(
-    T.publicData,
-    w.prefillData.map((d) => ({ key: d.slot, value: d.value })),
-    publicPreimage,
-  );
-  out.prefillSeconds = (performance.now() - t0) / 1000;
-  out.prefillRoots = {
-    nullifier: BigInt(`0x${T.nullifiers.getRoot(true).toString('hex')}`),
-    publicData: BigInt(`0x${T.publicData.getRoot(true).toString('hex')}`),
-  };
-  log(`  Aztec TS prefill: ${out.prefillSeconds.toFixed(1)} s`);
-
-  let t = performance.now();
-  for (let i = 0; i < w.appendBatches.length; i++) {
-    T.noteHashes.appendLeaves(w.appendBatches[i].map((v) => new A.Fr(v)));
-    T.noteHashes.getRoot(true);
-    if (i % 16 === 15) await T.noteHashes.commit();
-  }
-  out.appendsPerSec = (w.appendBatches.length * 64) / ((performance.now() - t) / 1000);
-  out.appendRoot = BigInt(`0x${T.noteHashes.getRoot(true).toString('hex')}`);
-
-  t = performance.now();
-  for (let i = 0; i < w.nullifierBatches.length; i++) {
-    await T.nullifiers.batchInsert(w.nullifierBatches[i].map(toBuf), 6);
-    if (i % 16 === 15) await T.nullifiers.commit();
-  }
-  out.nullifierPerSec = (w.nullifierBatches.length * 64) / ((performance.now() - t) / 1000);
-  out.nullifierRoot = BigInt(`0x${T.nullifiers.getRoot(true).toString('hex')}`);
-
-  t = performance.now();
-  for (let i = 0; i < w.publicDataBatches.length; i++) {
-    const leaves = w.publicDataBatches[i].map((d) =>
-      new A.PublicDataTreeLeaf(new A.Fr(d.slot), new A.Fr(d.value)).toBuffer(),
+    await bulkPrefill(
+      T.publicData,
+      w.prefillData.map((d) => ({ key: d.slot, value: d.value })),
+      publicPreimage,
     );
-    await T.publicData.batchInsert(leaves, 6);
-    if (i % 16 === 15) await T.publicData.commit();
-  }
-  out.publicDataPerSec = (w.publicDataBatches.length * 64) / ((performance.now() - t) / 1000);
+    out.prefillSeconds = (performance.now() - t0) / 1000;
+    out.prefillRoots = {
+      nullifier: BigInt(`0x${T.nullifiers.getRoot(true).toString('hex')}`),
+      publicData: BigInt(`0x${T.publicData.getRoot(true).toString('hex')}`),
+    };
+    log(`  Aztec TS prefill: ${out.prefillSeconds.toFixed(1)} s`);
 
-  const reads = w.siblingIndices.slice(0, 5000);
-  t = performance.now();
-  for (const index of reads) await T.nullifiers.getSiblingPath(BigInt(index), false);
-  out.siblingPathUs = ((performance.now() - t) * 1000) / reads.length;
-  await T.store.delete?.();
+    let t = performance.now();
+    for (let i = 0; i < w.appendBatches.length; i++) {
+      T.noteHashes.appendLeaves(w.appendBatches[i].map((v) => new A.Fr(v)));
+      T.noteHashes.getRoot(true);
+      if (i % 16 === 15) await T.noteHashes.commit();
+    }
+    out.appendsPerSec = (w.appendBatches.length * 64) / ((performance.now() - t) / 1000);
+    out.appendRoot = BigInt(`0x${T.noteHashes.getRoot(true).toString('hex')}`);
+
+    t = performance.now();
+    for (let i = 0; i < w.nullifierBatches.length; i++) {
+      await T.nullifiers.batchInsert(w.nullifierBatches[i].map(toBuf), 6);
+      if (i % 16 === 15) await T.nullifiers.commit();
+    }
+    out.nullifierPerSec = (w.nullifierBatches.length * 64) / ((performance.now() - t) / 1000);
+    out.nullifierRoot = BigInt(`0x${T.nullifiers.getRoot(true).toString('hex')}`);
+
+    t = performance.now();
+    for (let i = 0; i < w.publicDataBatches.length; i++) {
+      const leaves = w.publicDataBatches[i].map((d) =>
+        new A.PublicDataTreeLeaf(new A.Fr(d.slot), new A.Fr(d.value)).toBuffer(),
+      );
+      await T.publicData.batchInsert(leaves, 6);
+      if (i % 16 === 15) await T.publicData.commit();
+    }
+    out.publicDataPerSec = (w.publicDataBatches.length * 64) / ((performance.now() - t) / 1000);
+
+    const reads = w.siblingIndices.slice(0, 5000);
+    t = performance.now();
+    for (const index of reads) await T.nullifiers.getSiblingPath(BigInt(index), false);
+    out.siblingPathUs = ((performance.now() - t) * 1000) / reads.length;
+  } finally {
+    await T.store.delete();
+  }
 
   return out;
 }
@@ -148,31 +152,34 @@ export async function runAztecBlocks(A, bySize, genesisBlockHash, log) {
     const T = await openTrees(A, genesisBlockHash);
     const times = [];
     const rootsAfter = [];
-    for (const b of blocks.slice(0, size === '64' ? 1 : size === '16' ? 2 : blocks.length)) {
-      const start = performance.now();
-      T.noteHashes.appendLeaves(b.txs.flatMap((tx) => tx.noteHashes).map((v) => new A.Fr(v)));
-      for (const tx of b.txs) await T.nullifiers.batchInsert(tx.nullifiers.map(toBuf), 6);
-      for (const tx of b.txs) {
-        const leaves = tx.publicDataWrites.map((d) =>
-          new A.PublicDataTreeLeaf(new A.Fr(d.slot), new A.Fr(d.value)).toBuffer(),
+    try {
+      for (const b of blocks.slice(0, size === '64' ? 1 : size === '16' ? 2 : blocks.length)) {
+        const start = performance.now();
+        T.noteHashes.appendLeaves(b.txs.flatMap((tx) => tx.noteHashes).map((v) => new A.Fr(v)));
+        for (const tx of b.txs) await T.nullifiers.batchInsert(tx.nullifiers.map(toBuf), 6);
+        for (const tx of b.txs) {
+          const leaves = tx.publicDataWrites.map((d) =>
+            new A.PublicDataTreeLeaf(new A.Fr(d.slot), new A.Fr(d.value)).toBuffer(),
+          );
+          await T.publicData.batchInsert(leaves, 6);
+        }
+        const msgs = [...b.messages, ...new Array(1024 - b.messages.length).fill(0n)];
+        T.messages.appendLeaves(msgs.map((v) => new A.Fr(v)));
+        T.archive.appendLeaves([new A.Fr(b.blockHash)]);
+        for (const tree of [T.nullifiers, T.noteHashes, T.publicData, T.messages, T.archive]) await tree.commit();
+        times.push(performance.now() - start);
+        rootsAfter.push(
+          [T.nullifiers, T.noteHashes, T.publicData, T.messages, T.archive].map((tr) =>
+            BigInt(`0x${tr.getRoot(false).toString('hex')}`),
+          ),
         );
-        await T.publicData.batchInsert(leaves, 6);
+        log(`  Aztec TS ${size}-tx block: ${times.at(-1).toFixed(0)} ms`);
       }
-      const msgs = [...b.messages, ...new Array(1024 - b.messages.length).fill(0n)];
-      T.messages.appendLeaves(msgs.map((v) => new A.Fr(v)));
-      T.archive.appendLeaves([new A.Fr(b.blockHash)]);
-      for (const tree of [T.nullifiers, T.noteHashes, T.publicData, T.messages, T.archive]) await tree.commit();
-      times.push(performance.now() - start);
-      rootsAfter.push(
-        [T.nullifiers, T.noteHashes, T.publicData, T.messages, T.archive].map((tr) =>
-          BigInt(`0x${tr.getRoot(false).toString('hex')}`),
-        ),
-      );
-      log(`  Aztec TS ${size}-tx block: ${times.at(-1).toFixed(0)} ms`);
+    } finally {
+      await T.store.delete();
     }
     out.blocks[size] = { times };
     out.blockRoots[size] = rootsAfter;
-    await T.store.delete?.();
   }
   return out;
 }
