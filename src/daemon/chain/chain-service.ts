@@ -107,7 +107,10 @@ export class ChainService implements Service {
     const { config, log } = this.o;
     const db = this.o.db();
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
-    const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
+    const worldState = WorldState.open(db, {
+      genesisPublicData: prefundedGenesisData(prefunded),
+      historyBlocks: worldStateHistoryBlocks(config),
+    });
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
     const era = recordedSlotEra(store);
     const slots = new SlotClock(
@@ -236,4 +239,11 @@ function recordSlotEra(db: SqliteDatabase, store: ChainStore, era: SlotEra): voi
     store.meta.set('slotEraSlotDuration', era.slotDuration);
     store.meta.set('slotEraBlocksPerSlot', era.blocksPerSlot);
   })();
+}
+
+/** Followers serve reads at scale and need only recent history; a dev chain keeps all of it (issue 4). */
+const FOLLOWER_HISTORY_BLOCKS = 256;
+
+function worldStateHistoryBlocks(config: NodeConfig): number {
+  return config.worldStateHistoryBlocks ?? (config.syncFrom ? FOLLOWER_HISTORY_BLOCKS : 0);
 }

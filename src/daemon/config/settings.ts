@@ -157,6 +157,17 @@ export const SETTINGS = {
     group: 'Storage',
     description: 'Directory of the node database and admin key hash. Unset: everything lives in memory for one run.',
   }),
+  worldStateHistoryBlocks: setting<number | undefined>({
+    key: 'worldStateHistoryBlocks',
+    flag: 'world-state-history-blocks',
+    env: 'NODE_WORLD_STATE_HISTORY_BLOCKS',
+    defaultValue: undefined,
+    parse: parseInteger(0, 2 ** 31 - 1),
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'Blocks of world-state history kept readable (sibling paths, witnesses, storage at a block); older ones are pruned once finalized. 0 keeps all. Unset: all in dev mode, 256 for a follower.',
+  }),
   snapshotUrl: setting<string | undefined>({
     key: 'snapshotUrl',
     flag: 'snapshot-url',
