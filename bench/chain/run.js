@@ -16,7 +16,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pino from 'pino';
 import { AztecAddress } from '../../dist/core/aztec-address.js';
 import { AppendOnlyTreeSnapshot } from '../../dist/core/block/append-only-tree-snapshot.js';
 import { BlockHeader } from '../../dist/core/block/block-header.js';
@@ -29,16 +28,13 @@ import { GasFees } from '../../dist/core/gas/gas-fees.js';
 import { PrivateLog } from '../../dist/core/logs/private-log.js';
 import { PublicLog } from '../../dist/core/logs/public-log.js';
 import { PublicDataWrite } from '../../dist/core/tx/public-data-write.js';
-import { TxBuilder } from '../../dist/core/tx/tx-builder.js';
 import { TxEffect } from '../../dist/core/tx/tx-effect.js';
 import { TxHash } from '../../dist/core/tx-hash.js';
-import { ChainService } from '../../dist/daemon/chain/chain-service.js';
-import { resolveConfig } from '../../dist/daemon/config/resolve-config.js';
-import { ManualClock } from '../../dist/daemon/lifecycle/manual-clock.js';
 import { ChainLogQueries } from '../../dist/daemon/store/chain-log-queries.js';
 import { ChainStore } from '../../dist/daemon/store/chain-store.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { StoredTxEffect } from '../../dist/daemon/store/stored-tx-effect.js';
+import { startBenchDevChain } from '../bench-dev-chain.js';
 import { benchResult } from '../bench-result.js';
 
 const ingestBlocks = Number(process.argv[2] ?? 1500);
@@ -242,39 +238,10 @@ async function buildRun(label, txsPerBlock, nBlocks) {
     'max-txs-per-block': String(txsPerBlock),
     'prefunded-accounts': payers.map((p) => `${p}:${10n ** 30n}`).join(','),
   };
-  const { config } = resolveConfig(flags, {});
-  const clock = new ManualClock();
-  const db = openNodeDatabase(join(dir, `built-${txsPerBlock}.sqlite`));
-  const pending = [];
-  const service = new ChainService({
-    db: () => db,
-    config,
-    clock,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-    pendingTxs: () => ({
-      pendingTxsByPriority: () => pending,
-      dropTx: (_hash, reason) => {
-        throw new Error(`bench tx dropped: ${reason}`);
-      },
-    }),
-    minFees: () => new GasFees(0n, 1000n),
-  });
-  await service.start();
-  service.chain.addObserver({
-    onBlockApplied: (b) => {
-      const mined = new Set(b.body.txEffects.map((e) => e.txHash.toString()));
-      for (let i = pending.length - 1; i >= 0; i--) if (mined.has(pending[i].txHash.toString())) pending.splice(i, 1);
-    },
-    onBlocksUnwound: () => {},
-  });
-  const builder = new TxBuilder({
-    chainId: 31337n,
-    rollupVersion: 1n,
-    vkTreeRoot: Fr.ZERO,
-    protocolContractsHash: Fr.ZERO,
-    anchorBlockHeader: BlockHeader.empty({ state: service.worldState.getInitialStateReference() }),
-  });
+  const { clock, db, pending, service, builder } = await startBenchDevChain(
+    flags,
+    join(dir, `built-${txsPerBlock}.sqlite`),
+  );
   const all = Array.from({ length: txsPerBlock * nBlocks }, (_, i) =>
     builder.build({
       feePayer: payers[i % payers.length],

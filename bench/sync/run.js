@@ -18,18 +18,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { AztecAddress } from '../../dist/core/aztec-address.js';
-import { BlockHeader } from '../../dist/core/block/block-header.js';
 import { POSEIDON2_ENGINE } from '../../dist/core/crypto/poseidon2.js';
 import { Fr } from '../../dist/core/fr.js';
 import { GasFees } from '../../dist/core/gas/gas-fees.js';
 import { PrivateLog } from '../../dist/core/logs/private-log.js';
-import { TxBuilder } from '../../dist/core/tx/tx-builder.js';
-import { ChainService } from '../../dist/daemon/chain/chain-service.js';
-import { resolveConfig } from '../../dist/daemon/config/resolve-config.js';
-import { ManualClock } from '../../dist/daemon/lifecycle/manual-clock.js';
-import { NODE_DATABASE_FILE, openNodeDatabase } from '../../dist/daemon/store/node-database.js';
+import { NODE_DATABASE_FILE } from '../../dist/daemon/store/node-database.js';
+import { startBenchDevChain } from '../bench-dev-chain.js';
 import { benchResult } from '../bench-result.js';
 
 const BLOCKS = Number(process.argv[2] ?? 2000);
@@ -64,42 +59,10 @@ const buildSeconds = (performance.now() - t0) / 1000;
 console.log(`\n1. leader chain: ${BLOCKS} blocks, ${txCount} txs, built in ${fmt(buildSeconds)} s`);
 
 async function buildLeader() {
-  const { config } = resolveConfig(
+  const { clock, db, pending, service, builder } = await startBenchDevChain(
     { 'slot-duration': '4', 'blocks-per-slot': '4', 'max-txs-per-block': '64', 'prefunded-accounts': prefundedFlag },
-    {},
+    join(leaderDir, NODE_DATABASE_FILE),
   );
-  const clock = new ManualClock();
-  const db = openNodeDatabase(join(leaderDir, NODE_DATABASE_FILE));
-  const pending = [];
-  const service = new ChainService({
-    db: () => db,
-    config,
-    clock,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-    pendingTxs: () => ({
-      pendingTxsByPriority: () => pending,
-      dropTx: (_hash, reason) => {
-        throw new Error(`bench tx dropped: ${reason}`);
-      },
-    }),
-    minFees: () => new GasFees(0n, 1000n),
-  });
-  await service.start();
-  service.chain.addObserver({
-    onBlockApplied: (b) => {
-      const mined = new Set(b.body.txEffects.map((e) => e.txHash.toString()));
-      for (let i = pending.length - 1; i >= 0; i--) if (mined.has(pending[i].txHash.toString())) pending.splice(i, 1);
-    },
-    onBlocksUnwound: () => {},
-  });
-  const builder = new TxBuilder({
-    chainId: 31337n,
-    rollupVersion: 1n,
-    vkTreeRoot: Fr.ZERO,
-    protocolContractsHash: Fr.ZERO,
-    anchorBlockHeader: BlockHeader.empty({ state: service.worldState.getInitialStateReference() }),
-  });
   await service.sequencer.start();
   let n = 0;
   for (let k = 0; k < BLOCKS; k++) {

@@ -1,0 +1,53 @@
+// A dev chain for benchmarks that build blocks: the node's own ChainService on a manual clock and a
+// database file, fed from a plain list of txs (mined ones leave the list), plus a tx builder anchored at
+// its genesis. Shared by bench/chain and bench/sync so both measure the same block-building path.
+import pino from 'pino';
+import { BlockHeader } from '../dist/core/block/block-header.js';
+import { Fr } from '../dist/core/fr.js';
+import { GasFees } from '../dist/core/gas/gas-fees.js';
+import { TxBuilder } from '../dist/core/tx/tx-builder.js';
+import { ChainService } from '../dist/daemon/chain/chain-service.js';
+import { resolveConfig } from '../dist/daemon/config/resolve-config.js';
+import { ManualClock } from '../dist/daemon/lifecycle/manual-clock.js';
+import { openNodeDatabase } from '../dist/daemon/store/node-database.js';
+
+/**
+ * @param {Record<string, string>} flags settings as `l2node start` flags
+ * @param {string} dbPath the database file
+ */
+export async function startBenchDevChain(flags, dbPath) {
+  const { config } = resolveConfig(flags, {});
+  const clock = new ManualClock();
+  const db = openNodeDatabase(dbPath);
+  const pending = [];
+  const service = new ChainService({
+    db: () => db,
+    config,
+    clock,
+    log: pino({ level: 'silent' }),
+    print: () => {},
+    pendingTxs: () => ({
+      pendingTxsByPriority: () => pending,
+      dropTx: (_hash, reason) => {
+        throw new Error(`bench tx dropped: ${reason}`);
+      },
+    }),
+    minFees: () => new GasFees(0n, 1000n),
+  });
+  await service.start();
+  service.chain.addObserver({
+    onBlockApplied: (b) => {
+      const mined = new Set(b.body.txEffects.map((e) => e.txHash.toString()));
+      for (let i = pending.length - 1; i >= 0; i--) if (mined.has(pending[i].txHash.toString())) pending.splice(i, 1);
+    },
+    onBlocksUnwound: () => {},
+  });
+  const builder = new TxBuilder({
+    chainId: 31337n,
+    rollupVersion: 1n,
+    vkTreeRoot: Fr.ZERO,
+    protocolContractsHash: Fr.ZERO,
+    anchorBlockHeader: BlockHeader.empty({ state: service.worldState.getInitialStateReference() }),
+  });
+  return { config, clock, db, pending, service, builder };
+}
