@@ -48,6 +48,29 @@ function setting<T>(s: Setting<T>): Setting<T> {
   return s;
 }
 
+/** A slashing penalty: an amount in staking-asset base units, runtime-settable as 4.1.2's admin config has it. */
+function slashPenalty(
+  key: string,
+  flag: string,
+  env: string,
+  defaultValue: bigint,
+  description: string,
+): Setting<bigint> {
+  return setting<bigint>({
+    key,
+    flag,
+    env,
+    defaultValue,
+    parse: parseBigInt(0n),
+    parseJson: jsonAmount,
+    toJson: (v) => v.toString(),
+    runtime: true,
+    kind: 'string',
+    group: 'Slashing',
+    description,
+  });
+}
+
 /**
  * THE settings table. Spec names are used exactly as the spec gives them (part 5 and part 9); the
  * others follow the same pattern with the NODE_ prefix (BOT_ for the transaction bot).
@@ -613,58 +636,34 @@ export const SETTINGS = {
     group: 'Slashing',
     description: 'Consecutive inactive epochs before an inactivity offense is reported.',
   }),
-  slashInactivityPenalty: setting<bigint>({
-    key: 'slashInactivityPenalty',
-    flag: 'slash-inactivity-penalty',
-    env: 'NODE_SLASH_INACTIVITY_PENALTY',
-    defaultValue: 10n ** 19n,
-    parse: parseBigInt(0n),
-    parseJson: jsonAmount,
-    toJson: (v) => v.toString(),
-    runtime: true,
-    kind: 'string',
-    group: 'Slashing',
-    description: 'Amount of an inactivity offense (staking asset base units; 0: not pursued).',
-  }),
-  slashProposeInvalidAttestationsPenalty: setting<bigint>({
-    key: 'slashProposeInvalidAttestationsPenalty',
-    flag: 'slash-propose-invalid-attestations-penalty',
-    env: 'NODE_SLASH_PROPOSE_INVALID_ATTESTATIONS_PENALTY',
-    defaultValue: 10n ** 19n,
-    parse: parseBigInt(0n),
-    parseJson: jsonAmount,
-    toJson: (v) => v.toString(),
-    runtime: true,
-    kind: 'string',
-    group: 'Slashing',
-    description: 'Amount of a checkpoint published with insufficient or incorrect attestations (0: not pursued).',
-  }),
-  slashDuplicateProposalPenalty: setting<bigint>({
-    key: 'slashDuplicateProposalPenalty',
-    flag: 'slash-duplicate-proposal-penalty',
-    env: 'NODE_SLASH_DUPLICATE_PROPOSAL_PENALTY',
-    defaultValue: 0n,
-    parse: parseBigInt(0n),
-    parseJson: jsonAmount,
-    toJson: (v) => v.toString(),
-    runtime: true,
-    kind: 'string',
-    group: 'Slashing',
-    description: 'Amount of two different proposals signed for one slot (0, the default: not pursued).',
-  }),
-  slashDuplicateAttestationPenalty: setting<bigint>({
-    key: 'slashDuplicateAttestationPenalty',
-    flag: 'slash-duplicate-attestation-penalty',
-    env: 'NODE_SLASH_DUPLICATE_ATTESTATION_PENALTY',
-    defaultValue: 0n,
-    parse: parseBigInt(0n),
-    parseJson: jsonAmount,
-    toJson: (v) => v.toString(),
-    runtime: true,
-    kind: 'string',
-    group: 'Slashing',
-    description: 'Amount of two different attestations signed for one slot (0, the default: not pursued).',
-  }),
+  slashInactivityPenalty: slashPenalty(
+    'slashInactivityPenalty',
+    'slash-inactivity-penalty',
+    'NODE_SLASH_INACTIVITY_PENALTY',
+    10n ** 19n,
+    'Amount of an inactivity offense (staking asset base units; 0: not pursued).',
+  ),
+  slashProposeInvalidAttestationsPenalty: slashPenalty(
+    'slashProposeInvalidAttestationsPenalty',
+    'slash-propose-invalid-attestations-penalty',
+    'NODE_SLASH_PROPOSE_INVALID_ATTESTATIONS_PENALTY',
+    10n ** 19n,
+    'Amount of a checkpoint published with insufficient or incorrect attestations (0: not pursued).',
+  ),
+  slashDuplicateProposalPenalty: slashPenalty(
+    'slashDuplicateProposalPenalty',
+    'slash-duplicate-proposal-penalty',
+    'NODE_SLASH_DUPLICATE_PROPOSAL_PENALTY',
+    0n,
+    'Amount of two different proposals signed for one slot (0, the default: not pursued).',
+  ),
+  slashDuplicateAttestationPenalty: slashPenalty(
+    'slashDuplicateAttestationPenalty',
+    'slash-duplicate-attestation-penalty',
+    'NODE_SLASH_DUPLICATE_ATTESTATION_PENALTY',
+    0n,
+    'Amount of two different attestations signed for one slot (0, the default: not pursued).',
+  ),
   slashOffenseExpirationRounds: setting<number>({
     key: 'slashOffenseExpirationRounds',
     flag: 'slash-offense-expiration-rounds',
