@@ -49,7 +49,7 @@ interface SnapshotTip {
 /** Database pages copied per step of the online backup (4 MiB of 4 KiB pages): the event loop runs between steps. */
 const PAGES_PER_STEP = 1024;
 const PROGRESS_EVERY_MS = 250;
-/** Temporary copies are made in `<data directory>/.snapshot-XXXXXX/`. */
+/** Temporary copies are made in a fresh `<data directory>/.snapshot-<random>/` folder (mkdtemp). */
 const TEMP_PREFIX = '.snapshot-';
 
 /**
