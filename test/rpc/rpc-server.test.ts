@@ -58,6 +58,8 @@ const handlers: RpcHandlers = {
     throw new TypeError('synchronous failure');
   }) as unknown as RpcHandlers['node_getL2Tips'],
   node_getNodeInfo: async () => ({ big: 1n }),
+  // Not async on purpose: a handler that answers synchronously is still answered.
+  node_isReady: (() => true) as unknown as RpcHandlers['node_isReady'],
 };
 
 let service: RpcService;
@@ -152,6 +154,10 @@ describe('handler outcomes', () => {
     expect((await postJson(service.publicUrl, rpc('node_getBlockNumber'))).body).toMatchObject({ result: 12 });
   });
 
+  it('answers a handler that returns a plain value instead of a promise', async () => {
+    expect((await postJson(service.publicUrl, rpc('node_isReady'))).body).toMatchObject({ result: true });
+  });
+
   it('answers -32603 when a result cannot be serialised (a codec bug), and keeps serving', async () => {
     const a = await postJson(service.publicUrl, rpc('node_getNodeInfo'));
     expect((a.body as Answer).error?.code).toBe(-32603);
@@ -176,8 +182,45 @@ describe('batches', () => {
   });
 });
 
+describe('CORS', () => {
+  it('allows any origin and names the version headers to browsers (requests with Origin) only', async () => {
+    const plain = await postJson(service.publicUrl, rpc('node_getBlockNumber'));
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+    expect(plain.headers.get('access-control-expose-headers')).toBeNull();
+    expect(plain.headers.get('x-aztec-l1ChainId')).toBe('31337');
+    const browser = await postJson(service.publicUrl, rpc('node_getBlockNumber'), { Origin: 'https://wallet.example' });
+    expect(browser.headers.get('access-control-allow-origin')).toBe('*');
+    expect(browser.headers.get('access-control-expose-headers')).toBe(
+      'x-aztec-l1ChainId, x-aztec-rollupVersion, x-aztec-packageVersion',
+    );
+  });
+
+  it('reads the request headers whatever their case, and joins a repeated Accept-Encoding', async () => {
+    const body = JSON.stringify(Array.from({ length: 40 }, (_, i) => rpc('node_getBlockHeader', [], i)));
+    // gzip first, then last: neither "first wins" nor "last wins" passes both.
+    for (const encodings of [
+      ['gzip', 'br'],
+      ['br', 'gzip'],
+    ]) {
+      const answer = await new Promise<{ headers: Record<string, unknown>; data: Buffer }>((resolve, reject) => {
+        const req = request(service.publicUrl, { method: 'POST' }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, data: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.setHeader('CONTENT-TYPE', 'Application/JSON');
+        req.setHeader('Accept-Encoding', encodings);
+        req.end(body);
+      });
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(gunzipSync(answer.data).toString())).toHaveLength(40);
+    }
+  });
+});
+
 describe('compression', () => {
-  it('gzips a body over 1 KiB for a client that accepts gzip, with Vary: Accept-Encoding', async () => {
+  it('gzips a body over 1 KiB for a client that accepts gzip, with Vary: Accept-Encoding (and short ones neither)', async () => {
     const body = JSON.stringify(Array.from({ length: 40 }, (_, i) => rpc('node_getBlockHeader', [], i)));
     const raw = await new Promise<{ headers: Record<string, unknown>; data: Buffer }>((resolve, reject) => {
       const req = request(
@@ -194,6 +237,10 @@ describe('compression', () => {
     });
     expect(raw.headers['content-encoding']).toBe('gzip');
     expect(raw.headers.vary).toBe('Accept-Encoding');
+    // A short answer never depends on Accept-Encoding, so it does not say it does.
+    const short = await postJson(service.publicUrl, rpc('node_getBlockNumber'), { 'accept-encoding': 'gzip' });
+    expect(short.headers.get('content-encoding')).toBeNull();
+    expect(short.headers.get('vary')).toBeNull();
     expect(JSON.parse(gunzipSync(raw.data).toString())).toHaveLength(40);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import jayson from 'jayson/promise/index.js';
+import jayson from 'jayson/index.js';
 import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcErrorObject, RpcError, rpcErrors } from '../errors.js';
 import { RPC_METHODS } from '../method-table.js';
@@ -23,11 +23,18 @@ type AnyHandler = (...args: unknown[]) => Promise<unknown>;
 const INVALID_REQUEST_MESSAGE =
   'Invalid request: expected {"jsonrpc":"2.0","method":"<name>","params":[...],"id":<number or string>}';
 
+/** Receives the answer owed for a body: a response, an array of them for a batch, or undefined (notifications). */
+export type Reply = (response: unknown) => void;
+
 /**
  * Runs JSON-RPC requests (single or batch) against the methods of one listener, with jayson doing the
  * protocol: request checks, routing, notifications, the response envelope. Everything the table says
  * about a method (params, result encoding) happens in the jayson method built for it at start-up.
  * Nothing a handler does can escape as an exception: every failure becomes a JSON-RPC error.
+ *
+ * Callbacks, not promises, carry an answer from the handler to the socket (jayson's own style): each
+ * promise hop between them measurably costs small requests (bench/rpc), and the only promise left is
+ * the handler's own.
  */
 export class MethodDispatcher {
   private readonly server: jayson.Server;
@@ -49,63 +56,99 @@ export class MethodDispatcher {
   }
 
   /**
-   * Answers a parsed body: a response object, an array of them for a batch (in request order), or
-   * undefined when nothing is owed (notifications only).
+   * Answers a parsed body through `reply`, called once: a response object, an array of them for a batch
+   * (in request order), or undefined when nothing is owed (notifications only).
    */
-  dispatch(body: unknown): Promise<unknown> {
-    if (!Array.isArray(body)) return this.one(body);
-    if (body.length === 0) return Promise.resolve(errorResponse(rpcErrors.invalidRequest('empty batch')));
+  dispatch(body: unknown, reply: Reply): void {
+    if (!Array.isArray(body)) {
+      this.one(body, reply);
+      return;
+    }
+    if (body.length === 0) {
+      reply(errorResponse(rpcErrors.invalidRequest('empty batch')));
+      return;
+    }
     if (body.length > this.options.maxBatchSize) {
-      return Promise.resolve(
+      reply(
         errorResponse(
           rpcErrors.invalidRequest(
             `batch of ${body.length} requests exceeds the limit of ${this.options.maxBatchSize} (--rpc-max-batch-size)`,
           ),
         ),
       );
+      return;
     }
     // Items run concurrently and are answered in request order; notifications get no slot.
-    return Promise.all(body.map((item) => this.one(item))).then((answers) => {
-      const owed = answers.filter((a) => a !== undefined);
-      return owed.length > 0 ? owed : undefined;
+    const answers = new Array<unknown>(body.length);
+    let pending = body.length;
+    body.forEach((item, i) => {
+      this.one(item, (answer) => {
+        answers[i] = answer;
+        if (--pending > 0) return;
+        const owed = answers.filter((a) => a !== undefined);
+        reply(owed.length > 0 ? owed : undefined);
+      });
     });
   }
 
-  private one(request: unknown): Promise<unknown> {
+  private one(request: unknown, reply: Reply): void {
     // jayson would re-parse a string body and never answers a nested array: both are invalid requests here.
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      return Promise.resolve(errorResponse(new RpcError(INVALID_REQUEST, INVALID_REQUEST_MESSAGE)));
+      reply(errorResponse(new RpcError(INVALID_REQUEST, INVALID_REQUEST_MESSAGE)));
+      return;
     }
-    return new Promise((resolve) => {
-      this.server.call(request as jayson.JSONRPCRequest, (error, success) => resolve(error ?? success));
-    });
+    try {
+      this.server.call(request as jayson.JSONRPCRequestLike, (error, success) => reply(error ?? success));
+    } catch (err) {
+      // jayson itself failed on this request (handlers never throw, see bind): still an answer, never a crash.
+      const id = (request as { id?: unknown }).id;
+      reply(
+        errorResponse(
+          this.internalError(err, 'the request'),
+          typeof id === 'string' || typeof id === 'number' ? id : null,
+        ),
+      );
+    }
   }
 
   private bind(method: RpcMethod): jayson.Method {
     const name = method.name;
     const handler = this.options.handlers[name as keyof RpcHandlers] as AnyHandler | undefined;
-    if (!handler) {
-      const refusal = rpcErrors.notAvailableYet(name).toJSON();
-      return new jayson.Method(async () => Promise.reject(refusal));
-    }
+    if (!handler) return refusingMethod(rpcErrors.notAvailableYet(name).toJSON());
     const parse = buildParamParser(method);
     const encode = method.result.encode;
     const notServing = this.options.notServing;
     const observe = this.options.observe;
-    // Must stay async: jayson lets a synchronous throw escape the server.
-    return new jayson.Method(async (params: unknown) => {
-      const started = performance.now();
+    // A jayson callback method: it must never throw (jayson would let a throw escape the server), so every
+    // failure, synchronous or not, goes to `callback` as a JSON-RPC error.
+    return new jayson.Method((params: unknown, callback: jayson.JSONRPCCallbackTypePlain) => {
+      // The clock is read only when someone observes (metrics on): it is a cost on every small call.
+      const started = observe ? performance.now() : 0;
+      const fail = (err: unknown) => {
+        observe?.(name, (performance.now() - started) / 1000, false);
+        callback(asJaysonError(this.toErrorObject(err, name)));
+      };
+      let pending: Promise<unknown>;
       try {
         const state = notServing();
         if (state !== undefined) throw rpcErrors.notReady(state);
-        const value = await handler(...parse(params));
-        const encoded = encode(value);
-        observe?.(name, (performance.now() - started) / 1000, true);
-        return encoded;
+        // Promise.resolve is the identity on a promise; it only guards a handler that answers synchronously.
+        pending = Promise.resolve(handler(...parse(params)));
       } catch (err) {
-        observe?.(name, (performance.now() - started) / 1000, false);
-        throw this.toErrorObject(err, name);
+        fail(err);
+        return;
       }
+      pending.then((value) => {
+        let encoded: unknown;
+        try {
+          encoded = encode(value);
+        } catch (err) {
+          fail(err);
+          return;
+        }
+        observe?.(name, (performance.now() - started) / 1000, true);
+        callback(null, encoded);
+      }, fail);
     });
   }
 
@@ -116,8 +159,7 @@ export class MethodDispatcher {
     const hint = (LISTENER_NAMESPACES[other] as readonly string[]).includes(namespace)
       ? `${namespace}_ methods are served on the ${other} listener`
       : undefined;
-    const refusal = rpcErrors.methodNotFound(label, hint).toJSON();
-    return new jayson.Method(async () => Promise.reject(refusal));
+    return refusingMethod(rpcErrors.methodNotFound(label, hint).toJSON());
   }
 
   /** An RpcError goes out as is; anything else is an internal error, logged under an id the caller sees. */
@@ -126,10 +168,25 @@ export class MethodDispatcher {
       this.options.log.debug({ method, code: err.code, err: err.message }, `${method} answered error ${err.code}`);
       return err.toJSON();
     }
-    const errorId = randomBytes(4).toString('hex');
-    this.options.log.error({ method, errorId, err }, `internal error in ${method} (id ${errorId})`);
-    return { code: INTERNAL_ERROR, message: `Internal error (id ${errorId}): the node log has the details` };
+    return this.internalError(err, method).toJSON();
   }
+
+  private internalError(err: unknown, what: string): RpcError {
+    const errorId = randomBytes(4).toString('hex');
+    this.options.log.error({ method: what, errorId, err }, `internal error in ${what} (id ${errorId})`);
+    return new RpcError(INTERNAL_ERROR, `Internal error (id ${errorId}): the node log has the details`);
+  }
+}
+
+/** A jayson method that answers every call with the same JSON-RPC error. */
+function refusingMethod(refusal: JsonRpcErrorObject): jayson.Method {
+  const error = asJaysonError(refusal);
+  return new jayson.Method((_params: unknown, callback: jayson.JSONRPCCallbackTypePlain) => callback(error));
+}
+
+/** jayson's typings want `data` to be an object; at run time it passes any JSON-RPC error object through. */
+function asJaysonError(error: JsonRpcErrorObject): jayson.JSONRPCErrorLike {
+  return error as jayson.JSONRPCErrorLike;
 }
 
 export function errorResponse(error: RpcError, id: string | number | null = null): unknown {

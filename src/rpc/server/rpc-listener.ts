@@ -7,6 +7,7 @@ import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, rpcErrors } fro
 import type { Listener } from '../rpc-method.js';
 import type { AdminAuthenticator } from './admin-authenticator.js';
 import { errorResponse, type MethodDispatcher } from './method-dispatcher.js';
+import { type RpcRequestHeaders, readRpcRequestHeaders } from './request-headers.js';
 
 /** What GET /status answers: 200 while the node serves, 503 while it starts or stops. */
 export interface StatusReport {
@@ -36,7 +37,8 @@ export interface RpcListenerOptions {
   readonly log: Logger;
 }
 
-const GZIP_THRESHOLD = 1024;
+/** Answers longer than this (in characters) are gzipped for clients that accept it, and carry `Vary`. */
+export const GZIP_THRESHOLD = 1024;
 /** A body past the limit is read and thrown away up to here (so the client sees the 413), then cut off. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 /** In-flight requests get this long to finish when the listener stops; then their connections are closed. */
@@ -53,11 +55,16 @@ export class RpcListener {
   private readonly server: Server;
   private readonly jsonHeaders: string[];
   private readonly closingHeaders: string[];
+  private readonly corsHeaders: string[];
   private closing = false;
   private boundUrl: string | undefined;
 
   constructor(private readonly options: RpcListenerOptions) {
-    const cors = options.corsOrigin
+    this.jsonHeaders = jsonResponseHeaders(options.headers);
+    this.closingHeaders = [...this.jsonHeaders, 'connection', 'close'];
+    // CORS headers go to CORS requests only: browsers send Origin with every cross-origin request (and every
+    // POST); other clients have no use for them, and each header costs CPU on every answer (bench/rpc).
+    this.corsHeaders = options.corsOrigin
       ? [
           'access-control-allow-origin',
           options.corsOrigin,
@@ -65,15 +72,6 @@ export class RpcListener {
           options.headers.map(([k]) => k).join(', ') || 'content-length',
         ]
       : [];
-    this.jsonHeaders = [
-      'content-type',
-      'application/json; charset=utf-8',
-      'vary',
-      'Accept-Encoding',
-      ...options.headers.flat(),
-      ...cors,
-    ];
-    this.closingHeaders = [...this.jsonHeaders, 'connection', 'close'];
     this.server = createServer((req, res) => this.onRequest(req, res));
     if (options.upgrade) this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
@@ -122,8 +120,9 @@ export class RpcListener {
     } catch (err) {
       // Nothing may take the server down: a bug in routing still gets an answer.
       this.options.log.error({ err }, 'unexpected error while routing a request');
-      if (!res.headersSent) this.sendJson(req, res, 500, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
-      else res.destroy();
+      const internal = errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error'));
+      if (res.headersSent) res.destroy();
+      else this.sendJson(readRpcRequestHeaders(req), res, 500, internal);
     }
   }
 
@@ -190,11 +189,12 @@ export class RpcListener {
   }
 
   private post(req: IncomingMessage, res: ServerResponse): void {
-    const contentType = req.headers['content-type'];
+    const headers = readRpcRequestHeaders(req);
+    const contentType = headers.contentType;
     if (!isJsonContentType(contentType)) {
       const got = contentType ? `"${contentType.slice(0, 60)}"` : 'none';
       this.sendJson(
-        req,
+        headers,
         res,
         200,
         errorResponse(rpcErrors.invalidRequest(`Content-Type must be application/json, got ${got}`)),
@@ -202,9 +202,9 @@ export class RpcListener {
       return;
     }
     const max = this.options.maxBodySize;
-    const declared = Number(req.headers['content-length']);
+    const declared = Number(headers.contentLength);
     if (declared > DRAIN_LIMIT) {
-      this.tooLarge(req, res, true);
+      this.tooLarge(req, headers, res, true);
       return;
     }
     // A body past the limit is still read (and dropped) so that the client gets to read the 413.
@@ -217,7 +217,7 @@ export class RpcListener {
       if (refused) {
         if (size > DRAIN_LIMIT && !answered) {
           answered = true;
-          this.tooLarge(req, res, true);
+          this.tooLarge(req, headers, res, true);
         }
         return;
       }
@@ -231,39 +231,50 @@ export class RpcListener {
     req.on('end', () => {
       if (answered) return;
       answered = true;
-      if (refused) this.tooLarge(req, res, false);
-      else this.answer(req, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+      if (refused) this.tooLarge(req, headers, res, false);
+      else this.answer(headers, res, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
     });
     req.on('error', () => {
       // The client went away mid-body: there is no one to answer.
     });
   }
 
-  private answer(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
+  private answer(headers: RpcRequestHeaders, res: ServerResponse, raw: Buffer): void {
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
-      this.sendJson(req, res, 200, errorResponse(new RpcError(PARSE_ERROR, `Parse error: ${(err as Error).message}`)));
+      this.sendJson(
+        headers,
+        res,
+        200,
+        errorResponse(new RpcError(PARSE_ERROR, `Parse error: ${(err as Error).message}`)),
+      );
       return;
     }
-    this.options.dispatcher.dispatch(body).then(
-      (response) => {
-        if (response === undefined) this.sendEmpty(res, 204);
-        else this.sendJson(req, res, 200, response);
-      },
-      (err: unknown) => {
-        this.options.log.error({ err }, 'unexpected error while dispatching a request');
-        this.sendJson(req, res, 200, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
-      },
-    );
+    const reply = (response: unknown) => {
+      try {
+        if (response === undefined) this.sendEmpty(headers, res, 204);
+        else this.sendJson(headers, res, 200, response);
+      } catch (err) {
+        this.options.log.error({ err }, 'unexpected error while answering a request');
+        if (res.headersSent) res.destroy();
+        else this.sendJson(headers, res, 200, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+      }
+    };
+    try {
+      this.options.dispatcher.dispatch(body, reply);
+    } catch (err) {
+      this.options.log.error({ err }, 'unexpected error while dispatching a request');
+      reply(errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+    }
   }
 
   private status(req: IncomingMessage, res: ServerResponse, headOnly: boolean): void {
     const report = this.options.status();
     const text = JSON.stringify(report.body);
     const headers = [
-      ...this.jsonHeaders,
+      ...this.baseHeaders(readRpcRequestHeaders(req)),
       'content-length',
       String(Buffer.byteLength(text)),
       'cache-control',
@@ -271,7 +282,6 @@ export class RpcListener {
     ];
     res.writeHead(report.serving ? 200 : 503, headers);
     res.end(headOnly ? undefined : text);
-    void req;
   }
 
   private preflight(req: IncomingMessage, res: ServerResponse): void {
@@ -306,29 +316,45 @@ export class RpcListener {
     res.end(UNAUTHORIZED_BODY);
   }
 
-  private tooLarge(req: IncomingMessage, res: ServerResponse, cutOff: boolean): void {
+  private tooLarge(req: IncomingMessage, headers: RpcRequestHeaders, res: ServerResponse, cutOff: boolean): void {
     const max = this.options.maxBodySize;
     const error = rpcErrors.invalidRequest(
       `request body too large: the limit is ${max} bytes (--rpc-max-body-size); split the batch or raise the limit`,
     );
     if (cutOff) res.once('finish', () => req.destroy());
-    this.sendJson(req, res, 413, errorResponse(error), cutOff);
+    this.sendJson(headers, res, 413, errorResponse(error), cutOff);
   }
 
   private refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, allow?: string): void {
     const body = JSON.stringify(errorResponse(new RpcError(INVALID_REQUEST, message)));
-    const headers = [...this.jsonHeaders, 'content-length', String(Buffer.byteLength(body))];
+    const headers = [
+      ...this.baseHeaders(readRpcRequestHeaders(req)),
+      'content-length',
+      String(Buffer.byteLength(body)),
+    ];
     if (allow) headers.push('allow', allow);
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  private sendEmpty(res: ServerResponse, status: number): void {
-    res.writeHead(status, this.closing ? this.closingHeaders : this.jsonHeaders);
+  private sendEmpty(request: RpcRequestHeaders, res: ServerResponse, status: number): void {
+    res.writeHead(status, this.baseHeaders(request));
     res.end();
   }
 
-  private sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown, close = false): void {
+  /** The headers every answer to this request carries; CORS ones only for a browser's (CORS) request. */
+  private baseHeaders(request: RpcRequestHeaders, close = false): string[] {
+    const base = this.closing || close ? this.closingHeaders : this.jsonHeaders;
+    return this.corsHeaders.length > 0 && request.origin !== undefined ? base.concat(this.corsHeaders) : base;
+  }
+
+  private sendJson(
+    headers: RpcRequestHeaders,
+    res: ServerResponse,
+    status: number,
+    value: unknown,
+    close = false,
+  ): void {
     let text: string;
     try {
       // Plain JSON.stringify: results are already JSON-safe (encoded by the table), and jayson's
@@ -340,22 +366,37 @@ export class RpcListener {
         errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error: the response could not be serialised')),
       );
     }
-    const base = this.closing || close ? this.closingHeaders : this.jsonHeaders;
-    if (text.length <= GZIP_THRESHOLD || !acceptsGzip(req.headers['accept-encoding'])) {
+    const base = this.baseHeaders(headers, close);
+    if (text.length <= GZIP_THRESHOLD) {
       res.writeHead(status, [...base, 'content-length', String(Buffer.byteLength(text))]);
+      res.end(text);
+      return;
+    }
+    // Only an answer long enough to be compressed depends on Accept-Encoding, so only it says so.
+    const varying = [...base, 'vary', 'Accept-Encoding'];
+    if (!acceptsGzip(headers.acceptEncoding)) {
+      res.writeHead(status, [...varying, 'content-length', String(Buffer.byteLength(text))]);
       res.end(text);
       return;
     }
     gzip(text, (err, zipped) => {
       if (err) {
-        res.writeHead(status, [...base, 'content-length', String(Buffer.byteLength(text))]);
+        res.writeHead(status, [...varying, 'content-length', String(Buffer.byteLength(text))]);
         res.end(text);
         return;
       }
-      res.writeHead(status, [...base, 'content-encoding', 'gzip', 'content-length', String(zipped.length)]);
+      res.writeHead(status, [...varying, 'content-encoding', 'gzip', 'content-length', String(zipped.length)]);
       res.end(zipped);
     });
   }
+}
+
+/**
+ * The headers every JSON answer of a listener carries, as a flat name/value list: the content type and the
+ * version headers (spec part 1). Computed once per listener: each header costs CPU on every response.
+ */
+export function jsonResponseHeaders(versionHeaders: readonly (readonly [string, string])[]): string[] {
+  return ['content-type', 'application/json; charset=utf-8', ...versionHeaders.flat()];
 }
 
 /** An HTTP response written straight on the socket of an upgrade request, which has no ServerResponse. */
