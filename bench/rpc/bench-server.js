@@ -1,26 +1,45 @@
 // One benchmark server per process, so the load generator and the server each get their own core.
-// Usage: node bench/rpc/bench-server.js <bare|l2node>; prints {"port":N} once listening.
-//   bare   - node:http, JSON.parse, dispatch, JSON.stringify (perf-anchors appendix A): the practical limit
-//   l2node - the node's own server code from dist/ (method table, jayson, param parsing, result encoding,
-//            version and CORS headers), with node_getBlockNumber and node_getBlock bound to fixed values
+// Usage: node bench/rpc/bench-server.js <bare|bare-same-headers|l2node>; prints {"port":N} once listening.
+//   bare              - node:http, JSON.parse, dispatch, JSON.stringify, content-type and content-length only
+//                       (perf-anchors appendix A): the practical limit the issue's target is set against
+//   bare-same-headers - the same handler writing the headers l2node's answers carry for a client that is not
+//                       a browser (the version headers of spec part 1 with a dev node's values, and Vary on
+//                       answers long enough to be compressed): the limit for our wire
+//   l2node            - the node's own server code from dist/ (method table, jayson, param parsing, result
+//                       encoding, headers), with node_getBlockNumber and node_getBlock bound to fixed values
 import http from 'node:http';
 import { pino } from 'pino';
+import {
+  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+  AZTEC_4_1_2_VK_TREE_ROOT,
+} from '../../dist/daemon/config/published-chain-values.js';
+import { PACKAGE_VERSION } from '../../dist/daemon/package-version.js';
+import { GZIP_THRESHOLD, jsonResponseHeaders } from '../../dist/rpc/server/rpc-listener.js';
 import { RpcService } from '../../dist/rpc/server/rpc-service.js';
+import { versionHeaders } from '../../dist/rpc/server/version-headers.js';
 import { heavyPayload } from './heavy-payload.js';
 
 const kind = process.argv[2];
 const heavy = heavyPayload();
+const handlers = { node_getBlockNumber: async () => 12345, node_getBlock: async () => heavy };
+// What a dev node started with defaults announces (its L1 rollup address is not known).
+const versions = {
+  l1ChainId: 31337,
+  rollupVersion: 1,
+  l2ProtocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH.toString(),
+  l2CircuitsVkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT.toString(),
+  packageVersion: PACKAGE_VERSION,
+};
 
-if (kind === 'bare') {
-  const methods = { node_getBlockNumber: async () => 12345, node_getBlock: async () => heavy };
-  const server = http.createServer((req, res) => {
+function bareServer(headersFor) {
+  return http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       let out;
       try {
         const msg = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-        const fn = methods[msg.method];
+        const fn = handlers[msg.method];
         out = fn
           ? { jsonrpc: '2.0', id: msg.id, result: await fn(...(msg.params ?? [])) }
           : { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32601, message: 'Method not found' } };
@@ -28,11 +47,24 @@ if (kind === 'bare') {
         out = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
       }
       const body = JSON.stringify(out);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(200, headersFor(Buffer.byteLength(body), body.length));
       res.end(body);
     });
   });
+}
+
+function listen(server) {
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+}
+
+if (kind === 'bare') {
+  listen(bareServer((length) => ({ 'content-type': 'application/json', 'content-length': length })));
+} else if (kind === 'bare-same-headers') {
+  const headers = jsonResponseHeaders(versionHeaders(versions));
+  const varying = [...headers, 'vary', 'Accept-Encoding'];
+  listen(
+    bareServer((length, chars) => [...(chars > GZIP_THRESHOLD ? varying : headers), 'content-length', String(length)]),
+  );
 } else if (kind === 'l2node') {
   const service = new RpcService({
     host: '127.0.0.1',
@@ -46,8 +78,8 @@ if (kind === 'bare') {
     adminApiKeyHash: undefined,
     disableAdminApiKey: true,
     resetAdminApiKey: false,
-    versions: { l1ChainId: 31337, rollupVersion: 1, packageVersion: '0.1.0' },
-    handlers: { node_getBlockNumber: async () => 12345, node_getBlock: async () => heavy },
+    versions,
+    handlers,
     status: () => ({ serving: true, body: { status: 'ok' } }),
     notServing: () => undefined,
     log: pino({ level: 'silent' }),
@@ -56,6 +88,6 @@ if (kind === 'bare') {
   await service.start();
   process.stdout.write(`${JSON.stringify({ port: Number(new URL(service.publicUrl).port) })}\n`);
 } else {
-  process.stderr.write('usage: bench-server.js <bare|l2node>\n');
+  process.stderr.write('usage: bench-server.js <bare|bare-same-headers|l2node>\n');
   process.exit(2);
 }
