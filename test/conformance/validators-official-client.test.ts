@@ -130,8 +130,10 @@ const ADMIN: readonly ValidatorCase[] = [
     args: ['all'],
     check: (a) => {
       const list = a as { validator: { toString(): string }; amount: bigint; offenseType: number }[];
-      expect(list.length).toBeGreaterThanOrEqual(1);
-      for (const o of list) expect([o.validator.toString(), o.amount, o.offenseType]).toEqual([ABSENT, 10n ** 19n, 3]);
+      // The absent validator is always reported. With 1-second slots a loaded machine can make the node miss a
+      // present validator's slot too, which is then (rightly) reported as well: only the absent one is certain.
+      expect(list.map((o) => o.validator.toString())).toContain(ABSENT);
+      for (const o of list) expect([o.amount, o.offenseType]).toEqual([10n ** 19n, 3]);
     },
   },
   { method: 'getSlashOffenses', args: ['current'], check: (a) => expect(Array.isArray(a)).toBe(true) },
@@ -140,7 +142,7 @@ const ADMIN: readonly ValidatorCase[] = [
     args: [],
     check: (a) => {
       const [p] = a as { votes: bigint; round: bigint; slashes: { validator: { toString(): string } }[] }[];
-      expect(p?.slashes.map((s) => s.validator.toString())).toEqual([ABSENT]);
+      expect(p?.slashes.map((s) => s.validator.toString())).toContain(ABSENT);
       // Parsed as bigints; how many votes depends on the slot it is read in (test/e2e/validators.test.ts counts them).
       expect([typeof p?.votes, typeof p?.round]).toEqual(['bigint', 'bigint']);
     },

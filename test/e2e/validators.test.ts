@@ -152,7 +152,9 @@ describe('a committee with one absent validator', () => {
     );
     const inactivity = offenses.find((o) => o.validator === ABSENT && o.offenseType === 3);
     expect(inactivity).toMatchObject({ amount: '10000000000000000000' });
-    expect(offenses.every((o) => o.validator === ABSENT)).toBe(true);
+    // Only the absent validator is certain to be reported: with 1-second slots a loaded machine can make the node
+    // miss a present validator's slot too, and that is then (rightly) an offense as well.
+    expect(offenses.every((o) => o.offenseType === 3 && o.amount === '10000000000000000000')).toBe(true);
     // Offenses of epoch E (round E) are voted on in round E + 2; a round number is accepted as a decimal string.
     const round = String(Number(inactivity?.epochOrSlot) + 2);
     expect(await call<Offense[]>('nodeAdmin_getSlashOffenses', [round])).toContainEqual(inactivity);
@@ -166,8 +168,8 @@ describe('a committee with one absent validator', () => {
       (list) => list.some((p) => p.slashes.some((s) => s.validator === ABSENT) && Number(p.votes) >= 1),
     );
     const payload = payloads.find((p) => p.slashes.some((s) => s.validator === ABSENT));
-    expect(payload?.slashes.map((s) => s.validator)).toEqual([ABSENT]);
-    expect(payload?.slashes[0]?.offenses.every((o) => o.offenseType === 3)).toBe(true);
+    expect(payload?.slashes.map((s) => s.validator)).toContain(ABSENT);
+    expect(payload?.slashes.every((s) => s.offenses.every((o) => o.offenseType === 3))).toBe(true);
     expect(Number(payload?.votes)).toBeGreaterThanOrEqual(1);
   });
 
