@@ -119,10 +119,7 @@ export class RpcListener {
       this.route(req, res);
     } catch (err) {
       // Nothing may take the server down: a bug in routing still gets an answer.
-      this.options.log.error({ err }, 'unexpected error while routing a request');
-      const internal = errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error'));
-      if (res.headersSent) res.destroy();
-      else this.sendJson(readRpcRequestHeaders(req), res, 500, internal);
+      this.failed(err, 'routing a request', readRpcRequestHeaders(req), res, 500);
     }
   }
 
@@ -252,21 +249,19 @@ export class RpcListener {
       );
       return;
     }
+    // `reply` runs inside the handler's promise reaction: it must not throw (that would be an unhandled rejection).
     const reply = (response: unknown) => {
       try {
         if (response === undefined) this.sendEmpty(headers, res, 204);
         else this.sendJson(headers, res, 200, response);
       } catch (err) {
-        this.options.log.error({ err }, 'unexpected error while answering a request');
-        if (res.headersSent) res.destroy();
-        else this.sendJson(headers, res, 200, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+        this.failed(err, 'answering a request', headers, res, 200);
       }
     };
     try {
       this.options.dispatcher.dispatch(body, reply);
     } catch (err) {
-      this.options.log.error({ err }, 'unexpected error while dispatching a request');
-      reply(errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+      this.failed(err, 'dispatching a request', headers, res, 200);
     }
   }
 
@@ -335,6 +330,23 @@ export class RpcListener {
     if (allow) headers.push('allow', allow);
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /**
+   * The last resort when serving a request threw: an internal error if nothing was sent yet, else the connection
+   * is cut. Never throws.
+   */
+  private failed(err: unknown, what: string, headers: RpcRequestHeaders, res: ServerResponse, status: number): void {
+    this.options.log.error({ err }, `unexpected error while ${what}`);
+    try {
+      if (!res.headersSent) {
+        this.sendJson(headers, res, status, errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error')));
+        return;
+      }
+    } catch {
+      // Even the error answer failed: cutting the connection is all that is left.
+    }
+    res.destroy();
   }
 
   private sendEmpty(request: RpcRequestHeaders, res: ServerResponse, status: number): void {
