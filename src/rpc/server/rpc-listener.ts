@@ -380,27 +380,30 @@ export class RpcListener {
     }
     const base = this.baseHeaders(headers, close);
     if (text.length <= GZIP_THRESHOLD) {
-      res.writeHead(status, [...base, 'content-length', String(Buffer.byteLength(text))]);
-      res.end(text);
+      writeText(res, status, base, text);
       return;
     }
     // Only an answer long enough to be compressed depends on Accept-Encoding, so only it says so.
     const varying = [...base, 'vary', 'Accept-Encoding'];
     if (!acceptsGzip(headers.acceptEncoding)) {
-      res.writeHead(status, [...varying, 'content-length', String(Buffer.byteLength(text))]);
-      res.end(text);
+      writeText(res, status, varying, text);
       return;
     }
     gzip(text, (err, zipped) => {
       if (err) {
-        res.writeHead(status, [...varying, 'content-length', String(Buffer.byteLength(text))]);
-        res.end(text);
+        writeText(res, status, varying, text);
         return;
       }
       res.writeHead(status, [...varying, 'content-encoding', 'gzip', 'content-length', String(zipped.length)]);
       res.end(zipped);
     });
   }
+}
+
+/** Writes an uncompressed text answer with its length. */
+function writeText(res: ServerResponse, status: number, headers: readonly string[], text: string): void {
+  res.writeHead(status, [...headers, 'content-length', String(Buffer.byteLength(text))]);
+  res.end(text);
 }
 
 /**
