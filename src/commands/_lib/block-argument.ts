@@ -1,7 +1,15 @@
+import { Args } from '@oclif/core';
 import { CliError } from './cli-error.js';
 
 /** A block as the commands take it: a number, `latest`, or a block hash (DESIGN section 4). */
 export type BlockArgument = number | 'latest' | `0x${string}`;
+
+/** The optional `block` argument of the query commands (read with parseBlockArgument); the latest block by default. */
+export const blockArg = Args.string({
+  ignoreStdin: true,
+  description: 'A block number, "latest" or a block hash.',
+  default: 'latest',
+});
 
 /** Reads a block argument or flag; the error names what was given and what is expected. */
 export function parseBlockArgument(raw: string, what = 'block'): BlockArgument {

@@ -1,5 +1,4 @@
-import { Args } from '@oclif/core';
-import { parseBlockArgument } from '../_lib/block-argument.js';
+import { blockArg, parseBlockArgument } from '../_lib/block-argument.js';
 import { blockNotFound } from '../_lib/block-not-found.js';
 import { renderBlock } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
@@ -16,13 +15,7 @@ export default class QueryBlock extends NodeCommand {
     '<%= config.bin %> query block 12 --full',
     '<%= config.bin %> query block 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f --json',
   ];
-  static override args = {
-    block: Args.string({
-      ignoreStdin: true,
-      description: 'A block number, "latest" or a block hash.',
-      default: 'latest',
-    }),
-  };
+  static override args = { block: blockArg };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

@@ -1,5 +1,4 @@
-import { Args } from '@oclif/core';
-import { parseBlockArgument } from '../_lib/block-argument.js';
+import { blockArg, parseBlockArgument } from '../_lib/block-argument.js';
 import { blockNotFound } from '../_lib/block-not-found.js';
 import { renderHeader } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
@@ -16,13 +15,7 @@ export default class QueryHeader extends NodeCommand {
     '<%= config.bin %> query header 0',
     '<%= config.bin %> query header latest --json',
   ];
-  static override args = {
-    block: Args.string({
-      ignoreStdin: true,
-      description: 'A block number, "latest" or a block hash.',
-      default: 'latest',
-    }),
-  };
+  static override args = { block: blockArg };
   static override flags = { full: fullFlag };
 
   protected async execute(): Promise<unknown> {

@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
-import { parseBlockArgument } from '../_lib/block-argument.js';
+import { Flags } from '@oclif/core';
+import { blockArg, parseBlockArgument } from '../_lib/block-argument.js';
 import { blockNotFound } from '../_lib/block-not-found.js';
 import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
@@ -19,13 +19,7 @@ export default class QueryMessages extends NodeCommand {
     '<%= config.bin %> query messages --l1-to-l2 0x2c5f9b1d2a7e',
     '<%= config.bin %> query messages latest --json',
   ];
-  static override args = {
-    block: Args.string({
-      ignoreStdin: true,
-      description: 'A block number, "latest" or a block hash.',
-      default: 'latest',
-    }),
-  };
+  static override args = { block: blockArg };
   static override flags = {
     'l1-to-l2': Flags.string({ description: 'Show where this L1-to-L2 message stands instead.' }),
     full: fullFlag,
