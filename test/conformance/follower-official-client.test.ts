@@ -2,7 +2,8 @@ import { createAztecNodeAdminClient, createAztecNodeClient } from '@aztec/stdlib
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { ADMIN_CASES, type ConformanceCase, PUBLIC_CASES } from './conformance-cases.js';
+import { ADMIN_CASES, PUBLIC_CASES } from './conformance-cases.js';
+import { type Callable, runCases } from './run-cases.js';
 
 /**
  * The official Aztec 4.1.2 clients against a follower (issue 7): every conformance case, on a node whose chain,
@@ -23,24 +24,6 @@ afterAll(async () => {
   await follower?.stop();
   await dev?.stop();
 });
-
-type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
-
-async function runCases(client: Callable, cases: readonly ConformanceCase[]): Promise<void> {
-  const results = await Promise.allSettled(cases.map((c) => client[c.method]?.(...c.args)));
-  const failures = results
-    .map((r, i) => {
-      const c = cases[i] as ConformanceCase;
-      if (c.rejects) {
-        if (r.status === 'fulfilled') return `${c.method}: expected an error matching ${c.rejects}, got a result`;
-        const message = (r.reason as Error).message;
-        return c.rejects.test(message) ? undefined : `${c.method}: error "${message}" does not match ${c.rejects}`;
-      }
-      return r.status === 'rejected' ? `${c.method}: ${(r.reason as Error).message}` : undefined;
-    })
-    .filter(Boolean);
-  expect(failures, 'answers the official client rejected').toEqual([]);
-}
 
 describe('the official 4.1.2 clients against a follower', () => {
   it('accept every answer of the public and admin cases', async () => {

@@ -10,7 +10,8 @@ import { RPC_METHODS } from '../../src/rpc/method-table.js';
 import { LISTENER_NAMESPACE, type RpcMethod } from '../../src/rpc/rpc-method.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { postJson, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { ADMIN_CASES, type ConformanceCase, PUBLIC_CASES } from './conformance-cases.js';
+import { ADMIN_CASES, PUBLIC_CASES } from './conformance-cases.js';
+import { type Callable, runCases } from './run-cases.js';
 
 /**
  * The official Aztec 4.1.2 clients (`@aztec/stdlib`) against a node started as `npm start` starts it
@@ -33,8 +34,6 @@ afterAll(async () => {
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];
 const short = (m: RpcMethod) => m.name.slice(LISTENER_NAMESPACE[m.listener].length + 1);
-type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
-
 describe('the case lists', () => {
   it.each([
     ['public', PUBLIC_CASES, AztecNodeApiSchema],
@@ -65,23 +64,6 @@ describe('the case lists', () => {
     expect(missing, 'served methods without a conformance case').toEqual([]);
   });
 });
-
-async function runCases(client: Callable, cases: readonly ConformanceCase[]): Promise<void> {
-  // Called together, so the official client sends them as one batch.
-  const results = await Promise.allSettled(cases.map((c) => client[c.method]?.(...c.args)));
-  const failures = results
-    .map((r, i) => {
-      const c = cases[i] as ConformanceCase;
-      if (c.rejects) {
-        if (r.status === 'fulfilled') return `${c.method}: expected an error matching ${c.rejects}, got a result`;
-        const message = (r.reason as Error).message;
-        return c.rejects.test(message) ? undefined : `${c.method}: error "${message}" does not match ${c.rejects}`;
-      }
-      return r.status === 'rejected' ? `${c.method}: ${(r.reason as Error).message}` : undefined;
-    })
-    .filter(Boolean);
-  expect(failures, 'answers the official client rejected').toEqual([]);
-}
 
 describe('createAztecNodeClient (4.1.2)', () => {
   it('accepts every answer of the cases', async () => {

@@ -3,6 +3,7 @@ import { createAztecNodeAdminClient, createAztecNodeClient } from '@aztec/stdlib
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 import { keystoreDir, keystoreV1, testAddress } from '../unit/validators/validator-fixtures.js';
+import type { Callable } from './run-cases.js';
 
 /**
  * The official Aztec 4.1.2 clients against a node that runs a validator committee (keys 0, 1 and 2 here, 3
@@ -46,8 +47,6 @@ afterAll(async () => {
   await node?.stop();
   ks?.cleanup();
 });
-
-type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 /** A call through the official client and what its parsed answer must show. */
 interface ValidatorCase {

@@ -8,7 +8,13 @@ import { BlockHeader } from '../../src/core/block/block-header.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
-import { devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import {
+  type RpcAnswer as Answer,
+  devTxBuilder,
+  genesisHeader,
+  prefundedFlag,
+  result,
+} from '../helpers/mempool-e2e.js';
 import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -49,14 +55,6 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-type Answer = { result?: unknown; error?: { code: number; message: string } };
-
-async function result<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const a = (await postJson(url, rpc(method, params))).body as Answer;
-  if (a.error) throw new Error(`${method} failed: ${a.error.message}`);
-  return a.result as T;
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {

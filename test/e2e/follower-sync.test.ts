@@ -6,9 +6,10 @@ import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder, TxBuildOptions } from '../../src/core/tx/tx-builder.js';
-import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Follower mode end to end (issue 7): one dev node (on-demand, two txs per block) and two followers on
@@ -38,22 +39,6 @@ const build = (o: Partial<TxBuildOptions> = {}) =>
     maxFeesPerGas: new GasFees(0n, maxFee),
     ...o,
   });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function result<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const answer = await call(url, method, params);
-  if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
-  return answer.result as T;
-}
 
 const blockNumber = (url: string) => result<number>(url, 'node_getBlockNumber');
 

@@ -6,6 +6,7 @@ import type { TxBuilder, TxBuildOptions } from '../../src/core/tx/tx-builder.js'
 import { TX_ERROR } from '../../src/daemon/mempool/validators/tx-error-texts.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The mempool on a running dev chain (on-demand sequencer): a sent tx is mined and its receipt says where;
@@ -38,16 +39,6 @@ const build = (o: Partial<TxBuildOptions> = {}) =>
     maxFeesPerGas: new GasFees(0n, maxFee),
     ...o,
   });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('the mempool on a dev chain', () => {
   it('mines a sent tx: its receipt gives the block, the execution result and the fee', async () => {

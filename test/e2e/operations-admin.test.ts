@@ -7,8 +7,9 @@ import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { Tx } from '../../src/core/tx/tx.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { devTxBuilder, genesisHeader, prefundedFlag, type RpcAnswer } from '../helpers/mempool-e2e.js';
-import { admin, adminOk, pub, status, until } from '../helpers/operations-e2e.js';
+import { admin, adminOk, pub, status } from '../helpers/operations-e2e.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The admin operations on one spawned dev node (a block per second, finality a few seconds behind): runtime

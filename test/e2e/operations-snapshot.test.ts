@@ -10,8 +10,9 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
-import { admin, adminOk, pub, status, until } from '../helpers/operations-e2e.js';
+import { admin, adminOk, pub, status } from '../helpers/operations-e2e.js';
 import { postJson, type RunningNode, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Snapshots end to end: a dev node uploads a snapshot of its database while txs flow (to a directory, and by

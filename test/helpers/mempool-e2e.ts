@@ -56,3 +56,10 @@ export async function call(url: string, method: string, params: unknown[] = []):
   const res = await postJson(url, rpc(method, params));
   return res.body as RpcAnswer;
 }
+
+/** One JSON-RPC call's result; an error answer throws with the method and its message. */
+export async function result<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const answer = await call(url, method, params);
+  if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
+  return answer.result as T;
+}

@@ -1,5 +1,5 @@
 /**
- * For the operations e2e tests: admin calls with the node's key, polling with a deadline, /status.
+ * For the operations e2e tests: admin calls with the node's key, /status.
  */
 import type { RpcAnswer } from './mempool-e2e.js';
 import { postJson, type RunningNode, rpc } from './spawn-node.js';
@@ -41,15 +41,4 @@ export interface StatusBody {
 
 export async function status(node: RunningNode): Promise<StatusBody> {
   return (await (await fetch(`${node.publicUrl}/status`)).json()) as StatusBody;
-}
-
-/** Polls `probe` until it returns a value (not undefined), failing after `ms` with `what`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
