@@ -17,7 +17,7 @@ import type { Clock } from './lifecycle/clock.js';
 import type { MempoolService } from './mempool/mempool-service.js';
 import type { NodeEvents, PoolChange } from './node-events.js';
 import type { OperationsService } from './operations/operations-service.js';
-import type { SyncStatus as ProductionStatus } from './operations/sync-status.js';
+import type { ProductionStatus } from './operations/production-status.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import type { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import type { ValidatorService } from './validators/validator-service.js';
@@ -97,7 +97,7 @@ export class NodeEventFeed implements EventFeed {
       },
       tips: chain.chain.readTips(),
       pool: this.pool(),
-      production: production(operations.syncStatus()),
+      production: production(operations.productionStatus()),
       ...(sync ? { sync: sync.status() } : {}),
       snapshotUpload: operations.snapshotStatus(),
       validators: this.validators(),

@@ -6,6 +6,7 @@ import { ChainService } from './chain/chain-service.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
+import type { NodeState } from './lifecycle/node-state.js';
 import { ServiceRunner } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
 import { MempoolService } from './mempool/mempool-service.js';
@@ -24,8 +25,6 @@ import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream
 import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
 import { ValidatorService } from './validators/validator-service.js';
-
-export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
 
 export interface L2NodeOptions {
   /**
@@ -243,7 +242,7 @@ export class L2Node {
    */
   statusReport(): StatusReport {
     const serving = this.state === 'running';
-    const sync = this.operations.syncStatus();
+    const sync = this.operations.productionStatus();
     const tips = this.chain.running ? this.chain.chain.readTips() : undefined;
     return {
       serving,

@@ -37,7 +37,7 @@ export interface ChainOptions {
 
 /**
  * The chain: blocks (through the one applyBlock path), checkpoints on L1, the proven and finalized marks, and
- * the events that announce them. The sequencer and, later, sync write through it; queries read its store.
+ * the events that announce them. The sequencer and the follower write through it; queries read its store.
  */
 export class Chain {
   readonly events: ChainEvents;

@@ -6,7 +6,7 @@ import {
   type AllowedSetupFunction,
   allowedSetupFunctionToJson,
   formatAllowedSetupList,
-} from '../mempool/validators/allowed-setup-function.js';
+} from '../mempool/tx-checks/allowed-setup-function.js';
 import {
   formatPrefundedAccounts,
   type PrefundedAccount,

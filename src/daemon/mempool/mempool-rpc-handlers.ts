@@ -2,8 +2,8 @@ import { Tx } from '../../core/tx/tx.js';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { MempoolService } from './mempool-service.js';
-import { allowedSetupFunctionToJson } from './validators/allowed-setup-function.js';
-import { TX_ERROR } from './validators/tx-error-texts.js';
+import { allowedSetupFunctionToJson } from './tx-checks/allowed-setup-function.js';
+import { TX_ERROR } from './tx-checks/tx-error-texts.js';
 
 /** Largest number of pending txs one node_getPendingTxs call returns (spec part 8). */
 const MAX_PENDING_TXS_PAGE = 100;

@@ -13,14 +13,14 @@ import type { SqliteDatabase } from '../store/node-database.js';
 import type { CommittedStateReader } from './committed-state-reader.js';
 import type { MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
 import { comparePriority, type PendingTx, pendingTxFromMeta } from './pending-tx.js';
+import type { AllowedSetupFunction } from './tx-checks/allowed-setup-function.js';
+import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './tx-checks/default-allowed-setup.js';
+import type { TxValidationContext } from './tx-checks/tx-validation-context.js';
+import type { TxValidationResult } from './tx-checks/tx-validation-result.js';
+import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './tx-checks/tx-validator.js';
 import { TxMeta } from './tx-meta.js';
 import { type DroppedTx, TxPool, type TxPoolAddResult } from './tx-pool.js';
 import { TxReceiptBuilder, type TxReceiptWire } from './tx-receipt-builder.js';
-import type { AllowedSetupFunction } from './validators/allowed-setup-function.js';
-import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './validators/default-allowed-setup.js';
-import type { TxValidationContext } from './validators/tx-validation-context.js';
-import type { TxValidationResult } from './validators/tx-validation-result.js';
-import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './validators/tx-validator.js';
 
 /** The settings the mempool reads, live (maxPendingTxCount may change at runtime). */
 export interface MempoolSettings {

@@ -58,12 +58,12 @@ export class NodeMetrics {
       s.mempool.running ? s.mempool.mempool.pendingTxCount() : undefined,
     );
     r.gauge('l2node_sync_paused', '1 while block production or sync is paused.', () =>
-      s.operations.syncStatus().state === 'paused' ? 1 : 0,
+      s.operations.productionStatus().state === 'paused' ? 1 : 0,
     );
     r.gauge(
       'l2node_sync_distance_blocks',
       'Blocks behind the upstream tip (follower mode).',
-      () => s.operations.syncStatus().distance,
+      () => s.operations.productionStatus().distance,
     );
     r.gauge('l2node_snapshot_upload_running', '1 while a snapshot upload runs.', () =>
       s.operations.snapshotStatus().running ? 1 : 0,

@@ -1,19 +1,19 @@
 import type { BlockProducer } from '../chain/block-producer.js';
 import type { ChainService } from '../chain/chain-service.js';
 import type { NodeConfig, SettingKey } from '../config/settings.js';
+import type { NodeState } from '../lifecycle/node-state.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { MempoolService } from '../mempool/mempool-service.js';
-import type { NodeState } from '../node.js';
 import type { SnapshotStatus } from '../snapshots/snapshot-status.js';
 import { SnapshotUploader } from '../snapshots/snapshot-uploader.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { type RollbackResult, rollbackChain } from './chain-rollback.js';
 import { OperationLock } from './operation-lock.js';
 import { OperationsEvents } from './operations-events.js';
+import { type ProductionStatus, productionStatus } from './production-status.js';
 import { type ConfigChange, RuntimeConfig } from './runtime-config.js';
 import { SyncControl } from './sync-control.js';
-import { type SyncStatus, syncStatus } from './sync-status.js';
 
 export interface OperationsServiceOptions {
   /** The one config object every service reads; setConfig changes it in place. */
@@ -46,7 +46,7 @@ export class OperationsService implements Service {
     this.events = new OperationsEvents((event, err) =>
       o.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
     );
-    this.sync = new SyncControl(o.producer, () => this.events.emit('sync', this.syncStatus()));
+    this.sync = new SyncControl(o.producer, () => this.events.emit('sync', this.productionStatus()));
     this.config = new RuntimeConfig(o.config, (changed) => this.applyConfig(changed));
     this.snapshots = new SnapshotUploader({
       db: o.db,
@@ -117,9 +117,9 @@ export class OperationsService implements Service {
     this.snapshots.start(location);
   }
 
-  syncStatus(): SyncStatus {
+  productionStatus(): ProductionStatus {
     const chain = this.o.chain;
-    return syncStatus({
+    return productionStatus({
       nodeState: this.o.nodeState(),
       producer: chain.running ? this.o.producer() : undefined,
       pausedBy: this.sync.pausedBy,

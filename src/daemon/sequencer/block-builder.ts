@@ -51,7 +51,7 @@ export interface BlockBuildInput {
 }
 
 /** A tx that can never be included (it is dropped from the pool, with the reason). */
-export interface DroppedTx {
+export interface UnbuildableTx {
   readonly tx: Tx;
   readonly reason: string;
 }
@@ -68,7 +68,7 @@ export interface BuiltBlock {
 export interface BlockBuildResult {
   /** Undefined when there was nothing to build. */
   readonly built: BuiltBlock | undefined;
-  readonly dropped: readonly DroppedTx[];
+  readonly dropped: readonly UnbuildableTx[];
 }
 
 /**
@@ -93,7 +93,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
       NUM_CHECKPOINT_END_MARKER_FIELDS;
     const included: Tx[] = [];
     const effects: TxEffect[] = [];
-    const dropped: DroppedTx[] = [];
+    const dropped: UnbuildableTx[] = [];
     let mana = 0;
     let totalFees = 0n;
     for (const tx of input.txs) {

@@ -1,5 +1,5 @@
 import { toHex64 } from '../../core/fr.js';
-import { fieldBuffer } from './field-buffer.js';
+import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
 import type { IndexedLeafPreimage } from './indexed-leaf.js';
 import type { SiblingPath } from './sibling-path.js';
 import type {
@@ -55,7 +55,7 @@ export function encodeSiblingPathHex(path: SiblingPath): string[] {
 export function encodeMembershipWitness(w: MembershipWitness): string {
   const n = w.siblingPath.length;
   const out = Buffer.allocUnsafe(32 + 32 * n);
-  fieldBuffer(w.index).copy(out, 0);
+  bigIntToBuffer32(w.index).copy(out, 0);
   for (let i = 0; i < n; i++) (w.siblingPath.nodes[i] as Buffer).copy(out, 32 + 32 * i);
   return out.toString('base64');
 }
