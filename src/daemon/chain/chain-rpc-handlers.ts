@@ -31,7 +31,7 @@ import {
   encodePublicDataWitness,
   encodeWorldStateSyncStatus,
 } from '../world-state/world-state-wire.js';
-import type { ChainService } from './chain-service.js';
+import type { ChainState } from './chain-state.js';
 import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { SignatureError } from './function-signatures.js';
 import { InboxMessageError } from './settlement/dev-l1.js';
@@ -42,7 +42,12 @@ import { UnwindRefusedError } from './unwind-blocks.js';
  * contracts, node information, plus the 4.1.2 extras and nodeDev_), answered from the chain store and the
  * world state in the reference's wire shapes. Spread into the daemon's handlers (src/daemon/rpc-handlers.ts).
  */
-export function chainRpcHandlers(service: ChainService, config: NodeConfig): RpcHandlers {
+export function chainRpcHandlers(
+  service: ChainState,
+  config: NodeConfig,
+  /** Dev mode: told of a new L1-to-L2 message (an on-demand sequencer builds at once). */
+  sequencer?: { notifyPendingTx(): void },
+): RpcHandlers {
   const chain = () => service.chain;
   const store = () => service.chain.store;
   const ws = () => service.worldState;
@@ -237,7 +242,7 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
     // ---- dev mode ----
     nodeDev_sendL1ToL2Message: async (message) => {
       const position = service.devL1.sendL1ToL2Message(message.value);
-      service.sequencer.notifyPendingTx();
+      sequencer?.notifyPendingTx();
       return { index: position.index.toString(), checkpoint: position.checkpoint };
     },
   };

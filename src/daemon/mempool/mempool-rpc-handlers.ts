@@ -1,7 +1,8 @@
 import { Tx } from '../../core/tx/tx.js';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
-import type { MempoolService } from './mempool-service.js';
+import type { FeeModel } from '../fees/fee-model.js';
+import type { Mempool } from './mempool.js';
 import { allowedSetupFunctionToJson } from './tx-checks/allowed-setup-function.js';
 import { TX_ERROR } from './tx-checks/tx-error-texts.js';
 
@@ -12,22 +13,20 @@ const MAX_PENDING_TXS_PAGE = 100;
  * The mempool's methods of the method table: sending and validating txs, pending tx queries, receipts, min
  * fees and the setup allow list. Spread into buildRpcHandlers (src/daemon/rpc-handlers.ts).
  */
-export function mempoolRpcHandlers(service: MempoolService): RpcHandlers {
+export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel): RpcHandlers {
   return {
-    node_isReady: async () => service.running,
-
     node_sendTx: async (json) => {
       const tx = decodeTx(json, 'node_sendTx');
-      const result = service.mempool.sendTx(tx);
+      const result = mempool.sendTx(tx);
       if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons);
       if (result.outcome === 'rejected') throw rpcErrors.txRejected(result.rejection);
       // A follower forwards it: the upstream's answer is the caller's.
-      await service.forwardTx(tx);
+      await mempool.forwardTx(tx);
     },
 
     node_isValidTx: async (json, options) => {
       const tx = decodeTx(json, 'node_isValidTx');
-      return service.mempool.isValidTx(tx, {
+      return mempool.isValidTx(tx, {
         isSimulation: options?.isSimulation ?? false,
         skipFeeEnforcement: options?.skipFeeEnforcement ?? false,
       });
@@ -39,19 +38,19 @@ export function mempoolRpcHandlers(service: MempoolService): RpcHandlers {
     },
 
     node_getPendingTxs: async (limit, after) =>
-      service.mempool.pendingTxs(Math.min(limit, MAX_PENDING_TXS_PAGE), after).map((tx) => tx.toJSON()),
+      mempool.pendingTxs(Math.min(limit, MAX_PENDING_TXS_PAGE), after).map((tx) => tx.toJSON()),
 
-    node_getPendingTxCount: async () => service.mempool.pendingTxCount(),
+    node_getPendingTxCount: async () => mempool.pendingTxCount(),
 
-    node_getTxByHash: async (txHash) => service.mempool.txByHash(txHash)?.toJSON(),
+    node_getTxByHash: async (txHash) => mempool.txByHash(txHash)?.toJSON(),
 
-    node_getTxReceipt: async (txHash) => service.mempool.txReceipt(txHash),
+    node_getTxReceipt: async (txHash) => mempool.txReceipt(txHash),
 
-    node_getCurrentMinFees: async () => service.feeModel.minFeesForNextBlock(),
-    node_getTxsByHash: async (txHashes) => service.mempool.txsByHash(txHashes).map((t) => t.toJSON()),
-    node_getMaxPriorityFees: async () => service.mempool.maxPriorityFees(),
+    node_getCurrentMinFees: async () => feeModel.minFeesForNextBlock(),
+    node_getTxsByHash: async (txHashes) => mempool.txsByHash(txHashes).map((t) => t.toJSON()),
+    node_getMaxPriorityFees: async () => mempool.maxPriorityFees(),
 
-    node_getAllowedPublicSetup: async () => service.mempool.allowedPublicSetup().map(allowedSetupFunctionToJson),
+    node_getAllowedPublicSetup: async () => mempool.allowedPublicSetup().map(allowedSetupFunctionToJson),
   };
 }
 

@@ -1,11 +1,11 @@
 import { BlockHash } from '../../core/block-hash.js';
 import { Tx } from '../../core/tx/tx.js';
 import { TxHash } from '../../core/tx-hash.js';
-import type { TxRejection } from '../../rpc/errors.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { MinedTx } from './mined-tx-lookup.js';
 import { comparePriority, decodePendingTxMeta, encodePendingTxMeta, type PendingTx } from './pending-tx.js';
 import { TxPoolStore } from './tx-pool-store.js';
+import type { TxRejection } from './tx-rejection.js';
 
 /** Why the pool let go of a tx; a receipt of a dropped tx names it (see TxReceiptBuilder). */
 export type TxDropReason =

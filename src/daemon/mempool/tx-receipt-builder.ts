@@ -34,12 +34,12 @@ const DEFAULT_EPOCH_DURATION = 32;
 export class TxReceiptBuilder {
   constructor(
     private readonly pool: TxPool,
-    private readonly minedTxLookup: () => MinedTxLookup | undefined,
+    private readonly minedTxLookup: MinedTxLookup | undefined,
     private readonly epochDuration: number = DEFAULT_EPOCH_DURATION,
   ) {}
 
   receipt(txHash: TxHash): TxReceiptWire {
-    const lookup = this.minedTxLookup();
+    const lookup = this.minedTxLookup;
     const mined = lookup?.findMinedTx(txHash);
     if (mined) return this.minedReceipt(txHash, mined, lookup?.tips());
     const record = this.pool.record(txHash);

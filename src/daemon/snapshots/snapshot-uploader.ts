@@ -23,8 +23,8 @@ export class SnapshotRefusedError extends Error {
 }
 
 export interface SnapshotUploaderOptions {
-  readonly db: () => SqliteDatabase;
-  readonly chain: () => Chain;
+  readonly db: SqliteDatabase;
+  readonly chain: Chain;
   readonly l1ChainId: number;
   readonly rollupVersion: number;
   /** Temporary copies go under it (beside the database); without one, under the OS temp directory. */
@@ -82,7 +82,7 @@ export class SnapshotUploader {
           'start another one once it is complete (GET /status shows its progress)',
       );
     }
-    if (this.o.chain().latestBlockNumber === 0) {
+    if (this.o.chain.latestBlockNumber === 0) {
       throw new SnapshotRefusedError('The chain has no block yet: there is nothing to snapshot');
     }
     const abort = new AbortController();
@@ -131,7 +131,7 @@ export class SnapshotUploader {
         this.phase('copying');
         const tip = this.readTip();
         this.update({ ...this.#status, blockNumber: tip.blockNumber });
-        await this.o.db().backup(copy, {
+        await this.o.db.backup(copy, {
           progress: ({ totalPages, remainingPages }) => {
             if (signal.aborted) throw signal.reason;
             this.progress(totalPages - remainingPages, totalPages, 'pages');
@@ -190,7 +190,7 @@ export class SnapshotUploader {
   }
 
   private readTip(): SnapshotTip {
-    const chain = this.o.chain();
+    const chain = this.o.chain;
     const blockNumber = chain.latestBlockNumber;
     const hash = chain.store.getBlockHash(blockNumber);
     if (hash === undefined) throw new Error(`block ${blockNumber} is not stored`);

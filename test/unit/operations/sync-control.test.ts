@@ -29,10 +29,7 @@ describe('SyncControl', () => {
   it('pauses at the first hold and resumes only when the last is released', async () => {
     const producer = new FakeProducer();
     let changes = 0;
-    const sync = new SyncControl(
-      () => producer,
-      () => changes++,
-    );
+    const sync = new SyncControl(producer, () => changes++);
     await sync.hold('operator');
     await sync.hold('operator');
     await sync.hold('rollback');
@@ -51,7 +48,7 @@ describe('SyncControl', () => {
 
   it('counts overlapping holds of one kind (two snapshots copying, say)', async () => {
     const producer = new FakeProducer();
-    const sync = new SyncControl(() => producer);
+    const sync = new SyncControl(producer);
     await sync.hold('snapshot');
     await sync.hold('snapshot');
     sync.release('snapshot');

@@ -4,7 +4,7 @@ import { L2Block } from '../../../src/core/block/l2-block.js';
 import type { Tx } from '../../../src/core/tx/tx.js';
 import { Chain } from '../../../src/daemon/chain/chain.js';
 import { chainRpcHandlers } from '../../../src/daemon/chain/chain-rpc-handlers.js';
-import type { ChainService } from '../../../src/daemon/chain/chain-service.js';
+import type { ChainState } from '../../../src/daemon/chain/chain-state.js';
 import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig, SettingKey } from '../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../src/daemon/lifecycle/manual-clock.js';
@@ -41,13 +41,13 @@ export class ChainUpstream implements Upstream {
   private h: Record<string, Handler>;
   private config: NodeConfig;
 
-  constructor(leader: ChainService, config: NodeConfig) {
+  constructor(leader: ChainState, config: NodeConfig) {
     this.config = config;
     this.h = chainRpcHandlers(leader, config) as RpcHandlers as Record<string, Handler>;
   }
 
   /** Serves another chain from now on (same URL): what an upstream replaced behind a load balancer looks like. */
-  switchTo(leader: ChainService, config: NodeConfig): void {
+  switchTo(leader: ChainState, config: NodeConfig): void {
     this.config = config;
     this.h = chainRpcHandlers(leader, config) as RpcHandlers as Record<string, Handler>;
   }
@@ -139,7 +139,7 @@ export async function startFollower(
   const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
   const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
   const store = new ChainStore(db);
-  const settlement = new UpstreamSettlement(() => store, upstream.url);
+  const settlement = new UpstreamSettlement(store, upstream.url);
   const chain = new Chain({ db, worldState, store, settlement });
   const logs: { level: number; msg: string }[] = [];
   const log = pino(
