@@ -7,6 +7,7 @@ import { ChainState } from './chain/chain-state.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
 import { FeeModel } from './fees/fee-model.js';
+import type { FeeConfig } from './fees/fee-settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
@@ -24,6 +25,7 @@ import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
 import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
+import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
@@ -310,7 +312,7 @@ export class L2Node {
   }
 }
 
-function newFeeModel(db: SqliteDatabase, config: NodeConfig): FeeModel {
+function newFeeModel(db: SqliteDatabase, config: FeeConfig & Pick<SequencerConfig, 'epochDuration'>): FeeModel {
   return new FeeModel(db, {
     initialEthPerFeeAsset: config.initialEthPerFeeAsset,
     manaTarget: config.manaTarget,

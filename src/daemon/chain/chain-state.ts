@@ -1,4 +1,3 @@
-import type { NodeConfig } from '../config/settings.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Logger } from '../logging/logger.js';
 import {
@@ -6,10 +5,13 @@ import {
   type PrefundedAccount,
   prefundedGenesisData,
 } from '../sequencer/prefunded-accounts.js';
+import type { SequencerConfig } from '../sequencer/sequencer-settings.js';
 import { SlotClock, type SlotEra, type SlotRetiming } from '../sequencer/slot-clock.js';
 import { ChainLogQueries } from '../store/chain-log-queries.js';
 import { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
+import type { StorageConfig } from '../store/storage-settings.js';
+import type { FollowerConfig } from '../sync/follower-settings.js';
 import { WorldState } from '../world-state/world-state.js';
 import { Chain } from './chain.js';
 import { DevModeOnlyError } from './dev-mode-only-error.js';
@@ -17,9 +19,12 @@ import { FunctionSignatures } from './function-signatures.js';
 import { DevL1 } from './settlement/dev-l1.js';
 import type { SettlementLayer } from './settlement/settlement-layer.js';
 
+/** The settings the chain opens with: the dev chain's timing and genesis, the world state history, follower mode. */
+export type ChainStateConfig = Readonly<SequencerConfig & StorageConfig & FollowerConfig>;
+
 export interface OpenChainOptions {
   readonly db: SqliteDatabase;
-  readonly config: NodeConfig;
+  readonly config: ChainStateConfig;
   readonly clock: Clock;
   readonly log: Logger;
   /** A follower's settlement layer (the upstream), over the chain store; without it, the dev L1 stand-in. */
@@ -35,7 +40,7 @@ export interface OpenChainOptions {
 export class ChainState {
   private constructor(
     private readonly db: SqliteDatabase,
-    private readonly config: NodeConfig,
+    private readonly config: ChainStateConfig,
     readonly chain: Chain,
     readonly slots: SlotClock,
     /** Absent on a follower: its settlement layer is the upstream. */
@@ -167,6 +172,6 @@ function recordSlotEra(db: SqliteDatabase, store: ChainStore, era: SlotEra): voi
 /** Followers serve reads at scale and need only recent history; a dev chain keeps all of it (issue 4). */
 const FOLLOWER_HISTORY_BLOCKS = 256;
 
-function worldStateHistoryBlocks(config: NodeConfig): number {
+function worldStateHistoryBlocks(config: ChainStateConfig): number {
   return config.worldStateHistoryBlocks ?? (config.syncFrom ? FOLLOWER_HISTORY_BLOCKS : 0);
 }

@@ -1,15 +1,16 @@
 import type { L2Block } from '../../core/block/l2-block.js';
 import { MAX_PROCESSABLE_L2_GAS } from '../../core/constants.js';
-import type { Fr } from '../../core/fr.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
 import type { BlockObserver } from '../chain/block-observer.js';
+import type { ChainConfig } from '../chain/chain-settings.js';
 import type { Logger } from '../logging/logger.js';
 import type { PoolChange } from '../node-events.js';
 import type { PendingTxSource } from '../sequencer/pending-tx-source.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { CommittedStateReader } from './committed-state-reader.js';
+import type { MempoolConfig } from './mempool-settings.js';
 import type { MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
 import { comparePriority, type PendingTx, pendingTxFromMeta } from './pending-tx.js';
 import type { AllowedSetupFunction } from './tx-checks/allowed-setup-function.js';
@@ -22,16 +23,8 @@ import { type DroppedTx, TxPool, type TxPoolAddResult } from './tx-pool.js';
 import { TxReceiptBuilder, type TxReceiptWire } from './tx-receipt-builder.js';
 import type { TxRejection } from './tx-rejection.js';
 
-/** The settings the mempool reads, live (maxPendingTxCount may change at runtime). */
-export interface MempoolSettings {
-  readonly l1ChainId: number;
-  readonly rollupVersion: number;
-  readonly vkTreeRoot: Fr;
-  readonly protocolContractsHash: Fr;
-  readonly maxPendingTxCount: number;
-  readonly priceBumpPercentage: number;
-  readonly txPublicSetupAllowListExtend: readonly AllowedSetupFunction[];
-}
+/** The settings the mempool reads, live (maxPendingTxCount may change at runtime): its group and the chain's identity. */
+export type MempoolSettings = Readonly<MempoolConfig & ChainConfig>;
 
 export interface MempoolOptions {
   readonly db: SqliteDatabase;

@@ -1,9 +1,10 @@
 import type { GasFees } from '../../core/gas/gas-fees.js';
+import type { ChainConfig } from '../chain/chain-settings.js';
 import type { ChainState } from '../chain/chain-state.js';
-import type { NodeConfig } from '../config/settings.js';
 import type { Logger } from '../logging/logger.js';
 import type { PendingTxSource } from './pending-tx-source.js';
 import { Sequencer } from './sequencer.js';
+import type { SequencerConfig } from './sequencer-settings.js';
 
 /**
  * The dev sequencer over an open chain, as the settings configure it (the node, and the tests and benchmarks
@@ -11,7 +12,7 @@ import { Sequencer } from './sequencer.js';
  * object and the next block uses them.
  */
 export function configuredSequencer(
-  config: NodeConfig,
+  config: SequencerConfig & ChainConfig,
   chain: ChainState,
   pendingTxs: PendingTxSource,
   minFees: () => GasFees,

@@ -13,13 +13,8 @@ import { type BlockLimits, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
 import type { PendingTxSource } from './pending-tx-source.js';
+import type { SequencerMode } from './sequencer-settings.js';
 import type { SlotClock } from './slot-clock.js';
-
-/**
- * When blocks are built: `interval` at the start of each block interval of every slot; `on-demand` as soon as a
- * tx is pending (up to the slot's block count); `off` never (the chain only moves by sync).
- */
-export type SequencerMode = 'interval' | 'on-demand' | 'off';
 
 export interface SequencerOptions {
   readonly chain: Chain;
