@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { toHex64 } from '../../core/fr.js';
 import type { Chain } from '../chain/chain.js';
 import type { Logger } from '../logging/logger.js';
-import { TxPoolStore } from '../mempool/tx-pool-store.js';
+import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
 import type { SnapshotPhase, SnapshotResult, SnapshotStatus } from './snapshot-status.js';
@@ -254,7 +254,7 @@ export class SnapshotUploader {
 function prepareCopy(path: string): SnapshotEntry['schemaVersions'] {
   const db = new Database(path);
   try {
-    const pool = new TxPoolStore(db);
+    const pool = new TxPoolRepository(db);
     db.transaction(() => {
       pool.clear();
       pool.bumpToken();

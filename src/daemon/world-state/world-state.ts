@@ -30,7 +30,7 @@ import {
   WorldStateStateError,
 } from './world-state-errors.js';
 import { type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
-import { storeKey, TREE_SPAN, WorldStateStore } from './world-state-store.js';
+import { storeKey, TREE_SPAN, WorldStateRepository } from './world-state-repository.js';
 import { type LowLeafResult, type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
 
 /** A block to read: a number, or the latest block. */
@@ -99,7 +99,7 @@ const STATE_RECORD = 40;
  * that every write changes, so a transaction rolled back by the caller is noticed before the next use.
  */
 export class WorldState {
-  private readonly store: WorldStateStore;
+  private readonly store: WorldStateRepository;
   private readonly hasher: BatchHasher;
   private readonly historyBlocks: number;
   private readonly genesis: { readonly overlays: TreeOverlay[]; readonly hash: Buffer; readonly state: StateReference };
@@ -120,7 +120,7 @@ export class WorldState {
       throw new InvalidWorldStateArgumentError(`historyBlocks must be a non-negative integer, got ${history}`);
     }
     this.historyBlocks = history;
-    this.store = new WorldStateStore(db);
+    this.store = new WorldStateRepository(db);
     this.hasher = options.hasher ?? new InThreadBatchHasher();
     this.genesis = this.buildGenesis(options.genesisPublicData ?? []);
   }
