@@ -13,7 +13,7 @@ import type { Sequencer } from './sequencer/sequencer.js';
 import type { ValidatorService } from './validators/validator-service.js';
 import { validatorsRpcHandlers } from './validators/validators-rpc-handlers.js';
 
-/** What the handlers read from the node; each later service adds its own accessor. */
+/** What the handlers read from the node. */
 export interface RpcHandlerSources {
   readonly config: NodeConfig;
   /** Latest block number known (0 at genesis). */
@@ -28,8 +28,8 @@ export interface RpcHandlerSources {
 }
 
 /**
- * The handlers the daemon binds to the method table (src/rpc/method-table.ts). A method missing here
- * answers -32601 "<method> is not available yet"; each service adds its methods when it lands.
+ * The handlers the daemon binds to the method table (src/rpc/method-table.ts): each service answers its
+ * methods, and the return type makes the set total (a method no service answers does not compile).
  */
 export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {

@@ -65,7 +65,6 @@ export const rpcErrors = {
   methodNotFound: (method: string, hint?: string) =>
     new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}${hint ? ` (${hint})` : ''}`),
   /** A method of the table whose service has not landed yet. */
-  notAvailableYet: (method: string) => new RpcError(METHOD_NOT_FOUND, `${method} is not available yet`),
   invalidParams: (message: string) => new RpcError(INVALID_PARAMS, message),
   unauthorized: () => application('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
   blockNotAvailable: (message: string) => application('BLOCK_NOT_AVAILABLE', message),

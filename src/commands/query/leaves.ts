@@ -6,7 +6,7 @@ import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { parseTreeArgument, TREE_IDS_BY_NAME } from '../_lib/tree-argument.js';
-import { textAt, toWire } from '../_lib/wire-json.js';
+import { textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryLeaves extends NodeCommand {
   static override summary = 'Find the index of leaf values in a tree, with the block that inserted each.';
@@ -32,7 +32,8 @@ export default class QueryLeaves extends NodeCommand {
     const values = (argv as string[]).slice(1).map((v) => parseHexArgument(v, 'leaf value'));
     if (values.length > 1000) throw CliError.usage(`at most 1000 leaf values at once, got ${values.length}`);
     const block = parseBlockArgument(flags.block, '--block');
-    const found = toWire(
+    const found = wireOf(
+      'node_findLeavesIndexes',
       await this.publicNode(flags).call('node_findLeavesIndexes', block, TREE_IDS_BY_NAME[tree], values),
     ) as unknown[];
     this.log(

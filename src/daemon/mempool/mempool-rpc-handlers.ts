@@ -1,4 +1,3 @@
-import { Tx } from '../../core/tx/tx.js';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { FeeModel } from '../fees/fee-model.js';
@@ -13,10 +12,9 @@ const MAX_PENDING_TXS_PAGE = 100;
  * The mempool's methods of the method table: sending and validating txs, pending tx queries, receipts, min
  * fees and the setup allow list. Spread into buildRpcHandlers (src/daemon/rpc-handlers.ts).
  */
-export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel): RpcHandlers {
+export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel) {
   return {
-    node_sendTx: async (json) => {
-      const tx = decodeTx(json, 'node_sendTx');
+    node_sendTx: async (tx) => {
       const result = mempool.sendTx(tx);
       if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons);
       if (result.outcome === 'rejected') throw rpcErrors.txRejected(result.rejection);
@@ -24,41 +22,28 @@ export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel): RpcHan
       await mempool.forwardTx(tx);
     },
 
-    node_isValidTx: async (json, options) => {
-      const tx = decodeTx(json, 'node_isValidTx');
-      return mempool.isValidTx(tx, {
+    node_isValidTx: async (tx, options) =>
+      mempool.isValidTx(tx, {
         isSimulation: options?.isSimulation ?? false,
         skipFeeEnforcement: options?.skipFeeEnforcement ?? false,
-      });
-    },
+      }),
 
-    node_simulatePublicCalls: async (json) => {
-      decodeTx(json, 'node_simulatePublicCalls');
+    node_simulatePublicCalls: async () => {
       throw rpcErrors.unsupported(TX_ERROR.PUBLIC_CALLS_UNSUPPORTED);
     },
 
-    node_getPendingTxs: async (limit, after) =>
-      mempool.pendingTxs(Math.min(limit, MAX_PENDING_TXS_PAGE), after).map((tx) => tx.toJSON()),
+    node_getPendingTxs: async (limit, after) => mempool.pendingTxs(Math.min(limit, MAX_PENDING_TXS_PAGE), after),
 
     node_getPendingTxCount: async () => mempool.pendingTxCount(),
 
-    node_getTxByHash: async (txHash) => mempool.txByHash(txHash)?.toJSON(),
+    node_getTxByHash: async (txHash) => mempool.txByHash(txHash),
 
     node_getTxReceipt: async (txHash) => mempool.txReceipt(txHash),
 
     node_getCurrentMinFees: async () => feeModel.minFeesForNextBlock(),
-    node_getTxsByHash: async (txHashes) => mempool.txsByHash(txHashes).map((t) => t.toJSON()),
+    node_getTxsByHash: async (txHashes) => mempool.txsByHash(txHashes),
     node_getMaxPriorityFees: async () => mempool.maxPriorityFees(),
 
     node_getAllowedPublicSetup: async () => mempool.allowedPublicSetup().map(allowedSetupFunctionToJson),
-  };
-}
-
-/** The Tx param from its wire JSON; a malformed one is invalid params naming the field (DESIGN section 4). */
-function decodeTx(json: Record<string, unknown>, method: string): Tx {
-  try {
-    return Tx.fromJSON(json, 'tx');
-  } catch (err) {
-    throw rpcErrors.invalidParams(`Invalid param 0 (tx) of ${method}: ${(err as Error).message}`);
-  }
+  } satisfies Partial<RpcHandlers>;
 }

@@ -2,6 +2,7 @@ import type { L2Block } from '../../core/block/l2-block.js';
 import { MAX_PROCESSABLE_L2_GAS } from '../../core/constants.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
 import type { Tx } from '../../core/tx/tx.js';
+import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import type { TxHash } from '../../core/tx-hash.js';
 import type { BlockObserver } from '../chain/block-observer.js';
 import type { ChainConfig } from '../chain/chain-settings.js';
@@ -20,7 +21,7 @@ import type { TxValidationResult } from './tx-checks/tx-validation-result.js';
 import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './tx-checks/tx-validator.js';
 import { TxMeta } from './tx-meta.js';
 import { type DroppedTx, TxPool, type TxPoolAddResult } from './tx-pool.js';
-import { TxReceiptBuilder, type TxReceiptWire } from './tx-receipt-builder.js';
+import { TxReceiptBuilder } from './tx-receipt-builder.js';
 import type { TxRejection } from './tx-rejection.js';
 
 /** The settings the mempool reads, live (maxPendingTxCount may change at runtime): its group and the chain's identity. */
@@ -206,7 +207,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
   }
 
   /** node_getTxReceipt. */
-  txReceipt(txHash: TxHash): TxReceiptWire {
+  txReceipt(txHash: TxHash): TxReceipt {
     return this.receipts.receipt(txHash);
   }
 

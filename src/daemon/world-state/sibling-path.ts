@@ -16,14 +16,7 @@ export class SiblingPath {
     return this.nodes.map((node) => readField32(node));
   }
 
-  /** The wire layout (reference aztec-wire 2.5): u32 big-endian count, then the nodes, leaf level first. */
-  toBuffer(): Buffer {
-    const out = Buffer.allocUnsafe(4 + 32 * this.nodes.length);
-    out.writeUInt32BE(this.nodes.length, 0);
-    for (let i = 0; i < this.nodes.length; i++) (this.nodes[i] as Buffer).copy(out, 4 + 32 * i);
-    return out;
-  }
-
+  /** From the wire layout (the SiblingPath result codec of the method table writes it): u32 count, then the nodes. */
   static fromBuffer(buf: Uint8Array): SiblingPath {
     const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     if (b.length < 4) throw new RangeError('A sibling path needs a 4-byte count');
