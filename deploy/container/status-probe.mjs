@@ -46,7 +46,7 @@ async function probe(mode, env) {
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
-    return `no answer from ${url} (${err.cause?.code ?? err.name})`;
+    return `no answer from ${url} (${err.cause?.code ?? err.cause?.message ?? err.message})`;
   }
   const body = await res.json().catch(() => undefined);
   if (res.status !== 200) return `${url} answered ${res.status} (state ${body?.state ?? 'unknown'})`;
