@@ -11,9 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeLoopbackPort } from '../helpers/free-port.js';
 import { result } from '../helpers/mempool-e2e.js';
 import { REPO_ROOT } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
@@ -27,18 +27,7 @@ const skipReason =
   process.env.L2NODE_CONTAINER_TEST !== '1'
     ? 'set L2NODE_CONTAINER_TEST=1 to build and run the image (.ci/run does, in its own step)'
     : await containerToolsMissing();
-
-/** A loopback port free now, for the published public port (podman cannot publish port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+if (skipReason) console.log(`container test skipped: ${skipReason}`);
 
 function seconds(since: number): string {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -100,7 +89,7 @@ describe.skipIf(skipReason)(`container image${skipReason ? ` (skipped: ${skipRea
     const size = Number(await podman.ok(['image', 'inspect', '--format', '{{.Size}}', IMAGE]));
     console.log(`container test: image built in ${seconds(t)}, size ${(size / 1e6).toFixed(0)} MB`);
 
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     url = `http://127.0.0.1:${port}`;
     // docs/deployment.md, "A dev node": the same command, plus empty blocks every second so the chain grows, and
     // the native Poseidon2 engine required (start-up fails if the image lacks the addon).

@@ -159,6 +159,7 @@ interface Manifest {
 
 const helm = spawnSync('helm', ['version', '--short'], { encoding: 'utf8' });
 const helmMissing = helm.error || helm.status !== 0 ? 'helm is not on PATH' : undefined;
+if (helmMissing) console.log(`helm lint and helm template skipped: ${helmMissing}`);
 
 describe.skipIf(helmMissing)(
   `Helm chart: helm lint and template${helmMissing ? ` (skipped: ${helmMissing})` : ''}`,

@@ -4,31 +4,15 @@
  * here), builds with `--isolation chroot --network host`, and a Debian base image made locally with debootstrap,
  * since no container registry is reachable.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type CommandRun, runCommand } from '../helpers/run-command.js';
 
-export interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type Run = CommandRun;
 
-/** Runs a command to completion; `input` is piped to its stdin. Never throws on a non-zero exit. */
-export function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs a command to completion with `env`. Never throws on a non-zero exit. */
+function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return runCommand(cmd, args, { env });
 }
 
 /** Why containers cannot run on this machine, or undefined when podman, runc and debootstrap are all there. */

@@ -3,42 +3,20 @@
  * node outside any container: it finds the node from the same NODE_* variables, and `ready` fails exactly when the
  * node is up but must not get traffic (paused, or its data directory cannot take writes).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeLoopbackPort } from '../helpers/free-port.js';
 import { adminOk } from '../helpers/operations-e2e.js';
+import { runCommand } from '../helpers/run-command.js';
 import { REPO_ROOT, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 
 const PROBE = join(REPO_ROOT, 'deploy/container/status-probe.mjs');
 
-function probe(mode: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PROBE, mode], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      out += c;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out: out.trim() }));
-  });
-}
-
-/** A loopback port nothing listens on (just released by the OS). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+async function probe(mode: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const r = await runCommand(process.execPath, [PROBE, mode], { env: { PATH: process.env.PATH ?? '', ...env } });
+  return { code: r.code, out: (r.stdout + r.stderr).trim() };
 }
 
 describe('status probe', () => {
@@ -82,7 +60,7 @@ describe('status probe', () => {
   });
 
   it('fails with the reason when no node answers, and refuses an unknown mode', async () => {
-    const port = await closedPort();
+    const port = await freeLoopbackPort();
     const r = await probe('live', { NODE_HOST: '127.0.0.1', NODE_PORT: String(port) });
     expect(r).toEqual({ code: 1, out: `no answer from http://127.0.0.1:${port}/status (ECONNREFUSED)` });
     expect(await probe('healthy', env)).toEqual({ code: 2, out: 'usage: status-probe.mjs live|ready' });
