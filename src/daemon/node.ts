@@ -1,4 +1,5 @@
 import { MAX_PROCESSABLE_L2_GAS } from '../core/constants.js';
+import { rpcErrors } from '../rpc/errors.js';
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
 import type { BlockProducer } from './chain/block-producer.js';
@@ -27,8 +28,10 @@ import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
+import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
+import { StorageHealth } from './store/storage-health.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
@@ -83,6 +86,8 @@ export class L2Node {
   readonly metrics: MetricsService;
   /** The mempool's changes and the sentinel's slot results (the chain and the operations have emitters of their own). */
   readonly events: NodeEvents;
+  /** Whether the node can write to its data directory (a full disk makes it not ready); none in memory. */
+  readonly storage: StorageHealth | undefined;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
 
@@ -99,6 +104,8 @@ export class L2Node {
         ? `starting node with data directory ${config.dataDirectory}`
         : 'starting node in memory (no --data-directory): nothing is kept after it stops',
     );
+    // One node per data directory: nothing touches it before the lock is held.
+    if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
     // --snapshot-url: the database is restored from a snapshot before it opens.
     if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
     const database = new DatabaseService(config.dataDirectory);
@@ -127,7 +134,21 @@ export class L2Node {
     this.events = new NodeEvents((event, err) =>
       this.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
     );
-    const upstream = config.syncFrom ? new RpcUpstream({ url: config.syncFrom }) : undefined;
+    this.storage =
+      config.dataDirectory === undefined
+        ? undefined
+        : new StorageHealth({
+            dataDirectory: config.dataDirectory,
+            // A committed write of one page (the schema version, unchanged): fails while the disk is still full.
+            probe: () => {
+              db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
+            },
+            log: this.log,
+          });
+    const isStorageFailure = (err: unknown) => this.storage?.observe(err) ?? false;
+    const upstream = config.syncFrom
+      ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
+      : undefined;
     // A follower's settlement layer is its upstream, read through the chain store it is built on.
     let settlement: UpstreamSettlement | undefined;
     this.chain = ChainState.open({
@@ -158,6 +179,7 @@ export class L2Node {
             chain: () => chain,
             settlement,
             config,
+            isStorageFailure,
             isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
             clock: this.clock,
             log: logger.module('sync'),
@@ -171,6 +193,7 @@ export class L2Node {
           this.mempool,
           () => this.feeModel.minFeesForNextBlock(),
           logger.module('chain'),
+          isStorageFailure,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -213,6 +236,8 @@ export class L2Node {
       adminPort: config.adminPort,
       maxBodySize: config.rpcMaxBodySize,
       maxBatchSize: config.rpcMaxBatchSize,
+      maxResponseSize: config.rpcMaxResponseSize,
+      maxRequestsPerConnection: config.rpcMaxRequestsPerConnection,
       corsOrigin: config.rpcCorsOrigin,
       dataDirectory: config.dataDirectory,
       adminApiKeyHash: config.adminApiKeyHash,
@@ -237,6 +262,10 @@ export class L2Node {
       handlers: buildRpcHandlers(this),
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
+      translateError: (err) => {
+        const problem = isStorageFailure(err) ? this.storage?.problem : undefined;
+        return problem && rpcErrors.storageFull(problem.reason, config.dataDirectory as string);
+      },
       // The admin listener's WebSocket event stream (GET /events): the dashboard's source.
       events: new NodeEventFeed({
         config,
@@ -272,6 +301,7 @@ export class L2Node {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
     await this.runner.stopAll();
+    this.storage?.stop();
     this.state = 'stopped';
   }
 
@@ -289,12 +319,15 @@ export class L2Node {
     const serving = this.state === 'running';
     const sync = this.operations.productionStatus();
     const tips = this.chain.chain.readTips();
+    const storage = this.storage?.problem;
     return {
       serving,
       body: {
         status: serving ? 'ok' : this.state,
         state: this.state,
-        ready: serving && sync.state === 'synced',
+        ready: serving && sync.state === 'synced' && storage === undefined,
+        // Why a serving node is not ready, when the node itself is the reason (a full disk).
+        ...(storage ? { notReadyReason: storage.reason, storage: { writable: false, since: storage.since } } : {}),
         blockNumber: this.chainTip(),
         sync,
         tips: {

@@ -62,7 +62,7 @@ const ONLINE: Record<string, () => string[]> = {
   dashboard: () => ['dashboard', '--once'],
 };
 /** Commands that need no running node. */
-const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup'];
+const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup', 'db:rollback'];
 const env = { NODE_URL: DEAD, NODE_ADMIN_URL: DEAD, XDG_CACHE_HOME: CONFIG_HOME };
 
 beforeAll(() => {

@@ -172,6 +172,6 @@ function recordSlotEra(db: SqliteDatabase, store: ChainStore, era: SlotEra): voi
 /** Followers serve reads at scale and need only recent history; a dev chain keeps all of it (issue 4). */
 const FOLLOWER_HISTORY_BLOCKS = 256;
 
-function worldStateHistoryBlocks(config: ChainStateConfig): number {
+export function worldStateHistoryBlocks(config: ChainStateConfig): number {
   return config.worldStateHistoryBlocks ?? (config.syncFrom ? FOLLOWER_HISTORY_BLOCKS : 0);
 }

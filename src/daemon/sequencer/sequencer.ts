@@ -18,6 +18,8 @@ import type { SlotClock } from './slot-clock.js';
 
 export interface SequencerOptions {
   readonly chain: Chain;
+  /** Tells the node of a failed step; true when it was a full disk (the node reports it once, not every step). */
+  readonly isStorageFailure?: (err: unknown) => boolean;
   readonly slots: SlotClock;
   /** Where pending txs come from (the mempool), and who says when one arrives. */
   readonly pendingTxs: PendingTxSource;
@@ -120,7 +122,8 @@ export class Sequencer implements Service, BlockProducer {
     try {
       this.step();
     } catch (err) {
-      this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
+      if (!this.o.isStorageFailure?.(err))
+        this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
     } finally {
       this.ticking = false;
       if (this.running && !this.#paused) this.reschedule(this.nextDelay());
