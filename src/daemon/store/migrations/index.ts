@@ -4,6 +4,7 @@ import { functionSignatureOrderMigration } from './201-function-signature-order.
 import { mempoolMigration } from './300-mempool.js';
 import { feeHeadersMigration } from './301-fee-headers.js';
 import { validatorsMigration } from './400-validators.js';
+import { l1Migration } from './600-l1.js';
 import type { Migration } from './migration.js';
 
 /** Every schema step of the node database, in version order. Add new steps at the end of their range. */
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mempoolMigration,
   feeHeadersMigration,
   validatorsMigration,
+  l1Migration,
 ];
