@@ -4,11 +4,13 @@ import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
 import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
-import { ChainState } from './chain/chain-state.js';
+import { ChainState, genesisArchiveRoot } from './chain/chain-state.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
+import { hasL1, L1Service } from './l1/l1-service.js';
+import { l1SettingsConflict } from './l1/l1-settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
@@ -24,7 +26,7 @@ import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
-import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
+import { defaultPrefundedAccounts, prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
@@ -108,10 +110,18 @@ export class L2Node {
     if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
     // --snapshot-url: the database is restored from a snapshot before it opens.
     if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
+    const conflict = l1SettingsConflict(config);
+    if (conflict) throw new Error(conflict);
     const database = new DatabaseService(config.dataDirectory);
     await runner.start(database);
     try {
-      return new L2Node(config, logger, options, runner, database);
+      // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
+      const l1 = hasL1(config) ? newL1Service(config, database.db, logger) : undefined;
+      if (l1) {
+        await runner.start(l1);
+        config.rollupVersion = l1.deployment.rollupVersion;
+      }
+      return new L2Node(config, logger, options, runner, database, l1);
     } catch (err) {
       log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
       await runner.stopAll();
@@ -125,6 +135,8 @@ export class L2Node {
     options: L2NodeOptions,
     private readonly runner: ServiceRunner,
     database: DatabaseService,
+    /** The node's L1 (--l1 anvil, --l1-rpc-urls); absent: the dev stand-in alone. */
+    readonly l1: L1Service | undefined,
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
@@ -157,6 +169,7 @@ export class L2Node {
       clock: this.clock,
       log: logger.module('chain'),
       settlement: upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url))),
+      l1Contracts: l1?.deployment.addresses,
     });
     print(prefundedAccountsBanner(this.chain.prefundedAccounts));
     const chain = this.chain.chain;
@@ -343,6 +356,16 @@ export class L2Node {
       },
     };
   }
+}
+
+function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger): L1Service {
+  return new L1Service({
+    config,
+    db,
+    genesisArchiveRoot: () => genesisArchiveRoot(db, config),
+    prefundedFeeJuice: (config.prefundedAccounts ?? defaultPrefundedAccounts()).reduce((sum, a) => sum + a.amount, 0n),
+    log: logger.module('l1'),
+  });
 }
 
 function newFeeModel(db: SqliteDatabase, config: FeeConfig & Pick<SequencerConfig, 'epochDuration'>): FeeModel {

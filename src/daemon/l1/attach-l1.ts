@@ -11,7 +11,8 @@ export interface AttachL1Options {
   readonly chainId: number;
   /** `--registry-address`: attach to this deployment; absent: deploy one (once, then reuse it). */
   readonly registryAddress: `0x${string}` | undefined;
-  readonly deploy: Omit<L1DeployConfig, 'rpcUrl' | 'log'>;
+  /** How to deploy, asked only when the node deploys (its genesis archive root is computed for it). */
+  readonly deploy: () => Omit<L1DeployConfig, 'rpcUrl' | 'log'>;
   readonly deployments: L1DeploymentRepository;
   readonly log: Logger;
 }
@@ -52,7 +53,7 @@ export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
   }
   const addresses = o.registryAddress
     ? await addressesFromRegistry(o.client, o.registryAddress)
-    : await deployL1Contracts({ ...o.deploy, rpcUrl: o.rpcUrl, log: o.log });
+    : await deployL1Contracts({ ...o.deploy(), rpcUrl: o.rpcUrl, log: o.log });
   const deployment = await readL1Deployment(o.client, chainId, addresses, o.registryAddress === undefined);
   o.deployments.set(deployment);
   return deployment;

@@ -16,6 +16,8 @@ export interface DevL1Options {
   readonly proofDelay: number;
   /** Seconds after a proof lands before it is finalized. */
   readonly finalityDelay: number;
+  /** The contracts of the node's real L1 deployment, when it has one (docs/l1.md); else fixed stand-ins. */
+  readonly contracts?: L1ContractAddresses;
 }
 
 /** A message the dev inbox refuses. */
@@ -74,11 +76,12 @@ export class DevL1 implements SettlementLayer {
   }
 
   /**
-   * Fixed stand-in addresses (the last 20 bytes of sha256 of "l2node dev L1 <contract>"): there are no
-   * contracts, but clients expect the full set (docs/dev-chain.md).
+   * The node's L1 deployment, or fixed stand-in addresses (the last 20 bytes of sha256 of
+   * "l2node dev L1 <contract>"): without an L1 there are no contracts, but clients expect the full set
+   * (docs/dev-chain.md).
    */
   l1ContractAddresses(): L1ContractAddresses {
-    return DEV_L1_CONTRACT_ADDRESSES;
+    return this.o.contracts ?? DEV_L1_CONTRACT_ADDRESSES;
   }
 
   provenCheckpoint(): number {
