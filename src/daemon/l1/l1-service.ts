@@ -99,6 +99,10 @@ export class L1Service implements Service {
       { rpcUrl: this.url, chainId: d.chainId, rollup: d.addresses.rollupAddress, rollupVersion: d.rollupVersion },
       `L1 chain ${d.chainId} at ${this.url}: rollup ${d.addresses.rollupAddress} (version ${d.rollupVersion})`,
     );
+    log.warn(
+      'checkpoints, proofs, L1-to-L2 messages and min fees still come from the settlement stand-in: nothing is ' +
+        'proposed to the rollup yet (docs/l1.md)',
+    );
   }
 
   async stop(): Promise<void> {
