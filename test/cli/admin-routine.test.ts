@@ -54,7 +54,10 @@ async function firstUnservedStep(): Promise<string | undefined> {
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-cli-routine-'));
   snapshots = mkdtempSync(join(tmpdir(), 'l2node-cli-snapshots-'));
-  node = await spawnNode({ args: ['--data-directory', dataDirectory, '--sequencer-mode', 'on-demand'] });
+  // No proof during the file: a rollback to block 1 must not meet a finalized block 2 when the machine is slow.
+  node = await spawnNode({
+    args: ['--data-directory', dataDirectory, '--sequencer-mode', 'on-demand', '--proof-delay', '3600'],
+  });
   env = { NODE_URL: node.publicUrl, NODE_ADMIN_URL: node.adminUrl };
   // Three blocks, so there is something to roll back.
   for (let i = 0; i < 3; i++) {
