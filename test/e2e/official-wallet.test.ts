@@ -6,20 +6,15 @@
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { BlockNumber } from '@aztec/foundation/branded-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  deployAccount,
-  openOfficialWallet,
-  testAccountAddresses,
-  type WalletSession,
-} from '../helpers/official-wallet.js';
+import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 
 let node: RunningNode;
 let session: WalletSession;
 
 beforeAll(async () => {
-  const prefunded = await testAccountAddresses();
-  node = await spawnNode({ args: ['--prefunded-accounts', prefunded.join(',')] });
+  // No flags: the official test accounts are prefunded by default.
+  node = await spawnNode();
   session = await openOfficialWallet(node.publicUrl);
 }, 120_000);
 

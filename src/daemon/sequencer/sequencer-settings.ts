@@ -157,12 +157,13 @@ export const SEQUENCER_SETTINGS = {
     env: 'NODE_PREFUNDED_ACCOUNTS',
     defaultValue: undefined,
     parse: parsePrefundedAccounts,
-    format: (v) => (v ? formatPrefundedAccounts(v) : 'ten dev accounts, printed at start'),
+    format: (v) => (v ? formatPrefundedAccounts(v) : "Aztec's three test accounts, printed at start"),
     kind: 'string',
     group: 'Dev chain',
     description:
-      'Accounts given FeeJuice at genesis: address[:amount],... (amount default 10^22), or none. Unset: ten ' +
-      'fixed dev accounts, printed at start. Changing the set changes the genesis block.',
+      'Accounts given FeeJuice at genesis: address[:amount],... (amount default 10^22), or none. Unset: Aztec ' +
+      "4.1.2's three test accounts (getInitialTestAccountsData), printed at start with their keys. " +
+      'Changing the set changes the genesis block.',
   }),
 } as const;
 
