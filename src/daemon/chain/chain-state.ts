@@ -81,6 +81,7 @@ export class ChainState {
           proofDelay: config.proofDelay,
           finalityDelay: config.finalityDelay,
           contracts: o.l1Contracts,
+          proveEachCheckpoint: config.sequencerMode === 'instant',
         });
     const devL1 = settlement instanceof DevL1 ? settlement : undefined;
     const chain = new Chain({
