@@ -30,6 +30,8 @@ export async function startCommitteeChain(
 ): Promise<CommitteeChain> {
   const { config } = resolveConfig(
     {
+      // The committee works slot by slot: the interval sequencer, not the instant default.
+      'sequencer-mode': 'interval',
       'slot-duration': '4',
       'blocks-per-slot': '1',
       'epoch-duration': '2',
