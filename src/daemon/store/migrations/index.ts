@@ -1,5 +1,6 @@
 import { worldStateMigration } from './100-world-state.js';
 import { chainMigration } from './200-chain.js';
+import { contractInstanceUpdatesMigration } from './210-contract-instance-updates.js';
 import { mempoolMigration } from './300-mempool.js';
 import { feeHeadersMigration } from './301-fee-headers.js';
 import { validatorsMigration } from './400-validators.js';
@@ -9,6 +10,7 @@ import type { Migration } from './migration.js';
 export const MIGRATIONS: readonly Migration[] = [
   worldStateMigration,
   chainMigration,
+  contractInstanceUpdatesMigration,
   mempoolMigration,
   feeHeadersMigration,
   validatorsMigration,
