@@ -7,6 +7,14 @@ import { computePublicDataTreeLeafSlot, siloNullifier } from '../hash/siloing.js
 import type { AvmContractClass, AvmContractInstance, AvmContractSource, AvmWorldStateReader } from './avm-world.js';
 import { isProtocolContractAddress } from './journal.js';
 
+export interface InMemoryAvmWorldOptions {
+  /**
+   * Nullifiers 0..n-1 present from the start. An indexed tree always holds its zero leaf, so nullifier 0 exists
+   * (default n = 1); a chain's genesis prefills GENESIS_NULLIFIER_LEAVES (128) of them.
+   */
+  prefilledNullifiers?: number;
+}
+
 export class InMemoryAvmWorld implements AvmWorldStateReader, AvmContractSource {
   readonly publicData = new Map<bigint, bigint>();
   readonly nullifiers = new Set<bigint>();
@@ -15,6 +23,11 @@ export class InMemoryAvmWorld implements AvmWorldStateReader, AvmContractSource 
   readonly instances = new Map<bigint, AvmContractInstance>();
   readonly classes = new Map<bigint, AvmContractClass>();
   readonly functionNames = new Map<string, string>();
+
+  constructor(options: InMemoryAvmWorldOptions = {}) {
+    const prefilled = options.prefilledNullifiers ?? 1;
+    for (let i = 0; i < prefilled; i++) this.nullifiers.add(BigInt(i));
+  }
 
   // --- AvmWorldStateReader ---
 

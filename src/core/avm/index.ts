@@ -21,7 +21,7 @@ export type {
 } from './avm-world.js';
 export { AvmHaltError, AvmInternalError } from './errors.js';
 export type { AvmExecutionConfig } from './frame.js';
-export { InMemoryAvmWorld } from './in-memory-avm-world.js';
+export { InMemoryAvmWorld, type InMemoryAvmWorldOptions } from './in-memory-avm-world.js';
 export {
   type AvmDebugLog,
   AvmJournal,

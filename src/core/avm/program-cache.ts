@@ -1,6 +1,6 @@
 /**
  * Decoded programs kept across calls and txs, so each contract class's bytecode is decoded once. Keyed by class
- * id (which commits to the bytecode); bounded, dropping the least recently used class.
+ * id (checked against the bytes); bounded, dropping the least recently used class.
  */
 import { AvmProgram } from './decoder.js';
 
@@ -13,7 +13,7 @@ export class AvmProgramCache {
   /** The program of a class's bytecode. */
   forClass(classId: bigint, bytecode: Uint8Array): AvmProgram {
     const hit = this.byClass.get(classId);
-    if (hit !== undefined) {
+    if (hit !== undefined && sameBytes(hit.bytecode, bytecode)) {
       // Refresh its position for LRU eviction.
       this.byClass.delete(classId);
       this.byClass.set(classId, hit);
@@ -37,6 +37,15 @@ export class AvmProgramCache {
     }
     return program;
   }
+}
+
+/**
+ * A class id commits to its bytecode, but a contract source (a test world, a store mid-reorg) may still hand out
+ * different bytes under one id; comparing costs a memcmp, and a stale program would run the wrong code.
+ */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
 /** The process-wide cache used when a caller brings none. */
