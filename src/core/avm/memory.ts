@@ -1,44 +1,57 @@
 /**
  * A call frame's tagged memory: 2^32 cells, each a tag (0 = field, 1..6 = u1..u128) and a value. Unwritten cells
- * read as field 0. Transpiled Noir uses a compact low region, so cells below a growing bound live in a tag byte
- * array and a bigint array (no allocation per access); the rare cells above it go in maps.
+ * read as field 0. Transpiled Noir touches a few regions (stack and heap below 2^16 or so), so cells live in
+ * pages (a tag byte array and a bigint array) made on first write, found by index below 2^24; the rare cells above
+ * go in maps. No allocation per access, and a fresh frame costs nothing until it writes.
  */
 import { AVM_MEMORY_SIZE, MEM_TAG_FF, MEM_TAG_U32 } from '../constants.js';
 import { AvmHaltError, memorySliceOutOfRange, tagMismatchAt, tagName } from './errors.js';
 
-/** Cells below this address are stored densely; the arrays grow on demand up to it. */
-const DENSE_LIMIT = 1 << 22;
-const INITIAL_CAPACITY = 1 << 10;
+/** Cells are kept in pages of 2^PAGE_BITS, allocated when first written; pages below DENSE_LIMIT sit in an array. */
+const PAGE_BITS = 10;
+const PAGE_SIZE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_SIZE - 1;
+const DENSE_LIMIT = 1 << 24;
 
 export const TAG_BITS = [0, 1, 8, 16, 32, 64, 128];
 export const TAG_MASKS = TAG_BITS.map((b) => (1n << BigInt(b)) - 1n);
 
+class Page {
+  readonly tags = new Uint8Array(PAGE_SIZE);
+  /** Holes read as field 0. */
+  readonly vals = new Array<bigint | undefined>(PAGE_SIZE);
+}
+
 export class TaggedMemory {
-  private tags = new Uint8Array(INITIAL_CAPACITY);
-  private vals: bigint[] = new Array<bigint>(INITIAL_CAPACITY).fill(0n);
+  private readonly pages: (Page | undefined)[] = [];
   private sparseTags: Map<number, number> | undefined;
   private sparseVals: Map<number, bigint> | undefined;
 
   getTag(addr: number): number {
-    if (addr < this.tags.length) return this.tags[addr] as number;
+    const page = this.pages[addr >>> PAGE_BITS];
+    if (page !== undefined) return page.tags[addr & PAGE_MASK] as number;
     if (addr < DENSE_LIMIT || this.sparseTags === undefined) return MEM_TAG_FF;
     return this.sparseTags.get(addr) ?? MEM_TAG_FF;
   }
 
   get(addr: number): bigint {
-    if (addr < this.vals.length) return this.vals[addr] as bigint;
+    const page = this.pages[addr >>> PAGE_BITS];
+    if (page !== undefined) return page.vals[addr & PAGE_MASK] ?? 0n;
     if (addr < DENSE_LIMIT || this.sparseVals === undefined) return 0n;
     return this.sparseVals.get(addr) ?? 0n;
   }
 
   set(addr: number, tag: number, value: bigint): void {
-    if (addr < this.tags.length) {
-      this.tags[addr] = tag;
-      this.vals[addr] = value;
-    } else if (addr < DENSE_LIMIT) {
-      this.grow(addr);
-      this.tags[addr] = tag;
-      this.vals[addr] = value;
+    if (addr < DENSE_LIMIT) {
+      const index = addr >>> PAGE_BITS;
+      let page = this.pages[index];
+      if (page === undefined) {
+        while (this.pages.length < index) this.pages.push(undefined);
+        page = new Page();
+        this.pages[index] = page;
+      }
+      page.tags[addr & PAGE_MASK] = tag;
+      page.vals[addr & PAGE_MASK] = value;
     } else {
       if (this.sparseTags === undefined) {
         this.sparseTags = new Map();
@@ -47,17 +60,6 @@ export class TaggedMemory {
       this.sparseTags.set(addr, tag);
       this.sparseVals!.set(addr, value);
     }
-  }
-
-  private grow(addr: number): void {
-    let cap = this.tags.length;
-    while (cap <= addr) cap *= 2;
-    if (cap > DENSE_LIMIT) cap = DENSE_LIMIT;
-    const tags = new Uint8Array(cap);
-    tags.set(this.tags);
-    this.tags = tags;
-    const vals = this.vals;
-    for (let i = vals.length; i < cap; i++) vals.push(0n);
   }
 
   /** Throws 4.1.2's tag-mismatch halt unless the cell has `tag`. */
