@@ -1,0 +1,222 @@
+/**
+ * One public tx run twice on the same state: by Aztec 4.1.2's TypeScript `PublicTxSimulator` (the oracle, on the
+ * in-memory fork of test/helpers/avm) and by our public processor (on a real SQLite world-state fork and chain
+ * store). The tx is built by Aztec's own `createTxForPublicCalls` and handed to our processor through its binary
+ * form, so both sides process the very same bytes.
+ */
+import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
+import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
+import { Gas as StdGas } from '@aztec/stdlib/gas';
+import { computeCalldataHash } from '@aztec/stdlib/hash';
+import { PublicCallRequest as StdPublicCallRequest } from '@aztec/stdlib/kernel';
+import {
+  makeProcessedTxFromTxWithPublicCalls,
+  PublicCallRequestWithCalldata,
+  type Tx as StdTx,
+} from '@aztec/stdlib/tx';
+import { createTxForPublicCalls } from '../../../node_modules/@aztec/simulator/dest/public/fixtures/utils.js';
+import { PublicContractsDB } from '../../../node_modules/@aztec/simulator/dest/public/public_db_sources.js';
+import { PublicTxSimulator } from '../../../node_modules/@aztec/simulator/dest/public/public_tx_simulator/public_tx_simulator.js';
+import { AztecAddress } from '../../../src/core/aztec-address.js';
+import { GlobalVariables } from '../../../src/core/block/global-variables.js';
+import { ContractClassPublic } from '../../../src/core/contract/contract-class-public.js';
+import { ContractInstanceWithAddress } from '../../../src/core/contract/contract-instance-with-address.js';
+import { PublicKeys } from '../../../src/core/contract/public-keys.js';
+import { EthAddress } from '../../../src/core/eth-address.js';
+import { Fr } from '../../../src/core/fr.js';
+import { GasFees } from '../../../src/core/gas/gas-fees.js';
+import { Tx } from '../../../src/core/tx/tx.js';
+import { chainStoreContracts } from '../../../src/daemon/public-processor/chain-store-contracts.js';
+import { type ProcessedPublicTx, processPublicTx } from '../../../src/daemon/public-processor/public-tx-processor.js';
+import { ChainStore } from '../../../src/daemon/store/chain-store.js';
+import { openNodeDatabase } from '../../../src/daemon/store/node-database.js';
+import { MerkleTreeId } from '../../../src/daemon/world-state/merkle-tree-id.js';
+import { WorldState } from '../../../src/daemon/world-state/world-state.js';
+import type { WorldStateFork } from '../../../src/daemon/world-state/world-state-fork.js';
+import { initOracleCrypto } from '../avm/oracle-crypto.js';
+import type { OracleFork } from '../avm/oracle-fork.js';
+import {
+  DescribedContractDataSource,
+  type GlobalsDescription,
+  oracleForkFor,
+  type ResolvedWorld,
+  resolveWorld,
+  toGlobalVariables,
+  type WorldDescription,
+} from '../avm/world-description.js';
+
+export interface EnqueuedCall {
+  address: bigint;
+  sender: bigint;
+  calldata: bigint[];
+  isStaticCall?: boolean;
+}
+
+export interface PrivateSideEffects {
+  nullifiers?: bigint[];
+  noteHashes?: bigint[];
+}
+
+export interface TxScenario {
+  world: WorldDescription;
+  /** At least one nullifier: the tx's first nullifier. */
+  nonRevertible: PrivateSideEffects & { nullifiers: bigint[] };
+  revertible?: PrivateSideEffects;
+  setup?: EnqueuedCall[];
+  appLogic?: EnqueuedCall[];
+  teardown?: EnqueuedCall;
+  /** Zero (the default) only with skipFeeEnforcement; a non-zero payer's max fees are 10 per gas. */
+  feePayer?: bigint;
+  gasUsedByPrivate?: { daGas: number; l2Gas: number };
+  skipFeeEnforcement?: boolean;
+}
+
+/** What the oracle answered: its processed tx, or the error it threw (an invalid tx). */
+export type OracleResult =
+  | {
+      ok: true;
+      processed: ReturnType<typeof makeProcessedTxFromTxWithPublicCalls>;
+      returnValues: bigint[][];
+      fork: OracleFork;
+    }
+  | { ok: false; error: string };
+
+export type OursResult =
+  | { ok: true; processed: ProcessedPublicTx; fork: WorldStateFork }
+  | { ok: false; error: string };
+
+export interface DifferentialRun {
+  stdTx: StdTx;
+  tx: Tx;
+  world: ResolvedWorld;
+  oracle: OracleResult;
+  ours: OursResult;
+}
+
+async function callRequest(c: EnqueuedCall): Promise<PublicCallRequestWithCalldata> {
+  const calldata = c.calldata.map((v) => new StdFr(v));
+  return new PublicCallRequestWithCalldata(
+    new StdPublicCallRequest(
+      StdAztecAddress.fromBigInt(c.sender),
+      StdAztecAddress.fromBigInt(c.address),
+      c.isStaticCall ?? false,
+      await computeCalldataHash(calldata),
+    ),
+    calldata,
+  );
+}
+
+export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun> {
+  await initOracleCrypto();
+  const world = await resolveWorld(s.world);
+  const stdGlobals = toGlobalVariables(world.globals);
+  const stdTx = await createTxForPublicCalls(
+    {
+      nonRevertible: {
+        nullifiers: s.nonRevertible.nullifiers.map((v) => new StdFr(v)),
+        noteHashes: (s.nonRevertible.noteHashes ?? []).map((v) => new StdFr(v)),
+      },
+      revertible: {
+        nullifiers: (s.revertible?.nullifiers ?? []).map((v) => new StdFr(v)),
+        noteHashes: (s.revertible?.noteHashes ?? []).map((v) => new StdFr(v)),
+      },
+    },
+    await Promise.all((s.setup ?? []).map(callRequest)),
+    await Promise.all((s.appLogic ?? []).map(callRequest)),
+    s.teardown ? await callRequest(s.teardown) : undefined,
+    StdAztecAddress.fromBigInt(s.feePayer ?? 0n),
+    s.gasUsedByPrivate ? new StdGas(s.gasUsedByPrivate.daGas, s.gasUsedByPrivate.l2Gas) : StdGas.empty(),
+    stdGlobals,
+  );
+  const tx = Tx.fromBuffer(stdTx.toBuffer());
+  const skipFeeEnforcement = s.skipFeeEnforcement ?? false;
+  return {
+    stdTx,
+    tx,
+    world,
+    oracle: await runOracle(world, stdTx, skipFeeEnforcement),
+    ours: runOurs(world, tx, skipFeeEnforcement),
+  };
+}
+
+async function runOracle(world: ResolvedWorld, stdTx: StdTx, skipFeeEnforcement: boolean): Promise<OracleResult> {
+  const fork = oracleForkFor(world);
+  const contractsDB = new PublicContractsDB(new DescribedContractDataSource(world.contracts).asContractDataSource());
+  const globals = toGlobalVariables(world.globals);
+  const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, {
+    skipFeeEnforcement,
+  });
+  try {
+    const r = await simulator.simulate(stdTx);
+    const processed = makeProcessedTxFromTxWithPublicCalls(
+      stdTx,
+      globals,
+      undefined,
+      r.publicTxEffect,
+      r.gasUsed,
+      r.revertCode,
+      r.findRevertReason(),
+    );
+    const returnValues = r.getAppLogicReturnValues().map((v) => (v.values ?? []).map((f) => f.toBigInt()));
+    return { ok: true, processed, returnValues, fork };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+export function ourGlobals(g: GlobalsDescription): GlobalVariables {
+  return new GlobalVariables(
+    new Fr(g.chainId),
+    new Fr(g.version),
+    g.blockNumber,
+    g.slotNumber,
+    g.timestamp,
+    EthAddress.fromBigInt(g.coinbase),
+    new AztecAddress(g.feeRecipient),
+    new GasFees(g.feePerDaGas, g.feePerL2Gas),
+  );
+}
+
+/** Our side: a fresh node database, the world's state written into a world-state fork and the chain store. */
+function runOurs(world: ResolvedWorld, tx: Tx, skipFeeEnforcement: boolean): OursResult {
+  const db = openNodeDatabase(null);
+  const worldState = WorldState.open(db);
+  const store = new ChainStore(db);
+  for (const c of world.contracts) {
+    const classId = new Fr(c.classId);
+    store.contractClasses.insert(new ContractClassPublic(classId, Fr.ZERO, Buffer.from(c.packedBytecode), Fr.ZERO), 0);
+    store.contractInstances.insert(
+      new ContractInstanceWithAddress(
+        Fr.ZERO,
+        new AztecAddress(c.deployer ?? 0n),
+        classId,
+        classId,
+        new Fr(c.initializationHash ?? 0n),
+        PublicKeys.default(),
+        new AztecAddress(c.address),
+      ),
+      0,
+    );
+    // 4.1.2 names functions by selector only; the oracle's data source is given the same names.
+    for (const [selector, name] of c.functionNames ?? []) store.functionSignatures.put(selector, name);
+  }
+  const fork = worldState.fork();
+  // Genesis already holds some nullifiers and slots; only add what it lacks.
+  const missing = world.nullifiers.filter(
+    (n) => fork.findLeafIndices(MerkleTreeId.NULLIFIER_TREE, [n])[0] === undefined,
+  );
+  if (missing.length > 0) fork.insertNullifiers(missing);
+  if (world.publicData.length > 0) fork.writePublicData(world.publicData);
+  try {
+    const processed = processPublicTx({
+      fork,
+      contracts: chainStoreContracts(store),
+      globals: ourGlobals(world.globals),
+      tx,
+      options: { skipFeeEnforcement },
+    });
+    return { ok: true, processed, fork };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}

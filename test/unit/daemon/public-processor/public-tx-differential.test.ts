@@ -1,0 +1,261 @@
+/**
+ * The public processor against Aztec 4.1.2's TypeScript PublicTxSimulator, tx by tx on the same state (txs built
+ * by Aztec's createTxForPublicCalls, real AvmTest bytecode): the TxEffect byte for byte, the four gas figures,
+ * the revert code and reason, the app-logic return values, and the fee payer's balance after the tx.
+ */
+import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
+import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
+import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { computeFeePayerBalanceLeafSlot } from '../../../../src/core/hash/siloing.js';
+import { TxEffect } from '../../../../src/core/tx/tx-effect.js';
+import { assemble } from '../../../helpers/avm/avm-assembler.js';
+import { deployed, encodeCall, type LoadedContract, loadContract } from '../../../helpers/avm/contracts.js';
+import { initOracleCrypto } from '../../../helpers/avm/oracle-crypto.js';
+import {
+  type DifferentialRun,
+  type EnqueuedCall,
+  runTxDifferential,
+  type TxScenario,
+} from '../../../helpers/public-processor/public-tx-differential.js';
+
+const AVM_TEST = 0xa11ce0001n;
+const AVM_TEST_CLASS = 0xc1a55001n;
+const SENDER = 0x5e4de7n;
+const FEE_PAYER = 0xfee9a7e7n;
+const FIRST_NULLIFIER = 0x7e57_0001n;
+/** What private used, the teardown limits of createTxForPublicCalls included (the kernel adds them). */
+const GAS_USED_BY_PRIVATE = {
+  daGas: 1_000 + DEFAULT_TEARDOWN_DA_GAS_LIMIT,
+  l2Gas: 60_000 + DEFAULT_TEARDOWN_L2_GAS_LIMIT,
+};
+
+let avm: LoadedContract;
+let feePayerSlot: bigint;
+
+beforeAll(async () => {
+  await initOracleCrypto();
+  avm = await loadContract('@aztec/noir-test-contracts.js', 'avm_test_contract-AvmTest');
+  feePayerSlot = (await computeFeePayerBalanceStorageSlot(StdAztecAddress.fromBigInt(FEE_PAYER))).toBigInt();
+}, 120_000);
+
+/** A raw program that stores GETENVVAR TRANSACTIONFEE at slot 7 of its contract and returns nothing. */
+const FEE_RECORDER = 0xfeec0de1n;
+const FEE_RECORDER_BYTECODE = assemble([
+  { op: 'SET_8', operands: [1n, 0n, 7n] },
+  { op: 'GETENVVAR_16', operands: [2n, 2n] },
+  { op: 'SSTORE', operands: [2n, 1n] },
+  { op: 'SET_8', operands: [3n, 4n, 0n] },
+  { op: 'RETURN', operands: [3n, 0n] },
+]);
+
+const call = (fn: string, args: unknown[] = []): EnqueuedCall => ({
+  address: AVM_TEST,
+  sender: SENDER,
+  calldata: encodeCall(avm, fn, args),
+});
+
+/** The AvmTest contract deployed, a funded fee payer, and the given extra storage. */
+function scenario(
+  s: Partial<TxScenario> & { balance?: bigint; storage?: { contract: bigint; slot: bigint; value: bigint }[] },
+): TxScenario {
+  const functionNames = new Map<number, string>();
+  for (const [name, f] of avm.functions) functionNames.set(Number(f.selector), name);
+  return {
+    world: {
+      contracts: [
+        deployed(avm, AVM_TEST, AVM_TEST_CLASS, { functionNames }),
+        { address: FEE_RECORDER, classId: 0xc1a55002n, packedBytecode: FEE_RECORDER_BYTECODE },
+      ],
+      storage: [{ contract: 5n, slot: feePayerSlot, value: s.balance ?? 10n ** 18n }, ...(s.storage ?? [])],
+    },
+    nonRevertible: { nullifiers: [FIRST_NULLIFIER] },
+    feePayer: FEE_PAYER,
+    gasUsedByPrivate: GAS_USED_BY_PRIVATE,
+    ...s,
+  };
+}
+
+/** Every observable result of both sides must agree; returns ours for scenario-specific checks. */
+function expectSame(run: DifferentialRun) {
+  const { oracle, ours } = run;
+  if (!oracle.ok || !ours.ok) {
+    expect({ ours: ours.ok ? 'processed' : ours.error }).toEqual({ ours: oracle.ok ? 'processed' : oracle.error });
+    return undefined;
+  }
+  const theirs = oracle.processed;
+  const mine = ours.processed;
+  expect(mine.txEffect.toJSON()).toEqual(TxEffect.fromBuffer(theirs.txEffect.toBuffer()).toJSON());
+  expect(mine.txEffect.toBuffer().equals(theirs.txEffect.toBuffer())).toBe(true);
+  const gas = (g: { daGas: number; l2Gas: number }) => ({ daGas: g.daGas, l2Gas: g.l2Gas });
+  expect({
+    totalGas: gas(mine.gasUsed.totalGas),
+    teardownGas: gas(mine.gasUsed.teardownGas),
+    publicGas: gas(mine.gasUsed.publicGas),
+    billedGas: gas(mine.gasUsed.billedGas),
+  }).toEqual({
+    totalGas: gas(theirs.gasUsed.totalGas),
+    teardownGas: gas(theirs.gasUsed.teardownGas),
+    publicGas: gas(theirs.gasUsed.publicGas),
+    billedGas: gas(theirs.gasUsed.billedGas),
+  });
+  expect(mine.revertCode).toBe(theirs.revertCode.getCode());
+  const reason = theirs.revertReason as unknown as
+    | {
+        originalMessage?: string;
+        functionErrorStack?: { contractAddress: { toBigInt(): bigint }; functionName?: string }[];
+      }
+    | undefined;
+  expect(mine.revertReason?.message).toBe(reason?.originalMessage);
+  expect(mine.revertReason?.failingFunctions.map((f) => [f.contractAddress, f.functionName])).toEqual(
+    reason?.functionErrorStack?.map((f) => [f.contractAddress.toBigInt(), f.functionName]),
+  );
+  expect(mine.appLogicReturnValues).toEqual(oracle.returnValues);
+  // The effects reached the fork: the fee payer's balance reads the same on both sides.
+  const leafSlot = computeFeePayerBalanceLeafSlot(FEE_PAYER);
+  expect(ours.fork.getPublicStorageAt(leafSlot)).toBe(oracle.fork.publicDataAt(leafSlot));
+  return mine;
+}
+
+describe('public tx processing, differential against 4.1.2 PublicTxSimulator', () => {
+  test('setup + app logic + teardown, all succeeding, fee paid by a funded fee payer', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        scenario({
+          setup: [call('set_storage_single', [11])],
+          appLogic: [call('add_args_return', [3, 4]), call('new_nullifier', [9]), call('emit_public_log')],
+          teardown: call('get_transaction_fee'),
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(0);
+    expect(mine?.appLogicReturnValues[0]).toEqual([7n]);
+    expect(mine?.txEffect.transactionFee.value).toBeGreaterThan(0n);
+  }, 120_000);
+
+  test('TRANSACTIONFEE is 0 in app logic and the billed fee in teardown', async () => {
+    const recorder = { address: FEE_RECORDER, sender: SENDER, calldata: [] };
+    const mine = expectSame(await runTxDifferential(scenario({ appLogic: [recorder], teardown: recorder })));
+    const written = mine?.txEffect.publicDataWrites.map((w) => w.value.value);
+    expect(written).toContain(mine?.txEffect.transactionFee.value);
+  }, 120_000);
+
+  test('app-logic revert: later calls skipped, revertible effects dropped, teardown runs, fee paid', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        scenario({
+          revertible: { nullifiers: [0xbeef01n], noteHashes: [0xbeef02n] },
+          setup: [call('new_nullifier', [1])],
+          appLogic: [call('set_storage_single', [5]), call('assertion_failure'), call('new_nullifier', [2])],
+          teardown: call('new_note_hash', [77]),
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(1);
+    expect(mine?.appLogicReturnValues).toHaveLength(2);
+  }, 120_000);
+
+  test('teardown revert keeps setup, drops app logic and teardown', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        scenario({
+          setup: [call('set_storage_single', [1])],
+          appLogic: [call('set_storage_list', [2, 3])],
+          teardown: call('divide_by_zero', [0]),
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(2);
+  }, 120_000);
+
+  test('both phases revert: the app-logic reason is kept', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        scenario({
+          appLogic: [call('external_call_to_assertion_failure')],
+          teardown: call('assertion_failure'),
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(3);
+  }, 120_000);
+
+  test('public data squashing: first position, last value, across phases and with the fee write', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        scenario({
+          setup: [call('set_storage_single', [1]), call('set_storage_list', [10, 20])],
+          appLogic: [call('set_storage_single', [2]), call('n_storage_writes', [5]), call('set_storage_single', [3])],
+          teardown: call('set_storage_list', [30, 40]),
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(0);
+  }, 120_000);
+
+  test('note hashes from private and public get their nonces in order; nullifiers siloed', async () => {
+    expectSame(
+      await runTxDifferential(
+        scenario({
+          nonRevertible: { nullifiers: [FIRST_NULLIFIER, 0x1111n], noteHashes: [0x2222n] },
+          revertible: { nullifiers: [0x3333n], noteHashes: [0x4444n, 0x5555n] },
+          setup: [call('new_note_hash', [1])],
+          appLogic: [call('n_new_note_hashes', [3]), call('n_new_nullifiers', [2]), call('n_new_l2_to_l1_msgs', [2])],
+        }),
+      ),
+    );
+  }, 120_000);
+
+  test('setup revert makes the tx invalid on both sides', async () => {
+    const run = await runTxDifferential(
+      scenario({ setup: [call('assertion_failure')], appLogic: [call('add_args_return', [1, 2])] }),
+    );
+    expect(run.oracle.ok).toBe(false);
+    expect(run.ours.ok).toBe(false);
+    if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+  }, 120_000);
+
+  test('a fee payer without enough balance: invalid, unless fee enforcement is skipped', async () => {
+    const poor = scenario({ balance: 5n, appLogic: [call('add_args_return', [1, 2])] });
+    const run = await runTxDifferential(poor);
+    expect(run.oracle.ok).toBe(false);
+    expect(run.ours.ok).toBe(false);
+    if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+    expectSame(await runTxDifferential({ ...poor, skipFeeEnforcement: true }));
+  }, 120_000);
+
+  test('a zero fee payer with skipped enforcement pays nothing', async () => {
+    expectSame(
+      await runTxDifferential(
+        scenario({
+          feePayer: 0n,
+          skipFeeEnforcement: true,
+          world: {
+            contracts: scenario({}).world.contracts,
+            globals: { feePerDaGas: 0n, feePerL2Gas: 0n },
+          },
+          appLogic: [call('set_storage_single', [8])],
+        }),
+      ),
+    );
+  }, 120_000);
+
+  test('a nullifier from private that collides reverts app logic (revertible) or invalidates the tx (non-revertible)', async () => {
+    const revertibleCollision = await runTxDifferential(
+      scenario({
+        revertible: { nullifiers: [0x9999n, 0x9999n] },
+        appLogic: [call('add_args_return', [1, 2])],
+        teardown: call('add_args_return', [3, 4]),
+      }),
+    );
+    expect(expectSame(revertibleCollision)?.revertCode).toBe(1);
+    const run = await runTxDifferential(
+      scenario({
+        nonRevertible: { nullifiers: [FIRST_NULLIFIER, FIRST_NULLIFIER] },
+        appLogic: [call('add_args_return', [1, 2])],
+      }),
+    );
+    expect(run.oracle.ok).toBe(false);
+    expect(run.ours.ok).toBe(false);
+  }, 120_000);
+});
