@@ -20,7 +20,7 @@ export type {
   AvmWorldStateReader,
 } from './avm-world.js';
 export { AvmHaltError, AvmInternalError } from './errors.js';
-export type { AvmExecutionConfig } from './frame.js';
+export type { AvmExecutionConfig, CallContext, RevertReasonNode } from './frame.js';
 export { InMemoryAvmWorld, type InMemoryAvmWorldOptions } from './in-memory-avm-world.js';
 export {
   type AvmDebugLog,
@@ -30,6 +30,7 @@ export {
   type AvmPublicDataWrite,
   type AvmPublicLog,
   type AvmSideEffects,
+  isProtocolContractAddress,
 } from './journal.js';
 export { OPCODE_NAMES, Opcode } from './opcodes.js';
 export { AvmProgramCache } from './program-cache.js';
