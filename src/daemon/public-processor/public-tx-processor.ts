@@ -14,7 +14,9 @@ import { Fr } from '../../core/fr.js';
 import { deriveStorageSlotInMap } from '../../core/hash/siloing.js';
 import type { PrivateToPublicAccumulatedData } from '../../core/kernel/private-to-public-accumulated-data.js';
 import type { PublicCallRequest } from '../../core/kernel/public-call-request.js';
+import type { ContractClassLog } from '../../core/logs/contract-class-log.js';
 import { DebugLog } from '../../core/logs/debug-log.js';
+import type { PrivateLog } from '../../core/logs/private-log.js';
 import { RevertCode } from '../../core/tx/revert-code.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
@@ -155,7 +157,8 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
 
   try {
     insertNonRevertibles(journal, nonRevertible);
-    contracts.addDeployments(
+    addDeployments(
+      contracts,
       tx.getContractClassLogs().slice(0, nonRevertible.getNonEmptyContractClassLogsHashes().length),
       nonRevertible.getNonEmptyPrivateLogs(),
     );
@@ -176,7 +179,8 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
     if (insertFailure) {
       revert('app logic', insertFailure);
     } else {
-      contracts.addDeployments(
+      addDeployments(
+        contracts,
         tx.getContractClassLogs().slice(nonRevertible.getNonEmptyContractClassLogsHashes().length),
         revertible.getNonEmptyPrivateLogs(),
       );
@@ -255,6 +259,19 @@ function withCalldata(tx: Tx, requests: readonly PublicCallRequest[]): Call[] {
     }
     return { request, calldata: preimage.values.map((f) => f.value) };
   });
+}
+
+/** A publication whose class id does not match its contents makes the tx invalid (4.1.2 throws there too). */
+function addDeployments(
+  contracts: TxContractSource,
+  classLogs: readonly ContractClassLog[],
+  privateLogs: readonly PrivateLog[],
+): void {
+  try {
+    contracts.addDeployments(classLogs, privateLogs);
+  } catch (err) {
+    throw new PublicTxInvalidError(`The tx publishes an invalid contract: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 /** Step 1: private's non-revertible effects. Errors propagate: the tx is invalid. */

@@ -6,6 +6,7 @@
  */
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
+import type { ContractDataSource } from '@aztec/stdlib/contract';
 import { Gas as StdGas } from '@aztec/stdlib/gas';
 import { computeCalldataHash } from '@aztec/stdlib/hash';
 import { PublicCallRequest as StdPublicCallRequest } from '@aztec/stdlib/kernel';
@@ -69,6 +70,8 @@ export interface TxScenario {
   feePayer?: bigint;
   gasUsedByPrivate?: { daGas: number; l2Gas: number };
   skipFeeEnforcement?: boolean;
+  /** Changes the built tx before both sides see it (e.g. Aztec's addNewContractClassToTx). */
+  extend?: (tx: StdTx) => Promise<void>;
 }
 
 /** What the oracle answered: its processed tx, or the error it threw (an invalid tx). */
@@ -128,6 +131,7 @@ export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun>
     s.gasUsedByPrivate ? new StdGas(s.gasUsedByPrivate.daGas, s.gasUsedByPrivate.l2Gas) : StdGas.empty(),
     stdGlobals,
   );
+  await s.extend?.(stdTx);
   const tx = Tx.fromBuffer(stdTx.toBuffer());
   const skipFeeEnforcement = s.skipFeeEnforcement ?? false;
   return {
@@ -141,7 +145,7 @@ export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun>
 
 async function runOracle(world: ResolvedWorld, stdTx: StdTx, skipFeeEnforcement: boolean): Promise<OracleResult> {
   const fork = oracleForkFor(world);
-  const contractsDB = new PublicContractsDB(new DescribedContractDataSource(world.contracts).asContractDataSource());
+  const contractsDB = new PublicContractsDB(archiverLikeDataSource(world));
   const globals = toGlobalVariables(world.globals);
   const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, {
     skipFeeEnforcement,
@@ -162,6 +166,25 @@ async function runOracle(world: ResolvedWorld, stdTx: StdTx, skipFeeEnforcement:
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
+}
+
+/**
+ * The world's contracts as 4.1.2's archiver serves them: function names are kept by selector only (registered
+ * signatures), so a contract deployed by the tx itself is named too.
+ */
+function archiverLikeDataSource(world: ResolvedWorld): ContractDataSource {
+  const source = new DescribedContractDataSource(world.contracts).asContractDataSource();
+  const names = new Map<bigint, string>();
+  for (const c of world.contracts)
+    for (const [selector, name] of c.functionNames ?? []) names.set(BigInt(selector), name);
+  return {
+    ...source,
+    getContract: source.getContract.bind(source),
+    getContractClass: source.getContractClass.bind(source),
+    getBytecodeCommitment: source.getBytecodeCommitment.bind(source),
+    getDebugFunctionName: (_address: unknown, selector: { toField(): StdFr }) =>
+      Promise.resolve(names.get(selector.toField().toBigInt())),
+  } as ContractDataSource;
 }
 
 export function ourGlobals(g: GlobalsDescription): GlobalVariables {

@@ -4,9 +4,17 @@
  * the revert code and reason, the app-logic return values, and the fee payer's balance after the tx.
  */
 import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
+import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
 import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
+import { getContractClassFromArtifact } from '@aztec/stdlib/contract';
+import { PublicKeys as StdPublicKeys } from '@aztec/stdlib/keys';
+import type { Tx as StdTx } from '@aztec/stdlib/tx';
 import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  addNewContractClassToTx,
+  addNewContractInstanceToTx,
+} from '../../../../node_modules/@aztec/simulator/dest/public/fixtures/utils.js';
 import { computeFeePayerBalanceLeafSlot } from '../../../../src/core/hash/siloing.js';
 import { TxEffect } from '../../../../src/core/tx/tx-effect.js';
 import { assemble } from '../../../helpers/avm/avm-assembler.js';
@@ -258,4 +266,66 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     expect(run.oracle.ok).toBe(false);
     expect(run.ours.ok).toBe(false);
   }, 120_000);
+
+  describe('contracts deployed by the tx itself', () => {
+    const NEW_ADDRESS = 0xde910ed01n;
+    /** Publishes AvmTest's class and an instance of it at NEW_ADDRESS in the tx's revertible part. */
+    const deployInTx = async (tx: StdTx) => {
+      const cls = await getContractClassFromArtifact(avm.artifact);
+      await addNewContractClassToTx(tx, cls as never);
+      await addNewContractInstanceToTx(tx, {
+        version: 1,
+        salt: new StdFr(1n),
+        deployer: StdAztecAddress.fromBigInt(0n),
+        currentContractClassId: cls.id,
+        originalContractClassId: cls.id,
+        initializationHash: new StdFr(0n),
+        publicKeys: StdPublicKeys.default(),
+        address: StdAztecAddress.fromBigInt(NEW_ADDRESS),
+      } as never);
+    };
+    const callNew = (fn: string, args: unknown[] = []): EnqueuedCall => ({ ...call(fn, args), address: NEW_ADDRESS });
+
+    test('are callable by the same tx, in app logic and teardown', async () => {
+      const mine = expectSame(
+        await runTxDifferential(
+          scenario({
+            extend: deployInTx,
+            appLogic: [callNew('add_args_return', [20, 22]), callNew('set_storage_single', [3])],
+            teardown: callNew('add_args_return', [1, 1]),
+          }),
+        ),
+      );
+      expect(mine?.revertCode).toBe(0);
+      expect(mine?.appLogicReturnValues[0]).toEqual([42n]);
+      expect(mine?.txEffect.contractClassLogs).toHaveLength(1);
+    }, 120_000);
+
+    test('are gone with a reverted app logic: teardown can no longer call them', async () => {
+      const mine = expectSame(
+        await runTxDifferential(
+          scenario({
+            extend: deployInTx,
+            appLogic: [callNew('assertion_failure')],
+            teardown: callNew('add_args_return', [1, 1]),
+          }),
+        ),
+      );
+      expect(mine?.revertCode).toBe(3);
+      expect(mine?.txEffect.contractClassLogs).toHaveLength(0);
+    }, 120_000);
+
+    test('cannot be called from setup (revertible deployments come after it)', async () => {
+      const run = await runTxDifferential(
+        scenario({
+          extend: deployInTx,
+          setup: [callNew('add_args_return', [1, 1])],
+          appLogic: [call('add_args_return', [1, 2])],
+        }),
+      );
+      expect(run.oracle.ok).toBe(false);
+      expect(run.ours.ok).toBe(false);
+      if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+    }, 120_000);
+  });
 });
