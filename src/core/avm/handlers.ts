@@ -278,16 +278,18 @@ const sstore: Handler = (f, ins) => {
   journal.writeStorage(f.address, slot, f.memory.get(src));
 };
 
-const noteHashExists: Handler = (f, ins) => {
-  const r = resolve(f, ins);
-  const noteHash = r[0] as number;
-  const index = r[1] as number;
-  const dst = r[2] as number;
-  f.memory.checkTag(noteHash, MEM_TAG_FF);
-  f.memory.checkTag(index, MEM_TAG_U64);
-  const exists = f.ctx.journal.noteHashExistsAt(f.memory.get(noteHash), f.memory.get(index));
-  f.memory.set(dst, MEM_TAG_U1, exists ? 1n : 0n);
-};
+/** NOTEHASHEXISTS / L1TOL2MSGEXISTS: (value FF, leaf index U64) -> U1, a raw leaf comparison. */
+function leafExists(check: (journal: Frame['ctx']['journal'], value: bigint, index: bigint) => boolean): Handler {
+  return (f, ins) => {
+    const r = resolve(f, ins);
+    const value = r[0] as number;
+    const index = r[1] as number;
+    const dst = r[2] as number;
+    f.memory.checkTag(value, MEM_TAG_FF);
+    f.memory.checkTag(index, MEM_TAG_U64);
+    f.memory.set(dst, MEM_TAG_U1, check(f.ctx.journal, f.memory.get(value), f.memory.get(index)) ? 1n : 0n);
+  };
+}
 
 const emitNoteHash: Handler = (f, ins) => {
   const noteHash = resolve(f, ins)[0] as number;
@@ -313,17 +315,6 @@ const emitNullifier: Handler = (f, ins) => {
       `Attempted to emit duplicate nullifier ${toHex64(nullifier)} (contract address: ${toHex64(f.address)}).`,
     );
   }
-};
-
-const l1ToL2MsgExists: Handler = (f, ins) => {
-  const r = resolve(f, ins);
-  const msg = r[0] as number;
-  const index = r[1] as number;
-  const dst = r[2] as number;
-  f.memory.checkTag(msg, MEM_TAG_FF);
-  f.memory.checkTag(index, MEM_TAG_U64);
-  const exists = f.ctx.journal.l1ToL2MessageExistsAt(f.memory.get(msg), f.memory.get(index));
-  f.memory.set(dst, MEM_TAG_U1, exists ? 1n : 0n);
 };
 
 const getContractInstance: Handler = (f, ins) => {
@@ -586,11 +577,11 @@ export const HANDLERS: Handler[] = (() => {
   both(O.MOV_8, O.MOV_16, mov);
   h[O.SLOAD] = sload;
   h[O.SSTORE] = sstore;
-  h[O.NOTEHASHEXISTS] = noteHashExists;
+  h[O.NOTEHASHEXISTS] = leafExists((j, v, i) => j.noteHashExistsAt(v, i));
   h[O.EMITNOTEHASH] = emitNoteHash;
   h[O.NULLIFIEREXISTS] = nullifierExists;
   h[O.EMITNULLIFIER] = emitNullifier;
-  h[O.L1TOL2MSGEXISTS] = l1ToL2MsgExists;
+  h[O.L1TOL2MSGEXISTS] = leafExists((j, v, i) => j.l1ToL2MessageExistsAt(v, i));
   h[O.GETCONTRACTINSTANCE] = getContractInstance;
   h[O.EMITPUBLICLOG] = emitPublicLog;
   h[O.SENDL2TOL1MSG] = sendL2ToL1Msg;

@@ -7,7 +7,7 @@ import { DEFAULT_MAX_DEBUG_LOG_MEMORY_READS } from '../constants.js';
 import type { AvmContractSource, AvmGas, AvmGlobals, AvmWorldStateReader } from './avm-world.js';
 import { AvmInternalError } from './errors.js';
 import { type AvmExecutionConfig, type CallContext, LazyData, type RevertReasonNode } from './frame.js';
-import { type FrameResult, runCall, runProgram } from './interpreter.js';
+import { runCall } from './interpreter.js';
 import { type AvmDebugLog, AvmJournal, type AvmSideEffects } from './journal.js';
 import { type AvmProgramCache, DEFAULT_PROGRAM_CACHE } from './program-cache.js';
 
@@ -151,11 +151,23 @@ function finalizeRevertReason(node: RevertReasonNode, revertData: bigint[]): Avm
   return { message: innermost.message, failingFunctions, noirCallStack: innermost.noirCallStack, revertData };
 }
 
-function run(params: ExecuteCallParams, body: (ctx: CallContext) => FrameResult): AvmCallResult {
+function run(params: ExecuteCallParams, bytecode?: Uint8Array): AvmCallResult {
   const { ctx, ownJournal } = prepare(params);
   const journal = ctx.journal;
   if (ownJournal) journal.checkpoint();
-  const r = body(ctx);
+  const program = bytecode === undefined ? undefined : ctx.programs.forBytecode(bytecode);
+  const r = runCall(
+    ctx,
+    {
+      address: params.address,
+      sender: params.sender,
+      isStatic: params.isStaticCall ?? false,
+      calldata: LazyData.ofArray(params.calldata),
+      l2Gas: params.gasLimit.l2Gas,
+      daGas: params.gasLimit.daGas,
+    },
+    program,
+  );
   if (ownJournal) {
     if (r.reverted) journal.revertCheckpoint();
     else journal.commitCheckpoint();
@@ -180,17 +192,7 @@ function run(params: ExecuteCallParams, body: (ctx: CallContext) => FrameResult)
  * `AvmInternalError` for what 4.1.2 treats as unrecoverable (the tx cannot be simulated).
  */
 export function executeEnqueuedCall(params: ExecuteCallParams): AvmCallResult {
-  return run(params, (ctx) =>
-    runCall(
-      ctx,
-      params.address,
-      params.sender,
-      params.isStaticCall ?? false,
-      LazyData.ofArray(params.calldata),
-      params.gasLimit.l2Gas,
-      params.gasLimit.daGas,
-    ),
-  );
+  return run(params);
 }
 
 /**
@@ -199,16 +201,5 @@ export function executeEnqueuedCall(params: ExecuteCallParams): AvmCallResult {
  */
 export function executeBytecode(bytecode: Uint8Array, params: ExecuteCallParams): AvmCallResult {
   if (bytecode.length === 0) throw new AvmInternalError("AVM simulator can't execute empty bytecode");
-  return run(params, (ctx) =>
-    runProgram(
-      ctx,
-      ctx.programs.forBytecode(bytecode),
-      params.address,
-      params.sender,
-      params.isStaticCall ?? false,
-      LazyData.ofArray(params.calldata),
-      params.gasLimit.l2Gas,
-      params.gasLimit.daGas,
-    ),
-  );
+  return run(params, bytecode);
 }

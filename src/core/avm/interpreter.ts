@@ -99,46 +99,42 @@ export function runFrame(f: Frame): FrameResult {
   };
 }
 
-/** Runs the contract at `address`: looks its bytecode up (instance, current class) and runs it in a new frame. */
-export function runCall(
-  ctx: CallContext,
-  address: bigint,
-  sender: bigint,
-  isStatic: boolean,
-  calldata: LazyData,
-  l2Gas: number,
-  daGas: number,
-): FrameResult {
-  const code = ctx.journal.getBytecode(address);
-  if (code === undefined) {
-    return {
-      reverted: true,
-      output: LazyData.EMPTY,
-      l2GasLeft: 0,
-      daGasLeft: 0,
-      reason: {
-        ...failingFunction(ctx, address, calldata),
-        message: `No bytecode found. Contract is not deployed, or limit encountered for max calls to unique contract class IDs. Contract address: ${toHex64(address)}. Reverting...`,
-        noirCallStack: [],
-        cause: undefined,
-      },
-    };
-  }
-  const program = ctx.programs.forClass(code.classId, code.bytecode);
-  return runProgram(ctx, program, address, sender, isStatic, calldata, l2Gas, daGas);
+/** Who runs what in a new frame: the callee address, its caller, static or not, calldata and allocated gas. */
+export interface CallTarget {
+  address: bigint;
+  sender: bigint;
+  isStatic: boolean;
+  calldata: LazyData;
+  l2Gas: number;
+  daGas: number;
 }
 
-export function runProgram(
-  ctx: CallContext,
-  program: AvmProgram,
-  address: bigint,
-  sender: bigint,
-  isStatic: boolean,
-  calldata: LazyData,
-  l2Gas: number,
-  daGas: number,
-): FrameResult {
-  return runFrame(new Frame(ctx, address, sender, isStatic, calldata, l2Gas, daGas, program));
+/**
+ * Runs the contract at `call.address` (its bytecode looked up by instance and current class), or `program` when
+ * given (a raw program run as the top frame).
+ */
+export function runCall(ctx: CallContext, call: CallTarget, program?: AvmProgram): FrameResult {
+  if (program === undefined) {
+    const code = ctx.journal.getBytecode(call.address);
+    if (code === undefined) {
+      return {
+        reverted: true,
+        output: LazyData.EMPTY,
+        l2GasLeft: 0,
+        daGasLeft: 0,
+        reason: {
+          ...failingFunction(ctx, call.address, call.calldata),
+          message: `No bytecode found. Contract is not deployed, or limit encountered for max calls to unique contract class IDs. Contract address: ${toHex64(call.address)}. Reverting...`,
+          noirCallStack: [],
+          cause: undefined,
+        },
+      };
+    }
+    program = ctx.programs.forClass(code.classId, code.bytecode);
+  }
+  return runFrame(
+    new Frame(ctx, call.address, call.sender, call.isStatic, call.calldata, call.l2Gas, call.daGas, program),
+  );
 }
 
 /** CALL and STATICCALL. */
@@ -165,7 +161,7 @@ function externalCall(f: Frame, ins: { opcode: number; ops: readonly number[]; m
 
   const journal = f.ctx.journal;
   journal.checkpoint();
-  const result = runCall(f.ctx, target, f.address, isStatic, calldata, l2, da);
+  const result = runCall(f.ctx, { address: target, sender: f.address, isStatic, calldata, l2Gas: l2, daGas: da });
   f.nestedReturndata = result.output;
   f.nestedCallSuccess = !result.reverted;
   if (result.reverted) {

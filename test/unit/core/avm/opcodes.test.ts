@@ -8,13 +8,8 @@ import { type AvmCallResult, executeBytecode, InMemoryAvmWorld } from '../../../
 import { FR_MODULUS } from '../../../../src/core/fr.js';
 import { type AsmItem, assemble } from '../../../helpers/avm/avm-assembler.js';
 
-const FF = 0n;
-const U1 = 1n;
-const U8 = 2n;
-const U16 = 3n;
-const U32 = 4n;
-const U64 = 5n;
-const U128 = 6n;
+/** Memory tags as SET and CAST encode them. */
+const [FF, U1, U8, U16, U32, U64, U128] = [0n, 1n, 2n, 3n, 4n, 5n, 6n];
 
 const SELF = 0x5e1fn;
 const GLOBALS = {
@@ -41,6 +36,14 @@ const withMode = (name: string, mode: number, ...operands: number[]): AsmItem =>
 });
 /** RETURN `size` cells from `offset` (the size goes in cell 1000). */
 const ret = (offset: number, size: number): AsmItem[] => [set(1000, U32, BigInt(size)), op('RETURN', 1000, offset)];
+/** CALL/STATICCALL of `address` with no arguments and the given gas (operands in cells 0..3). */
+const call = (name: 'CALL' | 'STATICCALL', address: bigint, l2Gas: bigint, daGas: bigint): AsmItem[] => [
+  set(0, U32, l2Gas),
+  set(1, U32, daGas),
+  set(2, FF, address),
+  set(3, U32, 0n),
+  op(name, 0, 1, 2, 3, 4),
+];
 
 function run(
   items: AsmItem[],
@@ -299,11 +302,7 @@ describe('nested calls', () => {
     world.deploy(0xca11n, 0xc1a55n, callee);
     const r = run(
       [
-        set(0, U32, 100_000n),
-        set(1, U32, 100_000n),
-        set(2, FF, 0xca11n),
-        set(3, U32, 0n),
-        op('CALL', 0, 1, 2, 3, 4),
+        ...call('CALL', 0xca11n, 100_000n, 100_000n),
         op('SUCCESSCOPY', 10),
         op('RETURNDATASIZE', 11),
         set(12, U32, 0n),
@@ -321,15 +320,7 @@ describe('nested calls', () => {
   });
 
   test('a call to an address with no contract reverts and consumes its allocation', () => {
-    const r = run([
-      set(0, U32, 5000n),
-      set(1, U32, 0n),
-      set(2, FF, 0xdeadn),
-      set(3, U32, 0n),
-      op('STATICCALL', 0, 1, 2, 3, 4),
-      op('SUCCESSCOPY', 10),
-      ...ret(10, 1),
-    ]);
+    const r = run([...call('STATICCALL', 0xdeadn, 5000n, 0n), op('SUCCESSCOPY', 10), ...ret(10, 1)]);
     expect(r.output).toEqual([0n]);
     expect(r.gasUsed.l2Gas).toBe(27 * 4 + 9936 + 5000 + 12 + 27 + 9);
   });
