@@ -13,6 +13,7 @@ import { PublicCallRequest as StdPublicCallRequest } from '@aztec/stdlib/kernel'
 import {
   makeProcessedTxFromTxWithPublicCalls,
   PublicCallRequestWithCalldata,
+  PublicSimulationOutput,
   type Tx as StdTx,
 } from '@aztec/stdlib/tx';
 import { createTxForPublicCalls } from '../../../node_modules/@aztec/simulator/dest/public/fixtures/utils.js';
@@ -70,6 +71,8 @@ export interface TxScenario {
   feePayer?: bigint;
   gasUsedByPrivate?: { daGas: number; l2Gas: number };
   skipFeeEnforcement?: boolean;
+  /** Record DEBUGLOG output (node_simulatePublicCalls does). */
+  collectDebugLogs?: boolean;
   /** Changes the built tx before both sides see it (e.g. Aztec's addNewContractClassToTx). */
   extend?: (tx: StdTx) => Promise<void>;
 }
@@ -80,6 +83,8 @@ export type OracleResult =
       ok: true;
       processed: ReturnType<typeof makeProcessedTxFromTxWithPublicCalls>;
       returnValues: bigint[][];
+      /** What 4.1.2's node_simulatePublicCalls would answer for it. */
+      output: PublicSimulationOutput;
       fork: OracleFork;
     }
   | { ok: false; error: string };
@@ -133,23 +138,20 @@ export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun>
   );
   await s.extend?.(stdTx);
   const tx = Tx.fromBuffer(stdTx.toBuffer());
-  const skipFeeEnforcement = s.skipFeeEnforcement ?? false;
-  return {
-    stdTx,
-    tx,
-    world,
-    oracle: await runOracle(world, stdTx, skipFeeEnforcement),
-    ours: runOurs(world, tx, skipFeeEnforcement),
-  };
+  const options = { skipFeeEnforcement: s.skipFeeEnforcement ?? false, collectDebugLogs: s.collectDebugLogs ?? false };
+  return { stdTx, tx, world, oracle: await runOracle(world, stdTx, options), ours: runOurs(world, tx, options) };
 }
 
-async function runOracle(world: ResolvedWorld, stdTx: StdTx, skipFeeEnforcement: boolean): Promise<OracleResult> {
+interface RunOptions {
+  skipFeeEnforcement: boolean;
+  collectDebugLogs: boolean;
+}
+
+async function runOracle(world: ResolvedWorld, stdTx: StdTx, options: RunOptions): Promise<OracleResult> {
   const fork = oracleForkFor(world);
   const contractsDB = new PublicContractsDB(archiverLikeDataSource(world));
   const globals = toGlobalVariables(world.globals);
-  const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, {
-    skipFeeEnforcement,
-  });
+  const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, options);
   try {
     const r = await simulator.simulate(stdTx);
     const processed = makeProcessedTxFromTxWithPublicCalls(
@@ -161,8 +163,17 @@ async function runOracle(world: ResolvedWorld, stdTx: StdTx, skipFeeEnforcement:
       r.revertCode,
       r.findRevertReason(),
     );
-    const returnValues = r.getAppLogicReturnValues().map((v) => (v.values ?? []).map((f) => f.toBigInt()));
-    return { ok: true, processed, returnValues, fork };
+    const appLogic = r.getAppLogicReturnValues();
+    const returnValues = appLogic.map((v) => (v.values ?? []).map((f) => f.toBigInt()));
+    const output = new PublicSimulationOutput(
+      processed.revertReason,
+      processed.globalVariables,
+      processed.txEffect,
+      appLogic,
+      processed.gasUsed,
+      r.logs ?? [],
+    );
+    return { ok: true, processed, returnValues, output, fork };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
@@ -201,7 +212,7 @@ export function ourGlobals(g: GlobalsDescription): GlobalVariables {
 }
 
 /** Our side: a fresh node database, the world's state written into a world-state fork and the chain store. */
-function runOurs(world: ResolvedWorld, tx: Tx, skipFeeEnforcement: boolean): OursResult {
+function runOurs(world: ResolvedWorld, tx: Tx, options: RunOptions): OursResult {
   const db = openNodeDatabase(null);
   const worldState = WorldState.open(db);
   const store = new ChainStore(db);
@@ -236,7 +247,7 @@ function runOurs(world: ResolvedWorld, tx: Tx, skipFeeEnforcement: boolean): Our
       contracts: chainStoreContracts(store),
       globals: ourGlobals(world.globals),
       tx,
-      options: { skipFeeEnforcement },
+      options,
     });
     return { ok: true, processed, fork };
   } catch (err) {

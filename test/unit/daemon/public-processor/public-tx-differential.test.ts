@@ -5,11 +5,13 @@
  */
 import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
+import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import { getContractClassFromArtifact } from '@aztec/stdlib/contract';
 import { PublicKeys as StdPublicKeys } from '@aztec/stdlib/keys';
 import type { Tx as StdTx } from '@aztec/stdlib/tx';
+import { PublicSimulationOutput } from '@aztec/stdlib/tx';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   addNewContractClassToTx,
@@ -17,6 +19,7 @@ import {
 } from '../../../../node_modules/@aztec/simulator/dest/public/fixtures/utils.js';
 import { computeFeePayerBalanceLeafSlot } from '../../../../src/core/hash/siloing.js';
 import { TxEffect } from '../../../../src/core/tx/tx-effect.js';
+import { publicSimulationOutputJson } from '../../../../src/daemon/public-processor/public-simulation-output.js';
 import { assemble } from '../../../helpers/avm/avm-assembler.js';
 import { deployed, encodeCall, type LoadedContract, loadContract } from '../../../helpers/avm/contracts.js';
 import { initOracleCrypto } from '../../../helpers/avm/oracle-crypto.js';
@@ -119,6 +122,10 @@ function expectSame(run: DifferentialRun) {
     reason?.functionErrorStack?.map((f) => [f.contractAddress.toBigInt(), f.functionName]),
   );
   expect(mine.appLogicReturnValues).toEqual(oracle.returnValues);
+  // node_simulatePublicCalls: our answer equals 4.1.2's on the wire, and the official client parses it.
+  const ourJson = JSON.parse(JSON.stringify(publicSimulationOutputJson(mine)));
+  expect(ourJson).toEqual(JSON.parse(jsonStringify(oracle.output)));
+  expect(PublicSimulationOutput.schema.safeParse(ourJson).success).toBe(true);
   // The effects reached the fork: the fee payer's balance reads the same on both sides.
   const leafSlot = computeFeePayerBalanceLeafSlot(FEE_PAYER);
   expect(ours.fork.getPublicStorageAt(leafSlot)).toBe(oracle.fork.publicDataAt(leafSlot));
@@ -146,6 +153,13 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     const mine = expectSame(await runTxDifferential(scenario({ appLogic: [recorder], teardown: recorder })));
     const written = mine?.txEffect.publicDataWrites.map((w) => w.value.value);
     expect(written).toContain(mine?.txEffect.transactionFee.value);
+  }, 120_000);
+
+  test('debug logs are collected when asked (as node_simulatePublicCalls does)', async () => {
+    const mine = expectSame(
+      await runTxDifferential(scenario({ collectDebugLogs: true, appLogic: [call('debug_logging')] })),
+    );
+    expect(mine?.debugLogs.length).toBeGreaterThan(0);
   }, 120_000);
 
   test('app-logic revert: later calls skipped, revertible effects dropped, teardown runs, fee paid', async () => {
