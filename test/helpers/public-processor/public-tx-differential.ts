@@ -22,6 +22,7 @@ import { PublicTxSimulator } from '../../../node_modules/@aztec/simulator/dest/p
 import { AztecAddress } from '../../../src/core/aztec-address.js';
 import { GlobalVariables } from '../../../src/core/block/global-variables.js';
 import { ContractClassPublic } from '../../../src/core/contract/contract-class-public.js';
+import { ContractInstanceUpdatedEvent } from '../../../src/core/contract/contract-instance-updated-event.js';
 import { ContractInstanceWithAddress } from '../../../src/core/contract/contract-instance-with-address.js';
 import { PublicKeys } from '../../../src/core/contract/public-keys.js';
 import { EthAddress } from '../../../src/core/eth-address.js';
@@ -73,6 +74,12 @@ export interface TxScenario {
   skipFeeEnforcement?: boolean;
   /** Record DEBUGLOG output (node_simulatePublicCalls does). */
   collectDebugLogs?: boolean;
+  /**
+   * Upgrades scheduled earlier through the instance registry: our chain store indexes them as its event would,
+   * the oracle's data source resolves the current class as 4.1.2's archiver does. The registry's delayed storage
+   * must be in `world.storage` (the AVM checks the class against it).
+   */
+  upgrades?: { address: bigint; newClassId: bigint; timestampOfChange: bigint; publishedAt: bigint }[];
   /** Changes the built tx before both sides see it (e.g. Aztec's addNewContractClassToTx). */
   extend?: (tx: StdTx) => Promise<void>;
 }
@@ -139,7 +146,14 @@ export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun>
   await s.extend?.(stdTx);
   const tx = Tx.fromBuffer(stdTx.toBuffer());
   const options = { skipFeeEnforcement: s.skipFeeEnforcement ?? false, collectDebugLogs: s.collectDebugLogs ?? false };
-  return { stdTx, tx, world, oracle: await runOracle(world, stdTx, options), ours: runOurs(world, tx, options) };
+  const upgrades = s.upgrades ?? [];
+  return {
+    stdTx,
+    tx,
+    world,
+    oracle: await runOracle(world, upgrades, stdTx, options),
+    ours: runOurs(world, upgrades, tx, options),
+  };
 }
 
 interface RunOptions {
@@ -147,9 +161,16 @@ interface RunOptions {
   collectDebugLogs: boolean;
 }
 
-async function runOracle(world: ResolvedWorld, stdTx: StdTx, options: RunOptions): Promise<OracleResult> {
+type Upgrade = NonNullable<TxScenario['upgrades']>[number];
+
+async function runOracle(
+  world: ResolvedWorld,
+  upgrades: Upgrade[],
+  stdTx: StdTx,
+  options: RunOptions,
+): Promise<OracleResult> {
   const fork = oracleForkFor(world);
-  const contractsDB = new PublicContractsDB(archiverLikeDataSource(world));
+  const contractsDB = new PublicContractsDB(archiverLikeDataSource(world, upgrades));
   const globals = toGlobalVariables(world.globals);
   const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, options);
   try {
@@ -183,14 +204,19 @@ async function runOracle(world: ResolvedWorld, stdTx: StdTx, options: RunOptions
  * The world's contracts as 4.1.2's archiver serves them: function names are kept by selector only (registered
  * signatures), so a contract deployed by the tx itself is named too.
  */
-function archiverLikeDataSource(world: ResolvedWorld): ContractDataSource {
+function archiverLikeDataSource(world: ResolvedWorld, upgrades: Upgrade[]): ContractDataSource {
   const source = new DescribedContractDataSource(world.contracts).asContractDataSource();
   const names = new Map<bigint, string>();
   for (const c of world.contracts)
     for (const [selector, name] of c.functionNames ?? []) names.set(BigInt(selector), name);
   return {
     ...source,
-    getContract: source.getContract.bind(source),
+    getContract: async (address: StdAztecAddress, timestamp: bigint) => {
+      const instance = await source.getContract(address, timestamp);
+      const upgrade = upgrades.find((u) => u.address === address.toBigInt() && u.publishedAt <= timestamp);
+      if (!instance || !upgrade || timestamp < upgrade.timestampOfChange) return instance;
+      return { ...instance, currentContractClassId: new StdFr(upgrade.newClassId) };
+    },
     getContractClass: source.getContractClass.bind(source),
     getBytecodeCommitment: source.getBytecodeCommitment.bind(source),
     getDebugFunctionName: (_address: unknown, selector: { toField(): StdFr }) =>
@@ -212,7 +238,7 @@ export function ourGlobals(g: GlobalsDescription): GlobalVariables {
 }
 
 /** Our side: a fresh node database, the world's state written into a world-state fork and the chain store. */
-function runOurs(world: ResolvedWorld, tx: Tx, options: RunOptions): OursResult {
+function runOurs(world: ResolvedWorld, upgrades: Upgrade[], tx: Tx, options: RunOptions): OursResult {
   const db = openNodeDatabase(null);
   const worldState = WorldState.open(db);
   const store = new ChainStore(db);
@@ -234,6 +260,10 @@ function runOurs(world: ResolvedWorld, tx: Tx, options: RunOptions): OursResult 
     // 4.1.2 names functions by selector only; the oracle's data source is given the same names.
     for (const [selector, name] of c.functionNames ?? []) store.functionSignatures.put(selector, name);
   }
+  upgrades.forEach((u, position) => {
+    const event = new ContractInstanceUpdatedEvent(new AztecAddress(u.address), 0n, u.newClassId, u.timestampOfChange);
+    store.contractInstanceUpdates.insert(event, { blockNumber: 1, blockTimestamp: u.publishedAt, position });
+  });
   const fork = worldState.fork();
   // Genesis already holds some nullifiers and slots; only add what it lacks.
   const missing = world.nullifiers.filter(

@@ -4,11 +4,13 @@
  * the revert code and reason, the app-logic return values, and the fee payer's balance after the tx.
  */
 import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
+import { poseidon2Hash } from '@aztec/foundation/crypto/poseidon';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
 import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import { getContractClassFromArtifact } from '@aztec/stdlib/contract';
+import { deriveStorageSlotInMap } from '@aztec/stdlib/hash';
 import { PublicKeys as StdPublicKeys } from '@aztec/stdlib/keys';
 import type { Tx as StdTx } from '@aztec/stdlib/tx';
 import { PublicSimulationOutput } from '@aztec/stdlib/tx';
@@ -340,6 +342,50 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
       expect(run.oracle.ok).toBe(false);
       expect(run.ours.ok).toBe(false);
       if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+    }, 120_000);
+  });
+
+  describe('an upgraded contract', () => {
+    const UPGRADED = 0x0b9aded1n;
+    /** FEE_RECORDER's class at UPGRADED, upgraded to AvmTest's class from `timestampOfChange` on. */
+    const upgraded = async (timestampOfChange: bigint, calls: EnqueuedCall[]) => {
+      const base = scenario({});
+      const dpmSlot = (await deriveStorageSlotInMap(new StdFr(1n), StdAztecAddress.fromBigInt(UPGRADED))).toBigInt();
+      const preimage = [timestampOfChange, 0n, AVM_TEST_CLASS];
+      const hash = (await poseidon2Hash(preimage.map((v) => new StdFr(v)))).toBigInt();
+      return scenario({
+        world: {
+          ...base.world,
+          contracts: [
+            ...(base.world.contracts ?? []),
+            { address: UPGRADED, classId: 0xc1a55002n, packedBytecode: FEE_RECORDER_BYTECODE },
+          ],
+          storage: [
+            ...(base.world.storage ?? []),
+            ...[...preimage, hash].map((value, i) => ({ contract: 2n, slot: dpmSlot + BigInt(i), value })),
+          ],
+        },
+        upgrades: [{ address: UPGRADED, newClassId: AVM_TEST_CLASS, timestampOfChange, publishedAt: 1_000n }],
+        appLogic: calls,
+      });
+    };
+
+    test('runs its new class once the change is in force', async () => {
+      const run = await runTxDifferential(
+        await upgraded(1_000_000n, [
+          { address: UPGRADED, sender: SENDER, calldata: encodeCall(avm, 'add_args_return', [5, 6]) },
+        ]),
+      );
+      expect(expectSame(run)?.appLogicReturnValues).toEqual([[11n]]);
+    }, 120_000);
+
+    test('runs its original class before the change', async () => {
+      const run = await runTxDifferential(
+        await upgraded(4_000_000_000n, [{ address: UPGRADED, sender: SENDER, calldata: [] }]),
+      );
+      const mine = expectSame(run);
+      expect(mine?.revertCode).toBe(0);
+      expect(mine?.txEffect.publicDataWrites.length).toBe(2);
     }, 120_000);
   });
 });
