@@ -12,6 +12,8 @@ export interface Step {
   /** Run this program as the code of `request.address` instead of the contract's own bytecode. */
   bytecode?: Uint8Array;
   label?: string;
+  /** Run this step in a new tx (the earlier txs' effects stay in the world). */
+  newTx?: boolean;
 }
 
 export interface StepComparison {
@@ -30,6 +32,10 @@ export async function runBoth(
   const ours = new OurSession(world, options);
   const out: StepComparison[] = [];
   for (const step of steps) {
+    if (step.newTx) {
+      oracle.newTx();
+      ours.newTx();
+    }
     let o: CallOutcome;
     try {
       o =

@@ -49,37 +49,60 @@ export const DEFAULT_CALL_GAS = { l2Gas: 6_000_000, daGas: 196_512 };
 /** The tx's first nullifier, seeding note hash nonces (any value not in the nullifier tree). */
 export const DEFAULT_FIRST_NULLIFIER = 0x4200_0000n;
 
+/** The first nullifier of the session's n-th tx (each tx needs its own, as a real one would have). */
+export function txFirstNullifier(options: SessionOptions, txIndex: number): bigint {
+  return (options.firstNullifier ?? DEFAULT_FIRST_NULLIFIER) + BigInt(txIndex);
+}
+
 export interface SessionOptions {
   firstNullifier?: bigint;
   collectDebugLogs?: boolean;
 }
 
 /**
- * A sequence of enqueued calls in one tx on one world: effects of a call that succeeded stay for the next ones
- * (and count against the tx's limits); a call that reverted leaves nothing.
+ * A sequence of enqueued calls on one world, in one tx until `newTx`: effects of a call that succeeded stay for
+ * the next ones (and count against the tx's limits); a call that reverted leaves nothing.
  */
 export class OracleSession {
+  private state: PublicPersistableStateManager;
+  private txCount = 0;
+
   private constructor(
     readonly fork: OracleFork,
-    private readonly state: PublicPersistableStateManager,
+    private readonly treesDB: PublicTreesDB,
+    private readonly contractsDB: PublicContractsDB,
+    private readonly world: ResolvedWorld,
+    private readonly options: SessionOptions,
     private readonly globals: GlobalVariables,
     private readonly config: PublicSimulatorConfig,
-  ) {}
+  ) {
+    this.state = this.stateForTx();
+  }
 
   static async create(world: ResolvedWorld, options: SessionOptions = {}): Promise<OracleSession> {
     await initOracleCrypto();
     const fork = oracleForkFor(world);
     const treesDB = new PublicTreesDB(fork.asMerkleTreeWriteOperations());
     const contractsDB = new PublicContractsDB(new DescribedContractDataSource(world.contracts).asContractDataSource());
-    const state = PublicPersistableStateManager.create(
-      treesDB,
-      contractsDB,
-      new SideEffectTrace(),
-      new Fr(options.firstNullifier ?? DEFAULT_FIRST_NULLIFIER),
-      world.globals.timestamp,
-    );
     const config = PublicSimulatorConfig.from({ collectDebugLogs: options.collectDebugLogs ?? false });
-    return new OracleSession(fork, state, toGlobalVariables(world.globals), config);
+    return new OracleSession(fork, treesDB, contractsDB, world, options, toGlobalVariables(world.globals), config);
+  }
+
+  /** A fresh side-effect trace (limits, warm slots, nonces) over the state so far, as the next tx would see it. */
+  private stateForTx(): PublicPersistableStateManager {
+    return PublicPersistableStateManager.create(
+      this.treesDB,
+      this.contractsDB,
+      new SideEffectTrace(),
+      new Fr(txFirstNullifier(this.options, this.txCount)),
+      this.world.globals.timestamp,
+    );
+  }
+
+  /** Ends the current tx (its surviving effects stay in the trees) and starts the next one. */
+  newTx(): void {
+    this.txCount++;
+    this.state = this.stateForTx();
   }
 
   /** Runs the bytecode of the contract at `request.address` (its class's `public_dispatch`). */

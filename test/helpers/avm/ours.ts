@@ -11,7 +11,7 @@ import {
   executeEnqueuedCall,
   InMemoryAvmWorld,
 } from '../../../src/core/avm/index.js';
-import { type CallRequest, DEFAULT_CALL_GAS, DEFAULT_FIRST_NULLIFIER, type SessionOptions } from './oracle.js';
+import { type CallRequest, DEFAULT_CALL_GAS, type SessionOptions, txFirstNullifier } from './oracle.js';
 import { type CallEffects, type CallOutcome, NO_EFFECTS } from './outcome.js';
 import type { ResolvedWorld } from './world-description.js';
 
@@ -42,8 +42,9 @@ export function avmGlobalsFor(w: ResolvedWorld): AvmGlobals {
 
 export class OurSession {
   readonly world: InMemoryAvmWorld;
-  readonly journal: AvmJournal;
+  private journal: AvmJournal;
   private readonly globals: AvmGlobals;
+  private txCount = 0;
 
   constructor(
     w: ResolvedWorld,
@@ -51,12 +52,26 @@ export class OurSession {
   ) {
     this.world = inMemoryWorldFor(w);
     this.globals = avmGlobalsFor(w);
-    this.journal = new AvmJournal({
+    this.journal = this.journalForTx();
+  }
+
+  private journalForTx(): AvmJournal {
+    return new AvmJournal({
       world: this.world,
       contracts: this.world,
-      firstNullifier: options.firstNullifier ?? DEFAULT_FIRST_NULLIFIER,
+      firstNullifier: txFirstNullifier(this.options, this.txCount),
       timestamp: this.globals.timestamp,
     });
+  }
+
+  /** Ends the current tx: its surviving effects go into the world (as a block would), then the next tx starts. */
+  newTx(): void {
+    const fx = this.journal.getSideEffects();
+    for (const w of fx.publicDataWrites) this.world.publicData.set(w.leafSlot, w.value);
+    for (const n of fx.nullifiers) this.world.nullifiers.add(n);
+    this.world.noteHashes.push(...fx.noteHashes);
+    this.txCount++;
+    this.journal = this.journalForTx();
   }
 
   call(request: CallRequest): CallOutcome {
