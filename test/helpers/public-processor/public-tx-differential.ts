@@ -5,6 +5,8 @@
  * form, so both sides process the very same bytes.
  */
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
+import { protocolContractNames } from '@aztec/protocol-contracts';
+import { BundledProtocolContractsProvider } from '@aztec/protocol-contracts/providers/bundle';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import type { ContractDataSource } from '@aztec/stdlib/contract';
 import { Gas as StdGas } from '@aztec/stdlib/gas';
@@ -39,8 +41,10 @@ import type { WorldStateFork } from '../../../src/daemon/world-state/world-state
 import { initOracleCrypto } from '../avm/oracle-crypto.js';
 import type { OracleFork } from '../avm/oracle-fork.js';
 import {
+  type ContractDescription,
   DescribedContractDataSource,
   type GlobalsDescription,
+  isProtocolAddress,
   oracleForkFor,
   type ResolvedWorld,
   resolveWorld,
@@ -124,6 +128,8 @@ async function callRequest(c: EnqueuedCall): Promise<PublicCallRequestWithCallda
 export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun> {
   await initOracleCrypto();
   const world = await resolveWorld(s.world);
+  // 4.1.2's archiver serves the six protocol contracts from genesis; our chain store serves them from its data file.
+  world.contracts.push(...(await protocolContractDescriptions()));
   const stdGlobals = toGlobalVariables(world.globals);
   const stdTx = await createTxForPublicCalls(
     {
@@ -224,6 +230,22 @@ function archiverLikeDataSource(world: ResolvedWorld, upgrades: Upgrade[]): Cont
   } as ContractDataSource;
 }
 
+async function protocolContractDescriptions(): Promise<ContractDescription[]> {
+  const provider = new BundledProtocolContractsProvider();
+  return Promise.all(
+    protocolContractNames.map(async (name) => {
+      const c = await provider.getProtocolContractArtifact(name);
+      return {
+        address: c.address.toBigInt(),
+        classId: c.contractClass.id.toBigInt(),
+        packedBytecode: c.contractClass.packedBytecode,
+        deployer: c.instance.deployer.toBigInt(),
+        initializationHash: c.instance.initializationHash.toBigInt(),
+      };
+    }),
+  );
+}
+
 export function ourGlobals(g: GlobalsDescription): GlobalVariables {
   return new GlobalVariables(
     new Fr(g.chainId),
@@ -242,7 +264,8 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], tx: Tx, options: Run
   const db = openNodeDatabase(null);
   const worldState = WorldState.open(db);
   const store = new ChainStore(db);
-  for (const c of world.contracts) {
+  // Protocol contracts are not written: the store must serve them by itself.
+  for (const c of world.contracts.filter((c) => !isProtocolAddress(c.address))) {
     const classId = new Fr(c.classId);
     store.contractClasses.insert(new ContractClassPublic(classId, Fr.ZERO, Buffer.from(c.packedBytecode), Fr.ZERO), 0);
     store.contractInstances.insert(

@@ -157,6 +157,17 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     expect(written).toContain(mine?.txEffect.transactionFee.value);
   }, 120_000);
 
+  test('protocol contracts (FeeJuice, AuthRegistry, ContractInstanceRegistry) are there from genesis', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        scenario({
+          appLogic: [call('call_fee_juice'), call('call_auth_registry'), call('call_instance_registry')],
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(0);
+  }, 120_000);
+
   test('debug logs are collected when asked (as node_simulatePublicCalls does)', async () => {
     const mine = expectSame(
       await runTxDifferential(scenario({ collectDebugLogs: true, appLogic: [call('debug_logging')] })),
