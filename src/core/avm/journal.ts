@@ -279,7 +279,11 @@ export class AvmJournal {
 
   // --- note hashes ---
 
-  /** NOTEHASHEXISTS: the raw leaf at `leafIndex` equals `noteHash`; an index past the tree's end reads as 0. */
+  /**
+   * NOTEHASHEXISTS: the raw leaf at `leafIndex` equals `noteHash`. An index past the tree's capacity is simply
+   * false; one past its current end (tx's own note hashes included) is an `AvmInternalError`, as the 4.1.2
+   * simulator's world state answers no leaf there and it asserts.
+   */
   noteHashExistsAt(noteHash: bigint, leafIndex: bigint): boolean {
     if (leafIndex > NOTE_HASH_TREE_LEAF_COUNT) return false;
     let leaf: bigint | undefined;
@@ -288,7 +292,8 @@ export class AvmJournal {
       const i = leafIndex - this.noteHashTreeBaseSize;
       leaf = i < BigInt(this.noteHashes.length) ? this.noteHashes[Number(i)] : undefined;
     }
-    return (leaf ?? 0n) === noteHash;
+    if (leaf === undefined) throw new AvmInternalError('Unexpected null response from note hash tree');
+    return leaf === noteHash;
   }
 
   /** EMITNOTEHASH: silo with the contract, make unique with the next nonce, insert. */
@@ -353,10 +358,12 @@ export class AvmJournal {
 
   // --- messages and logs ---
 
-  /** L1TOL2MSGEXISTS: the raw leaf at `leafIndex` equals `msgHash`; an index past the tree's end reads as 0. */
+  /** L1TOL2MSGEXISTS: as NOTEHASHEXISTS, on the L1-to-L2 message tree (capacity 2^36). */
   l1ToL2MessageExistsAt(msgHash: bigint, leafIndex: bigint): boolean {
     if (leafIndex > L1_TO_L2_MSG_TREE_LEAF_COUNT) return false;
-    return (this.world.getL1ToL2MessageLeaf(leafIndex) ?? 0n) === msgHash;
+    const leaf = this.world.getL1ToL2MessageLeaf(leafIndex);
+    if (leaf === undefined) throw new AvmInternalError('Unexpected null response from l1 to l2 message tree');
+    return leaf === msgHash;
   }
 
   /** An L2-to-L1 message (from public, or a private one inserted by the tx processor). */

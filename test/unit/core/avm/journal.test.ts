@@ -61,7 +61,12 @@ describe('AvmJournal', () => {
     expect(j.getSideEffects().noteHashes).toEqual([0xaan, expected]);
     // Leaves past the tree read back from the journal.
     expect(j.noteHashExistsAt(expected, 1n)).toBe(true);
-    expect(j.noteHashExistsAt(expected, 2n)).toBe(false);
+    expect(j.noteHashExistsAt(0xaan, 1n)).toBe(false);
+    // Past the end but within capacity, 4.1.2's simulator asserts (the tx cannot be simulated); past capacity: false.
+    expect(() => j.noteHashExistsAt(expected, 2n)).toThrow('Unexpected null response from note hash tree');
+    expect(j.noteHashExistsAt(expected, 2n ** 42n + 1n)).toBe(false);
+    expect(() => j.l1ToL2MessageExistsAt(1n, 0n)).toThrow('Unexpected null response from l1 to l2 message tree');
+    expect(j.l1ToL2MessageExistsAt(1n, 2n ** 36n + 1n)).toBe(false);
   });
 
   test('nullifiers: pending ones exist, a duplicate is refused, a revert forgets them', () => {
