@@ -5,6 +5,7 @@
  * form, so both sides process the very same bytes.
  */
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
+import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { protocolContractNames } from '@aztec/protocol-contracts';
 import { BundledProtocolContractsProvider } from '@aztec/protocol-contracts/providers/bundle';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
@@ -18,6 +19,7 @@ import {
   PublicSimulationOutput,
   type Tx as StdTx,
 } from '@aztec/stdlib/tx';
+import { expect } from 'vitest';
 import { createTxForPublicCalls } from '../../../node_modules/@aztec/simulator/dest/public/fixtures/utils.js';
 import { PublicContractsDB } from '../../../node_modules/@aztec/simulator/dest/public/public_db_sources.js';
 import { PublicTxSimulator } from '../../../node_modules/@aztec/simulator/dest/public/public_tx_simulator/public_tx_simulator.js';
@@ -30,8 +32,11 @@ import { PublicKeys } from '../../../src/core/contract/public-keys.js';
 import { EthAddress } from '../../../src/core/eth-address.js';
 import { Fr } from '../../../src/core/fr.js';
 import { GasFees } from '../../../src/core/gas/gas-fees.js';
+import { computeFeePayerBalanceLeafSlot } from '../../../src/core/hash/siloing.js';
 import { Tx } from '../../../src/core/tx/tx.js';
+import { TxEffect } from '../../../src/core/tx/tx-effect.js';
 import { chainStoreContracts } from '../../../src/daemon/public-processor/chain-store-contracts.js';
+import { publicSimulationOutputJson } from '../../../src/daemon/public-processor/public-simulation-output.js';
 import { type ProcessedPublicTx, processPublicTx } from '../../../src/daemon/public-processor/public-tx-processor.js';
 import { ChainStore } from '../../../src/daemon/store/chain-store.js';
 import { openNodeDatabase } from '../../../src/daemon/store/node-database.js';
@@ -306,4 +311,54 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], tx: Tx, options: Run
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
+}
+
+/**
+ * Every observable result of both sides must agree: the TxEffect byte for byte, the four gas figures, the revert
+ * code, reason and failing functions, the app-logic return values, node_simulatePublicCalls' answer (and the
+ * official schema parses ours), and the fee payer's balance in the fork afterwards. Returns ours for
+ * scenario-specific checks (undefined when both sides refused the tx, with the same message).
+ */
+export function expectSameProcessing(run: DifferentialRun, feePayer: bigint) {
+  const { oracle, ours } = run;
+  if (!oracle.ok || !ours.ok) {
+    expect({ ours: ours.ok ? 'processed' : ours.error }).toEqual({ ours: oracle.ok ? 'processed' : oracle.error });
+    return undefined;
+  }
+  const theirs = oracle.processed;
+  const mine = ours.processed;
+  expect(mine.txEffect.toJSON()).toEqual(TxEffect.fromBuffer(theirs.txEffect.toBuffer()).toJSON());
+  expect(mine.txEffect.toBuffer().equals(theirs.txEffect.toBuffer())).toBe(true);
+  const gas = (g: { daGas: number; l2Gas: number }) => ({ daGas: g.daGas, l2Gas: g.l2Gas });
+  expect({
+    totalGas: gas(mine.gasUsed.totalGas),
+    teardownGas: gas(mine.gasUsed.teardownGas),
+    publicGas: gas(mine.gasUsed.publicGas),
+    billedGas: gas(mine.gasUsed.billedGas),
+  }).toEqual({
+    totalGas: gas(theirs.gasUsed.totalGas),
+    teardownGas: gas(theirs.gasUsed.teardownGas),
+    publicGas: gas(theirs.gasUsed.publicGas),
+    billedGas: gas(theirs.gasUsed.billedGas),
+  });
+  expect(mine.revertCode).toBe(theirs.revertCode.getCode());
+  const reason = theirs.revertReason as unknown as
+    | {
+        originalMessage?: string;
+        functionErrorStack?: { contractAddress: { toBigInt(): bigint }; functionName?: string }[];
+      }
+    | undefined;
+  expect(mine.revertReason?.message).toBe(reason?.originalMessage);
+  expect(mine.revertReason?.failingFunctions.map((f) => [f.contractAddress, f.functionName])).toEqual(
+    reason?.functionErrorStack?.map((f) => [f.contractAddress.toBigInt(), f.functionName]),
+  );
+  expect(mine.appLogicReturnValues).toEqual(oracle.returnValues);
+  // node_simulatePublicCalls: our answer equals 4.1.2's on the wire, and the official client parses it.
+  const ourJson = JSON.parse(JSON.stringify(publicSimulationOutputJson(mine)));
+  expect(ourJson).toEqual(JSON.parse(jsonStringify(oracle.output)));
+  expect(PublicSimulationOutput.schema.safeParse(ourJson).success).toBe(true);
+  // The effects reached the fork: the fee payer's balance reads the same on both sides.
+  const leafSlot = computeFeePayerBalanceLeafSlot(feePayer);
+  expect(ours.fork.getPublicStorageAt(leafSlot)).toBe(oracle.fork.publicDataAt(leafSlot));
+  return mine;
 }

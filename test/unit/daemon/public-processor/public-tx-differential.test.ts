@@ -6,28 +6,24 @@
 import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
 import { poseidon2Hash } from '@aztec/foundation/crypto/poseidon';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
-import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import { getContractClassFromArtifact } from '@aztec/stdlib/contract';
 import { deriveStorageSlotInMap } from '@aztec/stdlib/hash';
 import { PublicKeys as StdPublicKeys } from '@aztec/stdlib/keys';
 import type { Tx as StdTx } from '@aztec/stdlib/tx';
-import { PublicSimulationOutput } from '@aztec/stdlib/tx';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   addNewContractClassToTx,
   addNewContractInstanceToTx,
 } from '../../../../node_modules/@aztec/simulator/dest/public/fixtures/utils.js';
-import { computeFeePayerBalanceLeafSlot } from '../../../../src/core/hash/siloing.js';
-import { TxEffect } from '../../../../src/core/tx/tx-effect.js';
-import { publicSimulationOutputJson } from '../../../../src/daemon/public-processor/public-simulation-output.js';
 import { assemble } from '../../../helpers/avm/avm-assembler.js';
 import { deployed, encodeCall, type LoadedContract, loadContract } from '../../../helpers/avm/contracts.js';
 import { initOracleCrypto } from '../../../helpers/avm/oracle-crypto.js';
 import {
   type DifferentialRun,
   type EnqueuedCall,
+  expectSameProcessing,
   runTxDifferential,
   type TxScenario,
 } from '../../../helpers/public-processor/public-tx-differential.js';
@@ -89,50 +85,7 @@ function scenario(
   };
 }
 
-/** Every observable result of both sides must agree; returns ours for scenario-specific checks. */
-function expectSame(run: DifferentialRun) {
-  const { oracle, ours } = run;
-  if (!oracle.ok || !ours.ok) {
-    expect({ ours: ours.ok ? 'processed' : ours.error }).toEqual({ ours: oracle.ok ? 'processed' : oracle.error });
-    return undefined;
-  }
-  const theirs = oracle.processed;
-  const mine = ours.processed;
-  expect(mine.txEffect.toJSON()).toEqual(TxEffect.fromBuffer(theirs.txEffect.toBuffer()).toJSON());
-  expect(mine.txEffect.toBuffer().equals(theirs.txEffect.toBuffer())).toBe(true);
-  const gas = (g: { daGas: number; l2Gas: number }) => ({ daGas: g.daGas, l2Gas: g.l2Gas });
-  expect({
-    totalGas: gas(mine.gasUsed.totalGas),
-    teardownGas: gas(mine.gasUsed.teardownGas),
-    publicGas: gas(mine.gasUsed.publicGas),
-    billedGas: gas(mine.gasUsed.billedGas),
-  }).toEqual({
-    totalGas: gas(theirs.gasUsed.totalGas),
-    teardownGas: gas(theirs.gasUsed.teardownGas),
-    publicGas: gas(theirs.gasUsed.publicGas),
-    billedGas: gas(theirs.gasUsed.billedGas),
-  });
-  expect(mine.revertCode).toBe(theirs.revertCode.getCode());
-  const reason = theirs.revertReason as unknown as
-    | {
-        originalMessage?: string;
-        functionErrorStack?: { contractAddress: { toBigInt(): bigint }; functionName?: string }[];
-      }
-    | undefined;
-  expect(mine.revertReason?.message).toBe(reason?.originalMessage);
-  expect(mine.revertReason?.failingFunctions.map((f) => [f.contractAddress, f.functionName])).toEqual(
-    reason?.functionErrorStack?.map((f) => [f.contractAddress.toBigInt(), f.functionName]),
-  );
-  expect(mine.appLogicReturnValues).toEqual(oracle.returnValues);
-  // node_simulatePublicCalls: our answer equals 4.1.2's on the wire, and the official client parses it.
-  const ourJson = JSON.parse(JSON.stringify(publicSimulationOutputJson(mine)));
-  expect(ourJson).toEqual(JSON.parse(jsonStringify(oracle.output)));
-  expect(PublicSimulationOutput.schema.safeParse(ourJson).success).toBe(true);
-  // The effects reached the fork: the fee payer's balance reads the same on both sides.
-  const leafSlot = computeFeePayerBalanceLeafSlot(FEE_PAYER);
-  expect(ours.fork.getPublicStorageAt(leafSlot)).toBe(oracle.fork.publicDataAt(leafSlot));
-  return mine;
-}
+const expectSame = (run: DifferentialRun) => expectSameProcessing(run, FEE_PAYER);
 
 describe('public tx processing, differential against 4.1.2 PublicTxSimulator', () => {
   test('setup + app logic + teardown, all succeeding, fee paid by a funded fee payer', async () => {
