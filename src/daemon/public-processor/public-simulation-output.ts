@@ -50,7 +50,9 @@ export function simulationErrorJson(reason: AvmRevertReason): SimulationErrorJso
     }),
     revertData: reason.revertData.map((v) => new Fr(v).toString()),
   };
-  if (reason.noirCallStack.length > 0) json.noirErrorStack = reason.noirCallStack;
+  // 4.1.2 carries an opcode stack (possibly empty) on every reason the AVM raised, which always names a failing
+  // function; the reasons the tx processor makes itself (failed private inserts, "TX reverted") have neither.
+  if (reason.failingFunctions.length > 0) json.noirErrorStack = reason.noirCallStack;
   return json;
 }
 

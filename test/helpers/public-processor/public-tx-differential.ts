@@ -35,6 +35,7 @@ import { GasFees } from '../../../src/core/gas/gas-fees.js';
 import { computeFeePayerBalanceLeafSlot } from '../../../src/core/hash/siloing.js';
 import { Tx } from '../../../src/core/tx/tx.js';
 import { TxEffect } from '../../../src/core/tx/tx-effect.js';
+import { BlockContracts } from '../../../src/daemon/public-processor/block-contracts.js';
 import { chainStoreContracts } from '../../../src/daemon/public-processor/chain-store-contracts.js';
 import { publicSimulationOutputJson } from '../../../src/daemon/public-processor/public-simulation-output.js';
 import { type ProcessedPublicTx, processPublicTx } from '../../../src/daemon/public-processor/public-tx-processor.js';
@@ -130,12 +131,7 @@ async function callRequest(c: EnqueuedCall): Promise<PublicCallRequestWithCallda
   );
 }
 
-export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun> {
-  await initOracleCrypto();
-  const world = await resolveWorld(s.world);
-  // 4.1.2's archiver serves the six protocol contracts from genesis; our chain store serves them from its data file.
-  world.contracts.push(...(await protocolContractDescriptions()));
-  const stdGlobals = toGlobalVariables(world.globals);
+async function buildStdTx(s: TxScenario, world: ResolvedWorld): Promise<StdTx> {
   const stdTx = await createTxForPublicCalls(
     {
       nonRevertible: {
@@ -152,19 +148,44 @@ export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun>
     s.teardown ? await callRequest(s.teardown) : undefined,
     StdAztecAddress.fromBigInt(s.feePayer ?? 0n),
     s.gasUsedByPrivate ? new StdGas(s.gasUsedByPrivate.daGas, s.gasUsedByPrivate.l2Gas) : StdGas.empty(),
-    stdGlobals,
+    toGlobalVariables(world.globals),
   );
   await s.extend?.(stdTx);
-  const tx = Tx.fromBuffer(stdTx.toBuffer());
-  const options = { skipFeeEnforcement: s.skipFeeEnforcement ?? false, collectDebugLogs: s.collectDebugLogs ?? false };
-  const upgrades = s.upgrades ?? [];
-  return {
-    stdTx,
-    tx,
-    world,
-    oracle: await runOracle(world, upgrades, stdTx, options),
-    ours: runOurs(world, upgrades, tx, options),
+  return stdTx;
+}
+
+export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun> {
+  return (await runBlockDifferential([s]))[0] as DifferentialRun;
+}
+
+/**
+ * Several txs one after the other on the same state, as a block processes them: the world (state, contracts,
+ * upgrades, options) is the first scenario's; each later tx sees what the earlier ones did, the contracts they
+ * deployed included. A tx refused by a side leaves that side's state as it was.
+ */
+export async function runBlockDifferential(scenarios: TxScenario[]): Promise<DifferentialRun[]> {
+  await initOracleCrypto();
+  const first = scenarios[0] as TxScenario;
+  const world = await resolveWorld(first.world);
+  // 4.1.2's archiver serves the six protocol contracts from genesis; our chain store serves them from its data file.
+  world.contracts.push(...(await protocolContractDescriptions()));
+  const stdTxs: StdTx[] = [];
+  for (const s of scenarios) stdTxs.push(await buildStdTx(s, world));
+  const txs = stdTxs.map((t) => Tx.fromBuffer(t.toBuffer()));
+  const options = {
+    skipFeeEnforcement: first.skipFeeEnforcement ?? false,
+    collectDebugLogs: first.collectDebugLogs ?? false,
   };
+  const upgrades = first.upgrades ?? [];
+  const oracle = await runOracle(world, upgrades, stdTxs, options);
+  const ours = runOurs(world, upgrades, txs, options);
+  return scenarios.map((_, k) => ({
+    stdTx: stdTxs[k] as StdTx,
+    tx: txs[k] as Tx,
+    world,
+    oracle: oracle[k] as OracleResult,
+    ours: ours[k] as OursResult,
+  }));
 }
 
 interface RunOptions {
@@ -177,38 +198,46 @@ type Upgrade = NonNullable<TxScenario['upgrades']>[number];
 async function runOracle(
   world: ResolvedWorld,
   upgrades: Upgrade[],
-  stdTx: StdTx,
+  stdTxs: StdTx[],
   options: RunOptions,
-): Promise<OracleResult> {
+): Promise<OracleResult[]> {
   const fork = oracleForkFor(world);
+  // One contracts DB for the block, as 4.1.2's public processor keeps.
   const contractsDB = new PublicContractsDB(archiverLikeDataSource(world, upgrades));
   const globals = toGlobalVariables(world.globals);
-  const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, options);
-  try {
-    const r = await simulator.simulate(stdTx);
-    const processed = makeProcessedTxFromTxWithPublicCalls(
-      stdTx,
-      globals,
-      undefined,
-      r.publicTxEffect,
-      r.gasUsed,
-      r.revertCode,
-      r.findRevertReason(),
-    );
-    const appLogic = r.getAppLogicReturnValues();
-    const returnValues = appLogic.map((v) => (v.values ?? []).map((f) => f.toBigInt()));
-    const output = new PublicSimulationOutput(
-      processed.revertReason,
-      processed.globalVariables,
-      processed.txEffect,
-      appLogic,
-      processed.gasUsed,
-      r.logs ?? [],
-    );
-    return { ok: true, processed, returnValues, output, fork };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
+  const results: OracleResult[] = [];
+  for (const stdTx of stdTxs) {
+    const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, options);
+    await fork.createCheckpoint();
+    try {
+      const r = await simulator.simulate(stdTx);
+      await fork.commitCheckpoint();
+      const processed = makeProcessedTxFromTxWithPublicCalls(
+        stdTx,
+        globals,
+        undefined,
+        r.publicTxEffect,
+        r.gasUsed,
+        r.revertCode,
+        r.findRevertReason(),
+      );
+      const appLogic = r.getAppLogicReturnValues();
+      const returnValues = appLogic.map((v) => (v.values ?? []).map((f) => f.toBigInt()));
+      const output = new PublicSimulationOutput(
+        processed.revertReason,
+        processed.globalVariables,
+        processed.txEffect,
+        appLogic,
+        processed.gasUsed,
+        r.logs ?? [],
+      );
+      results.push({ ok: true, processed, returnValues, output, fork });
+    } catch (err) {
+      await fork.revertCheckpoint();
+      results.push({ ok: false, error: (err as Error).message });
+    }
   }
+  return results;
 }
 
 /**
@@ -265,7 +294,7 @@ export function ourGlobals(g: GlobalsDescription): GlobalVariables {
 }
 
 /** Our side: a fresh node database, the world's state written into a world-state fork and the chain store. */
-function runOurs(world: ResolvedWorld, upgrades: Upgrade[], tx: Tx, options: RunOptions): OursResult {
+function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: RunOptions): OursResult[] {
   const db = openNodeDatabase(null);
   const worldState = WorldState.open(db);
   const store = new ChainStore(db);
@@ -299,18 +328,16 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], tx: Tx, options: Run
   );
   if (missing.length > 0) fork.insertNullifiers(missing);
   if (world.publicData.length > 0) fork.writePublicData(world.publicData);
-  try {
-    const processed = processPublicTx({
-      fork,
-      contracts: chainStoreContracts(store),
-      globals: ourGlobals(world.globals),
-      tx,
-      options,
-    });
-    return { ok: true, processed, fork };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  }
+  const contracts = new BlockContracts(chainStoreContracts(store));
+  return txs.map((tx): OursResult => {
+    try {
+      const processed = processPublicTx({ fork, contracts, globals: ourGlobals(world.globals), tx, options });
+      contracts.addTxEffect(processed.txEffect);
+      return { ok: true, processed, fork };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message };
+    }
+  });
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   type DifferentialRun,
   type EnqueuedCall,
   expectSameProcessing,
+  runBlockDifferential,
   runTxDifferential,
   type TxScenario,
 } from '../../../helpers/public-processor/public-tx-differential.js';
@@ -293,6 +294,21 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
       );
       expect(mine?.revertCode).toBe(3);
       expect(mine?.txEffect.contractClassLogs).toHaveLength(0);
+    }, 120_000);
+
+    test("are callable by the block's later txs, unless their tx reverted", async () => {
+      const [deployer, caller] = await runBlockDifferential([
+        scenario({ extend: deployInTx, appLogic: [call('add_args_return', [0, 0])] }),
+        scenario({ nonRevertible: { nullifiers: [0x7e57_0002n] }, appLogic: [callNew('add_args_return', [2, 3])] }),
+      ]);
+      expectSame(deployer as DifferentialRun);
+      expect(expectSame(caller as DifferentialRun)?.appLogicReturnValues).toEqual([[5n]]);
+      const [reverted, callerAfterRevert] = await runBlockDifferential([
+        scenario({ extend: deployInTx, appLogic: [call('assertion_failure')] }),
+        scenario({ nonRevertible: { nullifiers: [0x7e57_0002n] }, appLogic: [callNew('add_args_return', [2, 3])] }),
+      ]);
+      expectSame(reverted as DifferentialRun);
+      expect(expectSame(callerAfterRevert as DifferentialRun)?.revertCode).toBe(1);
     }, 120_000);
 
     test('cannot be called from setup (revertible deployments come after it)', async () => {
