@@ -14,6 +14,19 @@ import { ContractInstanceWithAddress } from './contract-instance-with-address.js
 import { PROTOCOL_CONTRACTS_DATA } from './protocol-contracts-data.js';
 import { PublicKeys } from './public-keys.js';
 
+/** One protocol contract as 4.1.2 publishes it: class id preimage, public bytecode (base64), public functions. */
+export interface ProtocolContractData {
+  readonly name: string;
+  readonly address: bigint;
+  readonly classId: string;
+  readonly artifactHash: string;
+  readonly privateFunctionsRoot: string;
+  readonly publicBytecodeCommitment: string;
+  /** What 4.1.2's archiver registers as function names at start-up (the artifact's public functions). */
+  readonly publicFunctionSignatures: readonly string[];
+  readonly packedBytecode: string;
+}
+
 export interface ProtocolContract {
   readonly name: string;
   readonly address: bigint;

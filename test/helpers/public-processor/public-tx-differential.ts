@@ -4,9 +4,11 @@
  * store). The tx is built by Aztec's own `createTxForPublicCalls` and handed to our processor through its binary
  * form, so both sides process the very same bytes.
  */
+import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
 import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { protocolContractNames } from '@aztec/protocol-contracts';
+import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
 import { BundledProtocolContractsProvider } from '@aztec/protocol-contracts/providers/bundle';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import type { ContractDataSource } from '@aztec/stdlib/contract';
@@ -57,6 +59,21 @@ import {
   toGlobalVariables,
   type WorldDescription,
 } from '../avm/world-description.js';
+
+/** The fee payer the scenarios use (fund it with `feePayerBalance`). */
+export const FEE_PAYER = 0xfee9a7e7n;
+
+/** Private gas as the kernel reports it: what private used plus the teardown limits createTxForPublicCalls sets. */
+export function privateGasWithTeardown(daGas: number, l2Gas: number): { daGas: number; l2Gas: number } {
+  return { daGas: daGas + DEFAULT_TEARDOWN_DA_GAS_LIMIT, l2Gas: l2Gas + DEFAULT_TEARDOWN_L2_GAS_LIMIT };
+}
+
+/** The FeeJuice storage entry giving FEE_PAYER `balance`. */
+export async function feePayerBalance(balance: bigint): Promise<{ contract: bigint; slot: bigint; value: bigint }> {
+  await initOracleCrypto();
+  const slot = await computeFeePayerBalanceStorageSlot(StdAztecAddress.fromBigInt(FEE_PAYER));
+  return { contract: 5n, slot: slot.toBigInt(), value: balance };
+}
 
 export interface EnqueuedCall {
   address: bigint;
@@ -346,7 +363,7 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
  * official schema parses ours), and the fee payer's balance in the fork afterwards. Returns ours for
  * scenario-specific checks (undefined when both sides refused the tx, with the same message).
  */
-export function expectSameProcessing(run: DifferentialRun, feePayer: bigint) {
+export function expectSameProcessing(run: DifferentialRun, feePayer = FEE_PAYER) {
   const { oracle, ours } = run;
   if (!oracle.ok || !ours.ok) {
     expect({ ours: ours.ok ? 'processed' : ours.error }).toEqual({ ours: oracle.ok ? 'processed' : oracle.error });

@@ -3,10 +3,8 @@
  * by Aztec's createTxForPublicCalls, real AvmTest bytecode): the TxEffect byte for byte, the four gas figures,
  * the revert code and reason, the app-logic return values, and the fee payer's balance after the tx.
  */
-import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
 import { poseidon2Hash } from '@aztec/foundation/crypto/poseidon';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
-import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import { getContractClassFromArtifact } from '@aztec/stdlib/contract';
 import { deriveStorageSlotInMap } from '@aztec/stdlib/hash';
@@ -24,6 +22,9 @@ import {
   type DifferentialRun,
   type EnqueuedCall,
   expectSameProcessing,
+  FEE_PAYER,
+  feePayerBalance,
+  privateGasWithTeardown,
   runBlockDifferential,
   runTxDifferential,
   type TxScenario,
@@ -32,21 +33,14 @@ import {
 const AVM_TEST = 0xa11ce0001n;
 const AVM_TEST_CLASS = 0xc1a55001n;
 const SENDER = 0x5e4de7n;
-const FEE_PAYER = 0xfee9a7e7n;
 const FIRST_NULLIFIER = 0x7e57_0001n;
-/** What private used, the teardown limits of createTxForPublicCalls included (the kernel adds them). */
-const GAS_USED_BY_PRIVATE = {
-  daGas: 1_000 + DEFAULT_TEARDOWN_DA_GAS_LIMIT,
-  l2Gas: 60_000 + DEFAULT_TEARDOWN_L2_GAS_LIMIT,
-};
+const GAS_USED_BY_PRIVATE = privateGasWithTeardown(1_000, 60_000);
 
 let avm: LoadedContract;
-let feePayerSlot: bigint;
 
 beforeAll(async () => {
   await initOracleCrypto();
   avm = await loadContract('@aztec/noir-test-contracts.js', 'avm_test_contract-AvmTest');
-  feePayerSlot = (await computeFeePayerBalanceStorageSlot(StdAztecAddress.fromBigInt(FEE_PAYER))).toBigInt();
 }, 120_000);
 
 /** A raw program that stores GETENVVAR TRANSACTIONFEE at slot 7 of its contract and returns nothing. */
@@ -66,9 +60,9 @@ const call = (fn: string, args: unknown[] = []): EnqueuedCall => ({
 });
 
 /** The AvmTest contract deployed, a funded fee payer, and the given extra storage. */
-function scenario(
+async function scenario(
   s: Partial<TxScenario> & { balance?: bigint; storage?: { contract: bigint; slot: bigint; value: bigint }[] },
-): TxScenario {
+): Promise<TxScenario> {
   const functionNames = new Map<number, string>();
   for (const [name, f] of avm.functions) functionNames.set(Number(f.selector), name);
   return {
@@ -77,7 +71,7 @@ function scenario(
         deployed(avm, AVM_TEST, AVM_TEST_CLASS, { functionNames }),
         { address: FEE_RECORDER, classId: 0xc1a55002n, packedBytecode: FEE_RECORDER_BYTECODE },
       ],
-      storage: [{ contract: 5n, slot: feePayerSlot, value: s.balance ?? 10n ** 18n }, ...(s.storage ?? [])],
+      storage: [await feePayerBalance(s.balance ?? 10n ** 18n), ...(s.storage ?? [])],
     },
     nonRevertible: { nullifiers: [FIRST_NULLIFIER] },
     feePayer: FEE_PAYER,
@@ -86,13 +80,13 @@ function scenario(
   };
 }
 
-const expectSame = (run: DifferentialRun) => expectSameProcessing(run, FEE_PAYER);
+const expectSame = (run: DifferentialRun) => expectSameProcessing(run);
 
 describe('public tx processing, differential against 4.1.2 PublicTxSimulator', () => {
   test('setup + app logic + teardown, all succeeding, fee paid by a funded fee payer', async () => {
     const mine = expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           setup: [call('set_storage_single', [11])],
           appLogic: [call('add_args_return', [3, 4]), call('new_nullifier', [9]), call('emit_public_log')],
           teardown: call('get_transaction_fee'),
@@ -106,7 +100,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
 
   test('TRANSACTIONFEE is 0 in app logic and the billed fee in teardown', async () => {
     const recorder = { address: FEE_RECORDER, sender: SENDER, calldata: [] };
-    const mine = expectSame(await runTxDifferential(scenario({ appLogic: [recorder], teardown: recorder })));
+    const mine = expectSame(await runTxDifferential(await scenario({ appLogic: [recorder], teardown: recorder })));
     const written = mine?.txEffect.publicDataWrites.map((w) => w.value.value);
     expect(written).toContain(mine?.txEffect.transactionFee.value);
   }, 120_000);
@@ -114,7 +108,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('protocol contracts (FeeJuice, AuthRegistry, ContractInstanceRegistry) are there from genesis', async () => {
     const mine = expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           appLogic: [call('call_fee_juice'), call('call_auth_registry'), call('call_instance_registry')],
         }),
       ),
@@ -124,7 +118,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
 
   test('debug logs are collected when asked (as node_simulatePublicCalls does)', async () => {
     const mine = expectSame(
-      await runTxDifferential(scenario({ collectDebugLogs: true, appLogic: [call('debug_logging')] })),
+      await runTxDifferential(await scenario({ collectDebugLogs: true, appLogic: [call('debug_logging')] })),
     );
     expect(mine?.debugLogs.length).toBeGreaterThan(0);
   }, 120_000);
@@ -132,7 +126,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('app-logic revert: later calls skipped, revertible effects dropped, teardown runs, fee paid', async () => {
     const mine = expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           revertible: { nullifiers: [0xbeef01n], noteHashes: [0xbeef02n] },
           setup: [call('new_nullifier', [1])],
           appLogic: [call('set_storage_single', [5]), call('assertion_failure'), call('new_nullifier', [2])],
@@ -147,7 +141,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('teardown revert keeps setup, drops app logic and teardown', async () => {
     const mine = expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           setup: [call('set_storage_single', [1])],
           appLogic: [call('set_storage_list', [2, 3])],
           teardown: call('divide_by_zero', [0]),
@@ -160,7 +154,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('both phases revert: the app-logic reason is kept', async () => {
     const mine = expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           appLogic: [call('external_call_to_assertion_failure')],
           teardown: call('assertion_failure'),
         }),
@@ -172,7 +166,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('public data squashing: first position, last value, across phases and with the fee write', async () => {
     const mine = expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           setup: [call('set_storage_single', [1]), call('set_storage_list', [10, 20])],
           appLogic: [call('set_storage_single', [2]), call('n_storage_writes', [5]), call('set_storage_single', [3])],
           teardown: call('set_storage_list', [30, 40]),
@@ -185,7 +179,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('note hashes from private and public get their nonces in order; nullifiers siloed', async () => {
     expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           nonRevertible: { nullifiers: [FIRST_NULLIFIER, 0x1111n], noteHashes: [0x2222n] },
           revertible: { nullifiers: [0x3333n], noteHashes: [0x4444n, 0x5555n] },
           setup: [call('new_note_hash', [1])],
@@ -197,7 +191,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
 
   test('setup revert makes the tx invalid on both sides', async () => {
     const run = await runTxDifferential(
-      scenario({ setup: [call('assertion_failure')], appLogic: [call('add_args_return', [1, 2])] }),
+      await scenario({ setup: [call('assertion_failure')], appLogic: [call('add_args_return', [1, 2])] }),
     );
     expect(run.oracle.ok).toBe(false);
     expect(run.ours.ok).toBe(false);
@@ -205,7 +199,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   }, 120_000);
 
   test('a fee payer without enough balance: invalid, unless fee enforcement is skipped', async () => {
-    const poor = scenario({ balance: 5n, appLogic: [call('add_args_return', [1, 2])] });
+    const poor = await scenario({ balance: 5n, appLogic: [call('add_args_return', [1, 2])] });
     const run = await runTxDifferential(poor);
     expect(run.oracle.ok).toBe(false);
     expect(run.ours.ok).toBe(false);
@@ -216,11 +210,11 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
   test('a zero fee payer with skipped enforcement pays nothing', async () => {
     expectSame(
       await runTxDifferential(
-        scenario({
+        await scenario({
           feePayer: 0n,
           skipFeeEnforcement: true,
           world: {
-            contracts: scenario({}).world.contracts,
+            contracts: (await scenario({})).world.contracts,
             globals: { feePerDaGas: 0n, feePerL2Gas: 0n },
           },
           appLogic: [call('set_storage_single', [8])],
@@ -231,7 +225,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
 
   test('a nullifier from private that collides reverts app logic (revertible) or invalidates the tx (non-revertible)', async () => {
     const revertibleCollision = await runTxDifferential(
-      scenario({
+      await scenario({
         revertible: { nullifiers: [0x9999n, 0x9999n] },
         appLogic: [call('add_args_return', [1, 2])],
         teardown: call('add_args_return', [3, 4]),
@@ -239,7 +233,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     );
     expect(expectSame(revertibleCollision)?.revertCode).toBe(1);
     const run = await runTxDifferential(
-      scenario({
+      await scenario({
         nonRevertible: { nullifiers: [FIRST_NULLIFIER, FIRST_NULLIFIER] },
         appLogic: [call('add_args_return', [1, 2])],
       }),
@@ -270,7 +264,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     test('are callable by the same tx, in app logic and teardown', async () => {
       const mine = expectSame(
         await runTxDifferential(
-          scenario({
+          await scenario({
             extend: deployInTx,
             appLogic: [callNew('add_args_return', [20, 22]), callNew('set_storage_single', [3])],
             teardown: callNew('add_args_return', [1, 1]),
@@ -285,7 +279,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     test('are gone with a reverted app logic: teardown can no longer call them', async () => {
       const mine = expectSame(
         await runTxDifferential(
-          scenario({
+          await scenario({
             extend: deployInTx,
             appLogic: [callNew('assertion_failure')],
             teardown: callNew('add_args_return', [1, 1]),
@@ -298,14 +292,20 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
 
     test("are callable by the block's later txs, unless their tx reverted", async () => {
       const [deployer, caller] = await runBlockDifferential([
-        scenario({ extend: deployInTx, appLogic: [call('add_args_return', [0, 0])] }),
-        scenario({ nonRevertible: { nullifiers: [0x7e57_0002n] }, appLogic: [callNew('add_args_return', [2, 3])] }),
+        await scenario({ extend: deployInTx, appLogic: [call('add_args_return', [0, 0])] }),
+        await scenario({
+          nonRevertible: { nullifiers: [0x7e57_0002n] },
+          appLogic: [callNew('add_args_return', [2, 3])],
+        }),
       ]);
       expectSame(deployer as DifferentialRun);
       expect(expectSame(caller as DifferentialRun)?.appLogicReturnValues).toEqual([[5n]]);
       const [reverted, callerAfterRevert] = await runBlockDifferential([
-        scenario({ extend: deployInTx, appLogic: [call('assertion_failure')] }),
-        scenario({ nonRevertible: { nullifiers: [0x7e57_0002n] }, appLogic: [callNew('add_args_return', [2, 3])] }),
+        await scenario({ extend: deployInTx, appLogic: [call('assertion_failure')] }),
+        await scenario({
+          nonRevertible: { nullifiers: [0x7e57_0002n] },
+          appLogic: [callNew('add_args_return', [2, 3])],
+        }),
       ]);
       expectSame(reverted as DifferentialRun);
       expect(expectSame(callerAfterRevert as DifferentialRun)?.revertCode).toBe(1);
@@ -313,7 +313,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
 
     test('cannot be called from setup (revertible deployments come after it)', async () => {
       const run = await runTxDifferential(
-        scenario({
+        await scenario({
           extend: deployInTx,
           setup: [callNew('add_args_return', [1, 1])],
           appLogic: [call('add_args_return', [1, 2])],
@@ -329,11 +329,11 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     const UPGRADED = 0x0b9aded1n;
     /** FEE_RECORDER's class at UPGRADED, upgraded to AvmTest's class from `timestampOfChange` on. */
     const upgraded = async (timestampOfChange: bigint, calls: EnqueuedCall[]) => {
-      const base = scenario({});
+      const base = await scenario({});
       const dpmSlot = (await deriveStorageSlotInMap(new StdFr(1n), StdAztecAddress.fromBigInt(UPGRADED))).toBigInt();
       const preimage = [timestampOfChange, 0n, AVM_TEST_CLASS];
       const hash = (await poseidon2Hash(preimage.map((v) => new StdFr(v)))).toBigInt();
-      return scenario({
+      return await scenario({
         world: {
           ...base.world,
           contracts: [
