@@ -112,6 +112,20 @@ export interface TxScenario {
 }
 
 /** What the oracle answered: its processed tx, or the error it threw (an invalid tx). */
+/** How many leaves a tx added to the note hash, nullifier and public data trees of its fork. */
+export interface TreeGrowth {
+  noteHashes: bigint;
+  nullifiers: bigint;
+  publicData: bigint;
+}
+
+const GROWING_TREES = [MerkleTreeId.NOTE_HASH_TREE, MerkleTreeId.NULLIFIER_TREE, MerkleTreeId.PUBLIC_DATA_TREE];
+
+function growth(before: bigint[], after: bigint[]): TreeGrowth {
+  const d = after.map((a, i) => a - (before[i] as bigint));
+  return { noteHashes: d[0] as bigint, nullifiers: d[1] as bigint, publicData: d[2] as bigint };
+}
+
 export type OracleResult =
   | {
       ok: true;
@@ -120,11 +134,12 @@ export type OracleResult =
       /** What 4.1.2's node_simulatePublicCalls would answer for it. */
       output: PublicSimulationOutput;
       fork: OracleFork;
+      treeGrowth: TreeGrowth;
     }
   | { ok: false; error: string };
 
 export type OursResult =
-  | { ok: true; processed: ProcessedPublicTx; fork: WorldStateFork }
+  | { ok: true; processed: ProcessedPublicTx; fork: WorldStateFork; treeGrowth: TreeGrowth }
   | { ok: false; error: string };
 
 export interface DifferentialRun {
@@ -225,6 +240,8 @@ async function runOracle(
   const results: OracleResult[] = [];
   for (const stdTx of stdTxs) {
     const simulator = new PublicTxSimulator(fork.asMerkleTreeWriteOperations(), contractsDB, globals, options);
+    const sizes = () => Promise.all(GROWING_TREES.map(async (id) => (await fork.getTreeInfo(id)).size));
+    const before = await sizes();
     await fork.createCheckpoint();
     try {
       const r = await simulator.simulate(stdTx);
@@ -248,7 +265,7 @@ async function runOracle(
         processed.gasUsed,
         r.logs ?? [],
       );
-      results.push({ ok: true, processed, returnValues, output, fork });
+      results.push({ ok: true, processed, returnValues, output, fork, treeGrowth: growth(before, await sizes()) });
     } catch (err) {
       await fork.revertCheckpoint();
       results.push({ ok: false, error: (err as Error).message });
@@ -346,11 +363,13 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
   if (missing.length > 0) fork.insertNullifiers(missing);
   if (world.publicData.length > 0) fork.writePublicData(world.publicData);
   const contracts = new BlockContracts(chainStoreContracts(store));
+  const sizes = () => GROWING_TREES.map((id) => fork.getTreeInfo(id).size);
   return txs.map((tx): OursResult => {
+    const before = sizes();
     try {
       const processed = processPublicTx({ fork, contracts, globals: ourGlobals(world.globals), tx, options });
       contracts.addTxEffect(processed.txEffect);
-      return { ok: true, processed, fork };
+      return { ok: true, processed, fork, treeGrowth: growth(before, sizes()) };
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
@@ -402,6 +421,9 @@ export function expectSameProcessing(run: DifferentialRun, feePayer = FEE_PAYER)
   expect(ourJson).toEqual(JSON.parse(jsonStringify(oracle.output)));
   expect(PublicSimulationOutput.schema.safeParse(ourJson).success).toBe(true);
   // The effects reached the fork: the fee payer's balance reads the same on both sides.
+  // The effects reached the fork: 64 note hash and nullifier slots (padding included), the same new storage slots.
+  expect(ours.treeGrowth).toEqual(oracle.treeGrowth);
+  expect(ours.treeGrowth.noteHashes).toBe(64n);
   const leafSlot = computeFeePayerBalanceLeafSlot(feePayer);
   expect(ours.fork.getPublicStorageAt(leafSlot)).toBe(oracle.fork.publicDataAt(leafSlot));
   return mine;

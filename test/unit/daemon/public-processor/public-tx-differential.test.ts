@@ -189,6 +189,25 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     );
   }, 120_000);
 
+  test('side-effect limits count private and public effects together (note hashes, nullifiers, storage, messages)', async () => {
+    const privateNoteHashes = Array.from({ length: 30 }, (_, i) => 0x1000n + BigInt(i));
+    const limited = async (appLogic: EnqueuedCall[]) =>
+      expectSame(
+        await runTxDifferential(
+          await scenario({
+            revertible: { noteHashes: privateNoteHashes, nullifiers: [0x2000n, 0x2001n] },
+            appLogic,
+            teardown: call('n_new_note_hashes', [2]),
+          }),
+        ),
+      );
+    expect((await limited([call('n_new_note_hashes', [30])]))?.revertCode).toBe(0);
+    expect((await limited([call('n_new_note_hashes', [40])]))?.revertCode).toBe(1);
+    expect((await limited([call('n_new_nullifiers', [70])]))?.revertCode).toBe(1);
+    expect((await limited([call('n_storage_writes', [64])]))?.revertCode).toBe(1);
+    expect((await limited([call('n_new_l2_to_l1_msgs', [9])]))?.revertCode).toBe(1);
+  }, 240_000);
+
   test('setup revert makes the tx invalid on both sides', async () => {
     const run = await runTxDifferential(
       await scenario({ setup: [call('assertion_failure')], appLogic: [call('add_args_return', [1, 2])] }),
