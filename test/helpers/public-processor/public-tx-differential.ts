@@ -428,3 +428,9 @@ export function expectSameProcessing(run: DifferentialRun, feePayer = FEE_PAYER)
   expect(ours.fork.getPublicStorageAt(leafSlot)).toBe(oracle.fork.publicDataAt(leafSlot));
   return mine;
 }
+
+/** Both sides refuse the tx as invalid, with the same message. */
+export function expectBothRefuse(run: DifferentialRun): void {
+  const ours = run.ours.ok ? 'processed by ours' : run.ours.error;
+  expect(ours).toBe(run.oracle.ok ? 'processed by the oracle' : run.oracle.error);
+}

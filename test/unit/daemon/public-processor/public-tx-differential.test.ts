@@ -21,6 +21,7 @@ import { initOracleCrypto } from '../../../helpers/avm/oracle-crypto.js';
 import {
   type DifferentialRun,
   type EnqueuedCall,
+  expectBothRefuse,
   expectSameProcessing,
   FEE_PAYER,
   feePayerBalance,
@@ -212,17 +213,13 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     const run = await runTxDifferential(
       await scenario({ setup: [call('assertion_failure')], appLogic: [call('add_args_return', [1, 2])] }),
     );
-    expect(run.oracle.ok).toBe(false);
-    expect(run.ours.ok).toBe(false);
-    if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+    expectBothRefuse(run);
   }, 120_000);
 
   test('a fee payer without enough balance: invalid, unless fee enforcement is skipped', async () => {
     const poor = await scenario({ balance: 5n, appLogic: [call('add_args_return', [1, 2])] });
     const run = await runTxDifferential(poor);
-    expect(run.oracle.ok).toBe(false);
-    expect(run.ours.ok).toBe(false);
-    if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+    expectBothRefuse(run);
     expectSame(await runTxDifferential({ ...poor, skipFeeEnforcement: true }));
   }, 120_000);
 
@@ -257,8 +254,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
         appLogic: [call('add_args_return', [1, 2])],
       }),
     );
-    expect(run.oracle.ok).toBe(false);
-    expect(run.ours.ok).toBe(false);
+    expectBothRefuse(run);
   }, 120_000);
 
   describe('contracts deployed by the tx itself', () => {
@@ -338,9 +334,7 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
           appLogic: [call('add_args_return', [1, 2])],
         }),
       );
-      expect(run.oracle.ok).toBe(false);
-      expect(run.ours.ok).toBe(false);
-      if (!run.ours.ok && !run.oracle.ok) expect(run.ours.error).toBe(run.oracle.error);
+      expectBothRefuse(run);
     }, 120_000);
   });
 
