@@ -4,6 +4,9 @@
  * selector first, as `public_dispatch` expects).
  */
 import { createRequire } from 'node:module';
+import { DomainSeparator } from '@aztec/constants';
+import { poseidon2HashWithSeparator } from '@aztec/foundation/crypto/poseidon';
+import { Fr } from '@aztec/foundation/curves/bn254';
 import {
   type ContractArtifact,
   encodeArguments,
@@ -11,7 +14,10 @@ import {
   FunctionSelector,
   loadContractArtifact,
 } from '@aztec/stdlib/abi';
+import { AztecAddress } from '@aztec/stdlib/aztec-address';
+import { siloNullifier } from '@aztec/stdlib/hash';
 import type { NoirCompiledContract } from '@aztec/stdlib/noir';
+import { createContractClassAndInstance } from '../../../node_modules/@aztec/simulator/dest/public/avm/fixtures/utils.js';
 import { initOracleCrypto } from './oracle-crypto.js';
 import type { ContractDescription } from './world-description.js';
 
@@ -83,4 +89,37 @@ export async function protocolContract(
     deployer: canonical.instance.deployer.toBigInt(),
     initializationHash: canonical.instance.initializationHash.toBigInt(),
   };
+}
+
+/**
+ * An instance of `contract` deployed by `deployer` with the initialization hash of `constructorArgs` (so its
+ * public initializer accepts them), its class made by Aztec's own fixture from `seed`.
+ */
+export async function withConstructor(
+  contract: LoadedContract,
+  constructorArgs: unknown[],
+  deployer: bigint,
+  seed: number,
+): Promise<ContractDescription> {
+  await initOracleCrypto();
+  const { contractClass, contractInstance } = await createContractClassAndInstance(
+    constructorArgs,
+    new AztecAddress(new Fr(deployer)),
+    contract.artifact,
+    seed,
+  );
+  return deployed(contract, contractInstance.address.toBigInt(), contractClass.id.toBigInt(), {
+    deployer,
+    initializationHash: contractInstance.initializationHash.toBigInt(),
+  });
+}
+
+/** The siloed nullifier private code emits for a partial note of `token` that `completer` may complete in public. */
+export async function partialNoteValidity(token: bigint, commitment: bigint, completer: bigint): Promise<bigint> {
+  await initOracleCrypto();
+  const validity = await poseidon2HashWithSeparator(
+    [new Fr(commitment), new Fr(completer)],
+    DomainSeparator.PARTIAL_NOTE_VALIDITY_COMMITMENT,
+  );
+  return (await siloNullifier(new AztecAddress(new Fr(token)), validity)).toBigInt();
 }

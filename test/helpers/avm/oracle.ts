@@ -64,28 +64,31 @@ export interface SessionOptions {
  * the next ones (and count against the tx's limits); a call that reverted leaves nothing.
  */
 export class OracleSession {
+  // Plain fields, no parameter properties: bench/avm loads this file with Node's type stripping.
+  readonly fork: OracleFork;
+  private readonly treesDB: PublicTreesDB;
+  private readonly contractsDB: PublicContractsDB;
+  private readonly world: ResolvedWorld;
+  private readonly options: SessionOptions;
+  private readonly globals: GlobalVariables;
+  private readonly config: PublicSimulatorConfig;
   private state: PublicPersistableStateManager;
   private txCount = 0;
 
-  private constructor(
-    readonly fork: OracleFork,
-    private readonly treesDB: PublicTreesDB,
-    private readonly contractsDB: PublicContractsDB,
-    private readonly world: ResolvedWorld,
-    private readonly options: SessionOptions,
-    private readonly globals: GlobalVariables,
-    private readonly config: PublicSimulatorConfig,
-  ) {
+  private constructor(fork: OracleFork, world: ResolvedWorld, options: SessionOptions) {
+    this.fork = fork;
+    this.world = world;
+    this.options = options;
+    this.treesDB = new PublicTreesDB(fork.asMerkleTreeWriteOperations());
+    this.contractsDB = new PublicContractsDB(new DescribedContractDataSource(world.contracts).asContractDataSource());
+    this.globals = toGlobalVariables(world.globals);
+    this.config = PublicSimulatorConfig.from({ collectDebugLogs: options.collectDebugLogs ?? false });
     this.state = this.stateForTx();
   }
 
   static async create(world: ResolvedWorld, options: SessionOptions = {}): Promise<OracleSession> {
     await initOracleCrypto();
-    const fork = oracleForkFor(world);
-    const treesDB = new PublicTreesDB(fork.asMerkleTreeWriteOperations());
-    const contractsDB = new PublicContractsDB(new DescribedContractDataSource(world.contracts).asContractDataSource());
-    const config = PublicSimulatorConfig.from({ collectDebugLogs: options.collectDebugLogs ?? false });
-    return new OracleSession(fork, treesDB, contractsDB, world, options, toGlobalVariables(world.globals), config);
+    return new OracleSession(oracleForkFor(world), world, options);
   }
 
   /** A fresh side-effect trace (limits, warm slots, nonces) over the state so far, as the next tx would see it. */

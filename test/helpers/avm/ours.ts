@@ -44,12 +44,11 @@ export class OurSession {
   readonly world: InMemoryAvmWorld;
   private journal: AvmJournal;
   private readonly globals: AvmGlobals;
+  private readonly options: SessionOptions;
   private txCount = 0;
 
-  constructor(
-    w: ResolvedWorld,
-    private readonly options: SessionOptions = {},
-  ) {
+  constructor(w: ResolvedWorld, options: SessionOptions = {}) {
+    this.options = options;
     this.world = inMemoryWorldFor(w);
     this.globals = avmGlobalsFor(w);
     this.journal = this.journalForTx();

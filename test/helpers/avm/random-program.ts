@@ -124,10 +124,13 @@ class ProgramGenerator {
   private inLoop = false;
   private depth = 0;
 
-  constructor(
-    private readonly rng: Rng,
-    private readonly ctx: ProgramContext,
-  ) {}
+  private readonly rng: Rng;
+  private readonly ctx: ProgramContext;
+
+  constructor(rng: Rng, ctx: ProgramContext) {
+    this.rng = rng;
+    this.ctx = ctx;
+  }
 
   private label(): string {
     return `L${this.labelCount++}`;

@@ -6,23 +6,17 @@
  * commitments already nullified), on Aztec's TypeScript simulator and on ours. Every step's revert status,
  * output, gas, revert reason and effects must be equal.
  */
-import { DomainSeparator } from '@aztec/constants';
-import { poseidon2HashWithSeparator } from '@aztec/foundation/crypto/poseidon';
-import { Fr } from '@aztec/foundation/curves/bn254';
-import { AztecAddress } from '@aztec/stdlib/aztec-address';
-import { siloNullifier } from '@aztec/stdlib/hash';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createContractClassAndInstance } from '../../../../node_modules/@aztec/simulator/dest/public/avm/fixtures/utils.js';
 import {
-  deployed,
   encodeCall,
   type LoadedContract,
   loadContract,
+  partialNoteValidity,
   protocolContract,
+  withConstructor,
 } from '../../../helpers/avm/contracts.js';
 import { runBoth, type Step } from '../../../helpers/avm/differential.js';
 import { renderOutcome } from '../../../helpers/avm/outcome.js';
-import type { ContractDescription } from '../../../helpers/avm/world-description.js';
 import { type ResolvedWorld, resolveWorld } from '../../../helpers/avm/world-description.js';
 
 const ADMIN = 42n;
@@ -35,43 +29,20 @@ let amm: LoadedContract;
 let world: ResolvedWorld;
 const addr = { token0: 0n, token1: 0n, liquidity: 0n, amm: 0n };
 
-/** An instance deployed by `deployer` with the initialization hash of `constructorArgs`, as a wallet would. */
-async function withConstructor(contract: LoadedContract, args: unknown[], seed: number): Promise<ContractDescription> {
-  const { contractClass, contractInstance } = await createContractClassAndInstance(
-    args,
-    new AztecAddress(new Fr(ADMIN)),
-    contract.artifact,
-    seed,
-  );
-  return deployed(contract, contractInstance.address.toBigInt(), contractClass.id.toBigInt(), {
-    deployer: ADMIN,
-    initializationHash: contractInstance.initializationHash.toBigInt(),
-  });
-}
-
 const tokenArgs = () => [ADMIN, 'Token', 'TOK', 18];
-
-/** The nullifier private code emits for a partial note that `completer` may complete in public. */
-async function partialNoteValidity(tokenAddress: bigint, commitment: bigint, completer: bigint): Promise<bigint> {
-  const validity = await poseidon2HashWithSeparator(
-    [new Fr(commitment), new Fr(completer)],
-    DomainSeparator.PARTIAL_NOTE_VALIDITY_COMMITMENT,
-  );
-  return (await siloNullifier(new AztecAddress(new Fr(tokenAddress)), validity)).toBigInt();
-}
 
 const PARTIAL = { refund0: 42n, refund1: 66n, liquidity: 99n, swapOut: 166n, remove0: 111n, remove1: 222n };
 
 beforeAll(async () => {
   token = await loadContract('@aztec/noir-contracts.js', 'token_contract-Token');
   amm = await loadContract('@aztec/noir-contracts.js', 'amm_contract-AMM');
-  const t0 = await withConstructor(token, tokenArgs(), 0);
-  const t1 = await withConstructor(token, tokenArgs(), 1);
-  const lq = await withConstructor(token, tokenArgs(), 2);
+  const t0 = await withConstructor(token, tokenArgs(), ADMIN, 0);
+  const t1 = await withConstructor(token, tokenArgs(), ADMIN, 1);
+  const lq = await withConstructor(token, tokenArgs(), ADMIN, 2);
   addr.token0 = t0.address;
   addr.token1 = t1.address;
   addr.liquidity = lq.address;
-  const a = await withConstructor(amm, [addr.token0, addr.token1, addr.liquidity], 3);
+  const a = await withConstructor(amm, [addr.token0, addr.token1, addr.liquidity], ADMIN, 3);
   addr.amm = a.address;
   world = await resolveWorld({
     contracts: [t0, t1, lq, a, await protocolContract('AuthRegistry')],
