@@ -2,7 +2,7 @@
  * The six protocol contracts (AuthRegistry, ContractInstanceRegistry, ContractClassRegistry, MultiCallEntrypoint,
  * FeeJuice, PublicChecks) at addresses 1..6, present from genesis without any deployment: 4.1.2's archiver
  * registers them in its store at start-up, so public execution finds their classes and instances, and nothing
- * on chain ever publishes them. Their data comes from the published 4.1.2 artifacts (protocol-contracts-data.ts).
+ * on chain ever publishes them. Their data comes from the published 4.1.2 artifacts (protocol-contracts-generated.ts).
  *
  * Instances as 4.1.2 makes them: salt 1, deployer = own address, initialization hash 0, default public keys,
  * original class = current class (protocol contracts are never upgraded).
@@ -11,21 +11,8 @@ import { AztecAddress } from '../aztec-address.js';
 import { Fr } from '../fr.js';
 import { ContractClassPublic } from './contract-class-public.js';
 import { ContractInstanceWithAddress } from './contract-instance-with-address.js';
-import { PROTOCOL_CONTRACTS_DATA } from './protocol-contracts-data.js';
+import { PROTOCOL_CONTRACTS_DATA } from './protocol-contracts-generated.js';
 import { PublicKeys } from './public-keys.js';
-
-/** One protocol contract as 4.1.2 publishes it: class id preimage, public bytecode (base64), public functions. */
-export interface ProtocolContractData {
-  readonly name: string;
-  readonly address: bigint;
-  readonly classId: string;
-  readonly artifactHash: string;
-  readonly privateFunctionsRoot: string;
-  readonly publicBytecodeCommitment: string;
-  /** What 4.1.2's archiver registers as function names at start-up (the artifact's public functions). */
-  readonly publicFunctionSignatures: readonly string[];
-  readonly packedBytecode: string;
-}
 
 export interface ProtocolContract {
   readonly name: string;
