@@ -6,6 +6,7 @@
  */
 import { DEFAULT_TEARDOWN_DA_GAS_LIMIT, DEFAULT_TEARDOWN_L2_GAS_LIMIT } from '@aztec/constants';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
+import { EthAddress as StdEthAddress } from '@aztec/foundation/eth-address';
 import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { protocolContractNames } from '@aztec/protocol-contracts';
 import { computeFeePayerBalanceStorageSlot } from '@aztec/protocol-contracts/fee-juice';
@@ -15,6 +16,7 @@ import type { ContractDataSource } from '@aztec/stdlib/contract';
 import { Gas as StdGas } from '@aztec/stdlib/gas';
 import { computeCalldataHash } from '@aztec/stdlib/hash';
 import { PublicCallRequest as StdPublicCallRequest } from '@aztec/stdlib/kernel';
+import { L2ToL1Message } from '@aztec/stdlib/messaging';
 import {
   makeProcessedTxFromTxWithPublicCalls,
   PublicCallRequestWithCalldata,
@@ -85,7 +87,15 @@ export interface EnqueuedCall {
 export interface PrivateSideEffects {
   nullifiers?: bigint[];
   noteHashes?: bigint[];
+  l2ToL1Msgs?: { recipient: bigint; content: bigint; contract: bigint }[];
 }
+
+const scopedMessages = (m: PrivateSideEffects['l2ToL1Msgs']) =>
+  (m ?? []).map((x) =>
+    new L2ToL1Message(StdEthAddress.fromField(new StdFr(x.recipient)), new StdFr(x.content)).scope(
+      StdAztecAddress.fromBigInt(x.contract),
+    ),
+  );
 
 export interface TxScenario {
   world: WorldDescription;
@@ -169,10 +179,12 @@ async function buildStdTx(s: TxScenario, world: ResolvedWorld): Promise<StdTx> {
       nonRevertible: {
         nullifiers: s.nonRevertible.nullifiers.map((v) => new StdFr(v)),
         noteHashes: (s.nonRevertible.noteHashes ?? []).map((v) => new StdFr(v)),
+        l2ToL1Msgs: scopedMessages(s.nonRevertible.l2ToL1Msgs),
       },
       revertible: {
         nullifiers: (s.revertible?.nullifiers ?? []).map((v) => new StdFr(v)),
         noteHashes: (s.revertible?.noteHashes ?? []).map((v) => new StdFr(v)),
+        l2ToL1Msgs: scopedMessages(s.revertible?.l2ToL1Msgs),
       },
     },
     await Promise.all((s.setup ?? []).map(callRequest)),

@@ -177,12 +177,20 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     expect(mine?.revertCode).toBe(0);
   }, 120_000);
 
-  test('note hashes from private and public get their nonces in order; nullifiers siloed', async () => {
+  test('note hashes from private and public get their nonces in order; nullifiers siloed; messages hashed', async () => {
     expectSame(
       await runTxDifferential(
         await scenario({
-          nonRevertible: { nullifiers: [FIRST_NULLIFIER, 0x1111n], noteHashes: [0x2222n] },
-          revertible: { nullifiers: [0x3333n], noteHashes: [0x4444n, 0x5555n] },
+          nonRevertible: {
+            nullifiers: [FIRST_NULLIFIER, 0x1111n],
+            noteHashes: [0x2222n],
+            l2ToL1Msgs: [{ recipient: 0xe7e7n, content: 0x77n, contract: AVM_TEST }],
+          },
+          revertible: {
+            nullifiers: [0x3333n],
+            noteHashes: [0x4444n, 0x5555n],
+            l2ToL1Msgs: [{ recipient: 0xe8e8n, content: 0x88n, contract: AVM_TEST }],
+          },
           setup: [call('new_note_hash', [1])],
           appLogic: [call('n_new_note_hashes', [3]), call('n_new_nullifiers', [2]), call('n_new_l2_to_l1_msgs', [2])],
         }),
