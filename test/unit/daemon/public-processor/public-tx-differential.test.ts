@@ -198,6 +198,21 @@ describe('public tx processing, differential against 4.1.2 PublicTxSimulator', (
     );
   }, 120_000);
 
+  test('a nested call that fails is dropped while its caller carries on', async () => {
+    const mine = expectSame(
+      await runTxDifferential(
+        await scenario({
+          appLogic: [
+            call('set_storage_single', [4]),
+            call('nested_call_to_nothing_recovers'),
+            call('nested_call_to_add', [1, 2]),
+          ],
+        }),
+      ),
+    );
+    expect(mine?.revertCode).toBe(0);
+  }, 120_000);
+
   test('side-effect limits count private and public effects together (note hashes, nullifiers, storage, messages)', async () => {
     const privateNoteHashes = Array.from({ length: 30 }, (_, i) => 0x1000n + BigInt(i));
     const limited = async (appLogic: EnqueuedCall[]) =>
