@@ -38,7 +38,10 @@ export interface PublicTxOptions {
 }
 
 export interface PublicTxInput {
-  /** The fork the tx runs on (earlier txs of the block applied); its effects are applied to it on success. */
+  /**
+   * The fork the tx runs on, earlier txs of the block applied. It is only read: the caller applies the resulting
+   * effect (applyTxEffectToFork) once it decides to include the tx, before the block's next tx runs.
+   */
   readonly fork: WorldStateFork;
   readonly contracts: PublishedContracts;
   readonly globals: GlobalVariables;
@@ -68,8 +71,8 @@ interface Call {
 }
 
 /**
- * Runs the public part of a tx the way 4.1.2's PublicTxSimulator does, on the AVM (src/core/avm), and applies
- * its effects to the fork:
+ * Runs the public part of a tx the way 4.1.2's PublicTxSimulator does, on the AVM (src/core/avm), over a fork it
+ * only reads:
  *
  * 1. the non-revertible side effects from private (nullifiers, note hashes as they are, messages) and the
  *    contracts the tx deploys non-revertibly; a collision or a limit makes the tx invalid;
@@ -79,7 +82,7 @@ interface Call {
  *    checkpoint and stops the phase;
  * 4. the teardown call with its own gas budget, TRANSACTIONFEE set; its revert discards what the checkpoint holds;
  * 5. the fee: the fee payer's FeeJuice balance minus the fee, written as the tx's protocol write;
- * 6. the TxEffect, applied to the fork (64 note hash and nullifier slots, squashed public data writes).
+ * 6. the TxEffect (squashed public data writes), for the caller to apply to the fork.
  *
  * Throws PublicTxInvalidError for a tx no block may include, and InsufficientFeePerGasError (from the fee) when
  * its max fees are below the block's.
@@ -212,11 +215,6 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
     payFee(journal, tx.data.feePayer.value, transactionFee, options.skipFeeEnforcement ?? false);
 
     const txEffect = buildPublicTxEffect(tx, globals, revertCode, transactionFee, journal.getSideEffects());
-    fork.applyTxEffects({
-      noteHashes: txEffect.noteHashes.map((f) => f.value),
-      nullifiers: txEffect.nullifiers.map((f) => f.value),
-      publicDataWrites: txEffect.publicDataWrites.map((w) => ({ leafSlot: w.leafSlot.value, value: w.value.value })),
-    });
     const finalReason =
       revertReason ??
       (revertCode === RevertCode.OK

@@ -39,6 +39,7 @@ import { GasFees } from '../../../src/core/gas/gas-fees.js';
 import { computeFeePayerBalanceLeafSlot } from '../../../src/core/hash/siloing.js';
 import { Tx } from '../../../src/core/tx/tx.js';
 import { TxEffect } from '../../../src/core/tx/tx-effect.js';
+import { applyTxEffectToFork } from '../../../src/daemon/public-processor/apply-tx-effect.js';
 import { BlockContracts } from '../../../src/daemon/public-processor/block-contracts.js';
 import { chainStoreContracts } from '../../../src/daemon/public-processor/chain-store-contracts.js';
 import { publicSimulationOutputJson } from '../../../src/daemon/public-processor/public-simulation-output.js';
@@ -380,6 +381,7 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
     const before = sizes();
     try {
       const processed = processPublicTx({ fork, contracts, globals: ourGlobals(world.globals), tx, options });
+      applyTxEffectToFork(fork, processed.txEffect);
       contracts.addTxEffect(processed.txEffect);
       return { ok: true, processed, fork, treeGrowth: growth(before, sizes()) };
     } catch (err) {
