@@ -20,7 +20,7 @@ import type { PrivateLog } from '../../core/logs/private-log.js';
 import { RevertCode } from '../../core/tx/revert-code.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
-import type { WorldStateFork } from '../world-state/world-state-fork.js';
+import type { WorldStateView } from '../world-state/world-state-view.js';
 import { buildPublicTxEffect } from './public-tx-effect.js';
 import { PublicTxGas, type PublicTxGasUsed } from './public-tx-gas.js';
 import { PublicTxInvalidError } from './public-tx-invalid-error.js';
@@ -39,10 +39,11 @@ export interface PublicTxOptions {
 
 export interface PublicTxInput {
   /**
-   * The fork the tx runs on, earlier txs of the block applied. It is only read: the caller applies the resulting
-   * effect (applyTxEffectToFork) once it decides to include the tx, before the block's next tx runs.
+   * The state the tx runs on: a block's fork with its earlier txs applied, or any view for a simulation. It is
+   * only read: a block builder applies the resulting effect (applyTxEffectToFork) once it decides to include the
+   * tx, before the block's next tx runs.
    */
-  readonly fork: WorldStateFork;
+  readonly state: WorldStateView;
   readonly contracts: PublishedContracts;
   readonly globals: GlobalVariables;
   readonly tx: Tx;
@@ -71,7 +72,7 @@ interface Call {
 }
 
 /**
- * Runs the public part of a tx the way 4.1.2's PublicTxSimulator does, on the AVM (src/core/avm), over a fork it
+ * Runs the public part of a tx the way 4.1.2's PublicTxSimulator does, on the AVM (src/core/avm), over a state it
  * only reads:
  *
  * 1. the non-revertible side effects from private (nullifiers, note hashes as they are, messages) and the
@@ -82,13 +83,13 @@ interface Call {
  *    checkpoint and stops the phase;
  * 4. the teardown call with its own gas budget, TRANSACTIONFEE set; its revert discards what the checkpoint holds;
  * 5. the fee: the fee payer's FeeJuice balance minus the fee, written as the tx's protocol write;
- * 6. the TxEffect (squashed public data writes), for the caller to apply to the fork.
+ * 6. the TxEffect (squashed public data writes), for a block builder to apply to its fork.
  *
  * Throws PublicTxInvalidError for a tx no block may include, and InsufficientFeePerGasError (from the fee) when
  * its max fees are below the block's.
  */
 export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
-  const { tx, globals, fork } = input;
+  const { tx, globals } = input;
   const options = input.options ?? {};
   const forPublic = tx.data.forPublic;
   if (!forPublic) throw new PublicTxInvalidError(`Tx ${tx.txHash} has no public calls`);
@@ -102,7 +103,7 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
 
   const contracts = new TxContractSource(input.contracts);
   const journal = new AvmJournal({
-    world: new WorldStateAvmReader(fork),
+    world: new WorldStateAvmReader(input.state),
     contracts,
     firstNullifier,
     timestamp: globals.timestamp,

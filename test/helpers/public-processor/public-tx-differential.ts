@@ -380,7 +380,7 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
   return txs.map((tx): OursResult => {
     const before = sizes();
     try {
-      const processed = processPublicTx({ fork, contracts, globals: ourGlobals(world.globals), tx, options });
+      const processed = processPublicTx({ state: fork, contracts, globals: ourGlobals(world.globals), tx, options });
       applyTxEffectToFork(fork, processed.txEffect);
       contracts.addTxEffect(processed.txEffect);
       return { ok: true, processed, fork, treeGrowth: growth(before, sizes()) };
