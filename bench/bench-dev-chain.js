@@ -1,4 +1,4 @@
-// A dev chain for benchmarks that build blocks: the node's own ChainService on a manual clock and a
+// A dev chain for benchmarks that build blocks: the node's own chain state and sequencer on a manual clock and a
 // database file, fed from a plain list of txs (mined ones leave the list), plus a tx builder anchored at
 // its genesis. Shared by bench/chain and bench/sync so both measure the same block-building path.
 import pino from 'pino';
@@ -6,9 +6,10 @@ import { BlockHeader } from '../dist/core/block/block-header.js';
 import { Fr } from '../dist/core/fr.js';
 import { GasFees } from '../dist/core/gas/gas-fees.js';
 import { TxBuilder } from '../dist/core/tx/tx-builder.js';
-import { ChainService } from '../dist/daemon/chain/chain-service.js';
+import { ChainState } from '../dist/daemon/chain/chain-state.js';
 import { resolveConfig } from '../dist/daemon/config/resolve-config.js';
 import { ManualClock } from '../dist/daemon/lifecycle/manual-clock.js';
+import { configuredSequencer } from '../dist/daemon/sequencer/configured-sequencer.js';
 import { openNodeDatabase } from '../dist/daemon/store/node-database.js';
 
 /**
@@ -20,21 +21,17 @@ export async function startBenchDevChain(flags, dbPath) {
   const clock = new ManualClock();
   const db = openNodeDatabase(dbPath);
   const pending = [];
-  const service = new ChainService({
-    db: () => db,
-    config,
-    clock,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-    pendingTxs: () => ({
-      pendingTxsByPriority: () => pending,
-      dropTx: (_hash, reason) => {
-        throw new Error(`bench tx dropped: ${reason}`);
-      },
-    }),
-    minFees: () => new GasFees(0n, 1000n),
-  });
-  await service.start();
+  const log = pino({ level: 'silent' });
+  const state = ChainState.open({ db, config, clock, log });
+  const pendingTxs = {
+    pendingTxsByPriority: () => pending,
+    dropTx: (_hash, reason) => {
+      throw new Error(`bench tx dropped: ${reason}`);
+    },
+    onTxAdded: () => {},
+  };
+  const sequencer = configuredSequencer(config, state, pendingTxs, () => new GasFees(0n, 1000n), log);
+  const service = Object.assign(state, { sequencer });
   service.chain.addObserver({
     onBlockApplied: (b) => {
       const mined = new Set(b.body.txEffects.map((e) => e.txHash.toString()));

@@ -263,7 +263,7 @@ async function buildRun(label, txsPerBlock, nBlocks) {
   const s = (performance.now() - t0) / 1000;
   const built = service.chain.latestBlockNumber;
   const txs = service.chain.store.getBlocks(1, built).reduce((a, b) => a + b.body.txEffects.length, 0);
-  await service.stop();
+  await service.sequencer.stop();
   db.close();
   if (built !== nBlocks || txs !== all.length) throw new Error(`${label}: built ${built} blocks with ${txs} txs`);
   console.log(

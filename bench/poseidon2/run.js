@@ -8,7 +8,8 @@
 // elements, fixed per run.
 import { poseidon2Hash as zkPassportHash } from '@zkpassport/poseidon2';
 import { createNativeEngine, createWasmEngine, loadNativeAddon } from '../../dist/core/crypto/poseidon2-engines.js';
-import { FR_MODULUS, writeBigInt32 } from '../../dist/core/fr.js';
+import { FR_MODULUS } from '../../dist/core/fr.js';
+import { writeBigInt32 } from '../../dist/core/serialize/field-bytes.js';
 import { benchResult } from '../bench-result.js';
 
 const reps = Number(process.argv[2] ?? 5);

@@ -14,14 +14,22 @@ import {
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../dist/daemon/config/published-chain-values.js';
 import { PACKAGE_VERSION } from '../../dist/daemon/package-version.js';
+import { RPC_METHODS } from '../../dist/rpc/method-table.js';
 import { GZIP_THRESHOLD, jsonResponseHeaders } from '../../dist/rpc/server/rpc-listener.js';
 import { RpcService } from '../../dist/rpc/server/rpc-service.js';
 import { versionHeaders } from '../../dist/rpc/server/version-headers.js';
 import { heavyPayload } from './heavy-payload.js';
 
 const kind = process.argv[2];
-const heavy = heavyPayload();
+// node_getBlock's handler returns a block whose toJSON builds the payload, as an L2Block does; the bare
+// servers' JSON.stringify calls that toJSON too, so every server pays the same for it.
+const payload = heavyPayload();
+const heavy = { toJSON: () => payload };
 const handlers = { node_getBlockNumber: async () => 12345, node_getBlock: async () => heavy };
+// The node's server needs a handler for every method of the table; the others are never called here.
+const allHandlers = Object.fromEntries(
+  Object.keys(RPC_METHODS).map((name) => [name, handlers[name] ?? (async () => Promise.reject(new Error(name)))]),
+);
 // What a dev node started with defaults announces (its L1 rollup address is not known).
 const versions = {
   l1ChainId: 31337,
@@ -79,7 +87,7 @@ if (kind === 'bare') {
     disableAdminApiKey: true,
     resetAdminApiKey: false,
     versions,
-    handlers,
+    handlers: allHandlers,
     status: () => ({ serving: true, body: { status: 'ok' } }),
     notServing: () => undefined,
     log: pino({ level: 'silent' }),

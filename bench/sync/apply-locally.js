@@ -25,7 +25,7 @@ leader.close();
 const db = openNodeDatabase(outPath);
 const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(parsePrefundedAccounts(prefunded)) });
 const store = new ChainStore(db, (m) => pino().warn(m));
-const chain = new Chain({ db, worldState, store, settlement: new UpstreamSettlement(() => store, 'local') });
+const chain = new Chain({ db, worldState, store, settlement: new UpstreamSettlement(store, 'local') });
 const t0 = performance.now();
 for (let i = 0; i < blocks.length; i++) chain.applyBlock({ block: blocks[i], l1ToL2Messages: messages[i] });
 const seconds = (performance.now() - t0) / 1000;

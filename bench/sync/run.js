@@ -88,7 +88,7 @@ async function buildLeader() {
   }
   // Publish the last checkpoint and let its epoch be proven and finalized.
   clock.advance(service.slots.timing.slotDuration * 1000 * 40);
-  await service.stop();
+  await service.sequencer.stop();
   db.close();
   return n;
 }

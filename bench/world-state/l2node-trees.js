@@ -9,7 +9,6 @@ import { poseidon2HashBatch } from '../../dist/core/crypto/poseidon2.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { InThreadBatchHasher } from '../../dist/daemon/world-state/batch-hasher.js';
 import { MerkleTreeId } from '../../dist/daemon/world-state/merkle-tree-id.js';
-import { ParallelBatchHasher } from '../../dist/daemon/world-state/parallel-batch-hasher.js';
 import { WorldState } from '../../dist/daemon/world-state/world-state.js';
 
 /** Counts hashes (items) per width, so each figure can be set beside the hash-bound floor. */
@@ -164,22 +163,6 @@ export function runL2node(w, log) {
   }
 
   return out;
-}
-
-/**
- * Whole blocks, each size on a fresh world state, applied with applyBlock (the follower path: effects, state
- * check against the header, commit). With `workers` > 0 the hashing of large tree levels is spread over that
- * many worker threads besides the calling one.
- */
-export async function runBlocksWithWorkers(blocks, workers) {
-  const pool = new ParallelBatchHasher({ workers });
-  const deadline = Date.now() + 10_000;
-  while (pool.readyWorkers < workers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  try {
-    return runL2nodeBlocks(blocks, new CountingHasher(pool));
-  } finally {
-    await pool.close();
-  }
 }
 
 export function runL2nodeBlocks(bySize, hasher = new CountingHasher()) {

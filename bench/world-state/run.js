@@ -7,8 +7,7 @@
  *
  * How to run (plain JavaScript over the built output, so no TypeScript tooling is involved):
  *   npm run build && node bench/world-state/run.js [--prefill 1000000] [--quick] [--skip-aztec]
- * --quick prefills 100k leaves and runs fewer blocks. --hash-workers N (default 1) sets the worker threads of
- * the extra block run with parallel hashing (0 skips it). Aztec's packages are installed into bench/.deps (ignored by
+ * --quick prefills 100k leaves and runs fewer blocks. Aztec's packages are installed into bench/.deps (ignored by
  * git) on first use: npm install --prefix bench/.deps @aztec/merkle-tree@4.1.2 @aztec/kv-store@4.1.2.
  * Figures vary a lot on a shared 2-core machine; compare ratios within one run, not across runs.
  */
@@ -21,7 +20,7 @@ import { GENESIS_BLOCK_HEADER_HASH } from '../../dist/core/constants.js';
 import { POSEIDON2_ENGINE_DETAIL } from '../../dist/core/crypto/poseidon2.js';
 import { benchResult } from '../bench-result.js';
 import { loadAztec, runAztec, runAztecBlocks } from './aztec-trees.js';
-import { measureHashCost, runBlocksWithWorkers, runL2node, runL2nodeBlocks } from './l2node-trees.js';
+import { measureHashCost, runL2node, runL2nodeBlocks } from './l2node-trees.js';
 import { makeBlockWorkload, makeWorkload } from './workload.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,7 +79,6 @@ async function main() {
     `Batched hash cost: ${cost[2].toFixed(2)} µs (2 inputs), ${cost[3].toFixed(2)} µs (3), ${cost[4].toFixed(2)} µs (4)`,
   );
   const blockCounts = quick ? { 1: 3, 16: 3, 64: 2 } : { 1: 6, 16: 6, 64: 4 };
-  const hashWorkers = option('--hash-workers', 1);
   const skipAztec = flag('--skip-aztec');
   let A;
   let aztec;
@@ -106,7 +104,6 @@ async function main() {
   const blocks = makeBlockWorkload({ seed: 4243, blockCounts });
   log('Running l2node blocks...');
   const oursBlocks = runL2nodeBlocks(blocks);
-  const oursParallel = hashWorkers > 0 ? await runBlocksWithWorkers(blocks, hashWorkers) : undefined;
   aztecBlocks = await aztecStep('blocks', () => runAztecBlocks(A, blocks, GENESIS_BLOCK_HEADER_HASH, log));
 
   const w = makeWorkload({ seed: 4242, prefill, batches: 160 });
@@ -211,7 +208,6 @@ async function main() {
     }
   };
   blockRows('', oursBlocks);
-  if (oursParallel) blockRows(`, ${hashWorkers} hash worker${hashWorkers > 1 ? 's' : ''}`, oursParallel);
   log('');
   const hashesPer = (h, n) => ((h[2] + h[3] + h[4]) / n).toFixed(2);
   log(
@@ -224,10 +220,6 @@ async function main() {
       .join('; ');
   log(`Block wall times (ms), l2node: ${times(oursBlocks.times)}`);
   log(`Block CPU times (ms, this process), l2node: ${times(oursBlocks.cpuTimes)}`);
-  if (oursParallel) {
-    log(`Block wall times (ms), l2node with hash workers: ${times(oursParallel.times)}`);
-    log(`Block CPU times (ms, all threads), l2node with hash workers: ${times(oursParallel.cpuTimes)}`);
-  }
   log(
     'CPU time is what a block costs when it does not wait for the CPU; on a shared machine the wall time above it ' +
       'is the same work plus waiting for other processes.',
@@ -258,13 +250,6 @@ async function main() {
     for (const size of Object.keys(blocks)) {
       aztecBlocks.blockRoots[size].forEach((r, i) => {
         same(r.join(), oursBlocks.roots[size][i].join(), `all five trees after ${size}-tx block ${i + 1}`);
-        if (oursParallel) {
-          same(
-            r.join(),
-            oursParallel.roots[size][i].join(),
-            `all five trees after ${size}-tx block ${i + 1}, hash workers`,
-          );
-        }
       });
     }
   }

@@ -113,7 +113,7 @@ export class TxBot {
       const maxFees = new GasFees(minFees.feePerDaGas * factor, minFees.feePerL2Gas * factor);
       const builder = (this.builder as TxBuilder).withAnchor(await latestHeader(rpc));
       const tx = builder.build({ feePayer: this.o.feePayer, maxFeesPerGas: maxFees });
-      await rpc.call('node_sendTx', tx.toJSON() as unknown as Record<string, unknown>);
+      await rpc.call('node_sendTx', tx.toJSON());
       this.counts.sent++;
       this.o.onEvent({
         kind: 'sent',

@@ -61,19 +61,21 @@ export default class Start extends Command {
     }
     const logger = new NodeLogger({ spec: config.logLevel, format: config.logFormat });
     // The services' own banners are folded into the one printed below.
-    const node = new L2Node(config, logger, { print: () => {}, sources });
+    const log = logger.module('node');
+    let node: L2Node | undefined;
     let bot: TxBot | undefined;
     installShutdownHandlers({
       stop: async () => {
         await bot?.stop();
-        await node.stop();
+        await node?.stop();
       },
-      log: node.log,
+      log,
     });
     try {
+      node = await L2Node.init(config, logger, { print: () => {}, sources });
       await node.start();
     } catch (err) {
-      node.log.fatal({ err: (err as Error).message }, `node failed to start: ${(err as Error).message}`);
+      log.fatal({ err: (err as Error).message }, `node failed to start: ${(err as Error).message}`);
       process.exitCode = 1;
       process.exit(1);
     }

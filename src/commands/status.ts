@@ -5,7 +5,7 @@ import { adminUrlFlag, apiKeyFlag, fullFlag, nodeUrlFlag, timeoutFlag } from './
 import { EXIT_CODES } from './_lib/exit-codes.js';
 import { keyValues, shortHex } from './_lib/human-format.js';
 import { NodeConnection } from './_lib/node-connection.js';
-import { at, textAt, toWire } from './_lib/wire-json.js';
+import { at, textAt, wireOf } from './_lib/wire-json.js';
 
 export default class Status extends BaseCommand {
   static override summary = 'Show whether the node is up, where its chain stands, and whether admin access works.';
@@ -41,11 +41,11 @@ export default class Status extends BaseCommand {
     const serving = health.status === 200;
     const [info, tips, ready, pending, minFees] = serving
       ? await Promise.all([
-          node.call('node_getNodeInfo').then(toWire),
-          node.call('node_getL2Tips').then(toWire),
+          node.call('node_getNodeInfo').then((v) => wireOf('node_getNodeInfo', v)),
+          node.call('node_getL2Tips').then((v) => wireOf('node_getL2Tips', v)),
           node.call('node_isReady'),
           node.call('node_getPendingTxCount'),
-          node.call('node_getCurrentMinFees').then(toWire),
+          node.call('node_getCurrentMinFees').then((v) => wireOf('node_getCurrentMinFees', v)),
         ])
       : [null, null, false, null, null];
     const admin = await this.checkAdmin(flags);

@@ -1,3 +1,4 @@
+import { bigIntToBuffer32, bytesToBigInt } from './serialize/field-bytes.js';
 /** The BN254 scalar field modulus: every Aztec field element (hashes, leaves, addresses) lives below it. */
 export const FR_MODULUS = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
@@ -97,27 +98,6 @@ export function parseFieldString(s: string): bigint {
 
 export function toHex64(v: bigint): string {
   return `0x${v.toString(16).padStart(64, '0')}`;
-}
-
-export function bigIntToBuffer32(v: bigint): Buffer {
-  const buf = Buffer.alloc(32);
-  writeBigInt32(buf, 0, v);
-  return buf;
-}
-
-/** Writes v as 32 big-endian bytes at offset. */
-export function writeBigInt32(buf: Uint8Array, offset: number, v: bigint): void {
-  let x = v;
-  for (let i = offset + 31; i >= offset; i--) {
-    buf[i] = Number(x & 0xffn);
-    x >>= 8n;
-  }
-}
-
-export function bytesToBigInt(buf: Uint8Array, offset: number, length: number): bigint {
-  let hex = '';
-  for (let i = offset; i < offset + length; i++) hex += (buf[i] as number).toString(16).padStart(2, '0');
-  return hex.length === 0 ? 0n : BigInt(`0x${hex}`);
 }
 
 function clip(s: string): string {

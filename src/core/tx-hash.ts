@@ -1,4 +1,5 @@
-import { bigIntToBuffer32, bytesToBigInt, FieldParseError, toHex64 } from './fr.js';
+import { FieldParseError, toHex64 } from './fr.js';
+import { bigIntToBuffer32, bytesToBigInt } from './serialize/field-bytes.js';
 
 const HEX = /^(0x)?([0-9a-fA-F]*)$/;
 

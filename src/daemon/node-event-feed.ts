@@ -11,13 +11,13 @@ import type {
   StreamValidators,
 } from '../rpc/node-stream-event.js';
 import type { EventFeed } from '../rpc/server/event-stream.js';
-import type { ChainService } from './chain/chain-service.js';
+import type { Chain } from './chain/chain.js';
 import type { NodeConfig } from './config/settings.js';
 import type { Clock } from './lifecycle/clock.js';
-import type { MempoolService } from './mempool/mempool-service.js';
+import type { Mempool } from './mempool/mempool.js';
 import type { NodeEvents, PoolChange } from './node-events.js';
 import type { OperationsService } from './operations/operations-service.js';
-import type { SyncStatus as ProductionStatus } from './operations/sync-status.js';
+import type { ProductionStatus } from './operations/production-status.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import type { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import type { ValidatorService } from './validators/validator-service.js';
@@ -27,8 +27,8 @@ export interface NodeEventFeedSources {
   readonly config: NodeConfig;
   readonly startedAt: Date;
   readonly clock: Clock;
-  readonly chain: ChainService;
-  readonly mempool: MempoolService;
+  readonly chain: Chain;
+  readonly mempool: Mempool;
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
   readonly sync: UpstreamBlockSource | undefined;
@@ -95,9 +95,9 @@ export class NodeEventFeed implements EventFeed {
         ...(config.syncFrom ? { upstream: config.syncFrom } : {}),
         startedAt: this.node.startedAt.getTime(),
       },
-      tips: chain.chain.readTips(),
+      tips: chain.readTips(),
       pool: this.pool(),
-      production: production(operations.syncStatus()),
+      production: production(operations.productionStatus()),
       ...(sync ? { sync: sync.status() } : {}),
       snapshotUpload: operations.snapshotStatus(),
       validators: this.validators(),
@@ -105,10 +105,9 @@ export class NodeEventFeed implements EventFeed {
     };
   }
 
-  /** Subscribes to the services' emitters; they exist once the chain and the operations run. */
+  /** Subscribes to the chain's and the operations' emitters. */
   private attach(): void {
-    const { chain: chainService, operations } = this.node;
-    const chain = chainService.chain;
+    const { chain, operations } = this.node;
     this.detach.push(
       chain.events.on('block', ({ block, durationMs }) => {
         this.durations.set(block.number, durationMs);
@@ -162,15 +161,14 @@ export class NodeEventFeed implements EventFeed {
     if (this.poolTimer || this.listeners.size === 0) return;
     this.poolTimer = setTimeout(() => {
       this.poolTimer = undefined;
-      if (this.node.mempool.running) this.emit({ type: 'pool', at: this.now(), pool: this.pool() });
+      this.emit({ type: 'pool', at: this.now(), pool: this.pool() });
     }, POOL_EVENT_MS);
     this.poolTimer.unref();
   }
 
   private pool(): StreamPool {
-    const mempool = this.node.mempool;
     return {
-      pending: mempool.running ? mempool.mempool.pendingTxCount() : 0,
+      pending: this.node.mempool.pendingTxCount(),
       added: this.added.count,
       dropped: { ...this.dropped },
       rejected: { ...this.rejected },
@@ -191,7 +189,7 @@ export class NodeEventFeed implements EventFeed {
   }
 
   private recentBlocks(): StreamBlock[] {
-    const store = this.node.chain.chain.store;
+    const store = this.node.chain.store;
     const latest = store.latestBlockNumber();
     return store.blocks.getRange(Math.max(1, latest - RECENT_BLOCKS + 1), latest + 1).map((row) => {
       const header = BlockHeader.fromBuffer(row.header);

@@ -1,14 +1,20 @@
+import { MAX_PROCESSABLE_L2_GAS } from '../core/constants.js';
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
 import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
-import { ChainService } from './chain/chain-service.js';
+import { ChainState } from './chain/chain-state.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
+import { FeeModel } from './fees/fee-model.js';
+import type { FeeConfig } from './fees/fee-settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
+import type { NodeState } from './lifecycle/node-state.js';
+import type { Service } from './lifecycle/service.js';
 import { ServiceRunner } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
-import { MempoolService } from './mempool/mempool-service.js';
+import { worldStateReader } from './mempool/committed-state-reader.js';
+import { Mempool } from './mempool/mempool.js';
 import { MetricsService } from './metrics/metrics-service.js';
 import { NodeMetrics } from './metrics/node-metrics.js';
 import { NodeEventFeed } from './node-event-feed.js';
@@ -16,8 +22,13 @@ import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
+import { configuredSequencer } from './sequencer/configured-sequencer.js';
+import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
+import type { Sequencer } from './sequencer/sequencer.js';
+import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
 import { DatabaseService } from './store/database-service.js';
+import type { SqliteDatabase } from './store/node-database.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
@@ -25,12 +36,10 @@ import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
 import { ValidatorService } from './validators/validator-service.js';
 
-export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
-
 export interface L2NodeOptions {
   /**
-   * Where the services' start-up banners (prefunded accounts, a new admin key) go; stdout by default.
-   * `l2node start` passes a no-op and prints one banner of its own with the same facts.
+   * Where the start-up banners (prefunded accounts, a new admin key) go; stdout by default. `l2node start`
+   * passes a no-op and prints one banner of its own with the same facts.
    */
   readonly print?: (text: string) => void;
   /**
@@ -42,24 +51,32 @@ export interface L2NodeOptions {
 }
 
 /**
- * The composition root of the daemon: builds every service from the config, starts them in order and
- * stops them in reverse. Services reach each other only through what this class hands them.
+ * The composition root of the daemon. `L2Node.init` opens the database (restored from a snapshot first when
+ * asked) and the chain on it, then builds every service with the concrete objects it needs, so the types show
+ * the real graph; `start` starts the services in order and `stop` stops them in reverse. Services reach each
+ * other only through what this class hands them.
  */
 export class L2Node {
   state: NodeState = 'starting';
   readonly startedAt = new Date();
   readonly log: Logger;
-  readonly database: DatabaseService;
   /** The node's one clock (DESIGN section 4). */
-  readonly clock: Clock = new SystemClock();
-  /** World state, chain store, dev L1 stand-in and sequencer. */
-  readonly chain: ChainService;
-  /** The tx pool and the fee model; they observe every block of the chain. */
-  readonly mempool: MempoolService;
-  /** The validator committee (keystore, signatures, sentinel, slashing) when a keystore is configured. */
-  readonly validators: ValidatorService;
+  readonly clock: Clock;
+  readonly database: DatabaseService;
+  /** World state, chain store, slot clock and settlement layer (the dev L1 stand-in, or the upstream). */
+  readonly chain: ChainState;
+  /** The fee model: the min fees of the next block; it observes every block of the chain. */
+  readonly feeModel: FeeModel;
+  /** The tx pool; it observes every block of the chain and feeds the sequencer. */
+  readonly mempool: Mempool;
+  /** Dev mode: builds the blocks. Absent on a follower. */
+  readonly sequencer: Sequencer | undefined;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
   readonly sync: UpstreamBlockSource | undefined;
+  /** What feeds blocks into the chain: the follower's block source, or the dev sequencer. */
+  readonly blockProducer: BlockProducer & Service;
+  /** The validator committee (keystore, signatures, sentinel, slashing) when a keystore is configured. */
+  readonly validators: ValidatorService;
   /** Runtime config, pause and resume, rollbacks, snapshot uploads (the nodeAdmin_ operations). */
   readonly operations: OperationsService;
   /** Prometheus GET /metrics on --metrics-port, when set. */
@@ -68,64 +85,77 @@ export class L2Node {
   readonly events: NodeEvents;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
-  private readonly runner: ServiceRunner;
 
-  constructor(
+  /**
+   * Opens what the services are built on, then builds them. A failure closes what was opened (the runner's
+   * `started database` is stopped again), so nothing is left half-open.
+   */
+  static async init(config: NodeConfig, logger: NodeLogger, options: L2NodeOptions = {}): Promise<L2Node> {
+    const log = logger.module('node');
+    const runner = new ServiceRunner(log);
+    log.info(
+      { dataDirectory: config.dataDirectory ?? null },
+      config.dataDirectory
+        ? `starting node with data directory ${config.dataDirectory}`
+        : 'starting node in memory (no --data-directory): nothing is kept after it stops',
+    );
+    // --snapshot-url: the database is restored from a snapshot before it opens.
+    if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
+    const database = new DatabaseService(config.dataDirectory);
+    await runner.start(database);
+    try {
+      return new L2Node(config, logger, options, runner, database);
+    } catch (err) {
+      log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
+      await runner.stopAll();
+      throw err;
+    }
+  }
+
+  private constructor(
     readonly config: NodeConfig,
     readonly logger: NodeLogger,
-    options: L2NodeOptions = {},
+    options: L2NodeOptions,
+    private readonly runner: ServiceRunner,
+    database: DatabaseService,
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
+    this.clock = new SystemClock();
+    this.database = database;
+    const db = database.db;
     this.events = new NodeEvents((event, err) =>
       this.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
     );
-    this.runner = new ServiceRunner(this.log);
-    this.database = new DatabaseService(config.dataDirectory);
     const upstream = config.syncFrom ? new RpcUpstream({ url: config.syncFrom }) : undefined;
-    const settlement = upstream && new UpstreamSettlement(() => this.chain.chain.store, upstream.url);
-    this.chain = new ChainService({
-      db: () => this.database.db,
+    // A follower's settlement layer is its upstream, read through the chain store it is built on.
+    let settlement: UpstreamSettlement | undefined;
+    this.chain = ChainState.open({
+      db,
       config,
       clock: this.clock,
       log: logger.module('chain'),
-      print,
-      pendingTxs: () => (this.mempool.running ? this.mempool.mempool : undefined),
-      minFees: () => this.mempool.feeModel.minFeesForNextBlock(),
-      settlement,
+      settlement: upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url))),
     });
-    this.validators = new ValidatorService({
-      db: () => this.database.db,
-      config,
-      chainStore: () => this.chain.chain.store,
-      slots: () => this.chain.slots,
-      setConsensus: (consensus) => this.chain.sequencer.setCheckpointConsensus(consensus),
-      clock: this.clock,
-      log: logger.module('validators'),
-      onSlot: (result) => this.events.emit('validatorSlot', result),
-    });
-    this.mempool = new MempoolService({
-      db: () => this.database.db,
-      worldState: () => this.chain.worldState,
-      config,
+    print(prefundedAccountsBanner(this.chain.prefundedAccounts));
+    const chain = this.chain.chain;
+
+    // The fee model and the pool change with every block, inside its transaction: they join the chain's block
+    // observers before any block is built or synced.
+    this.feeModel = newFeeModel(db, config);
+    this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
-      now: () => this.clock.now(),
-      // The next block is built in the current slot (or the next one): txs expiring before it cannot be included.
-      validationTimestamp: () => this.chain.slots.slotTimestamp(this.chain.slots.currentSlot()),
-      minedTxLookup: () => (this.chain.running ? chainMinedTxLookup(this.chain.chain) : undefined),
-      contractClassIdOf: (address) =>
-        this.chain.chain.store.contractInstances.get(address)?.currentContractClassId.value,
-      // The pool and the fee model change with every block, inside its transaction.
-      observe: (observer) => this.chain.chain.addObserver(observer),
-      onTxAdded: () => this.chain.sequencer.notifyPendingTx(),
       onPoolChange: (change) => this.events.emit('pool', change),
       forwardTx: upstream && upstreamTxForwarder(upstream, logger.module('sync')),
     });
+    chain.addObserver(this.mempool);
+    chain.addObserver(this.feeModel);
+
     this.sync =
       upstream && settlement
         ? new UpstreamBlockSource({
             upstream,
-            chain: () => this.chain.chain,
+            chain: () => chain,
             settlement,
             config,
             isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
@@ -133,18 +163,39 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
+    this.sequencer = upstream
+      ? undefined
+      : configuredSequencer(
+          config,
+          this.chain,
+          this.mempool,
+          () => this.feeModel.minFeesForNextBlock(),
+          logger.module('chain'),
+        );
+    this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
+
+    this.validators = new ValidatorService({
+      db,
+      config,
+      chainStore: chain.store,
+      slots: this.chain.slots,
+      sequencer: this.sequencer,
+      clock: this.clock,
+      log: logger.module('validators'),
+      onSlot: (result) => this.events.emit('validatorSlot', result),
+    });
     this.operations = new OperationsService({
       config,
-      db: () => this.database.db,
+      db,
       chain: this.chain,
       mempool: this.mempool,
-      producer: () => (this.chain.running ? this.blockProducer : undefined),
+      producer: this.blockProducer,
       nodeState: () => this.state,
       now: () => this.clock.now(),
       log: logger.module('operations'),
     });
     const metrics = new NodeMetrics({
-      chain: this.chain,
+      chain,
       mempool: this.mempool,
       operations: this.operations,
       startedAt: this.startedAt,
@@ -187,7 +238,17 @@ export class L2Node {
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
       // The admin listener's WebSocket event stream (GET /events): the dashboard's source.
-      events: new NodeEventFeed(this),
+      events: new NodeEventFeed({
+        config,
+        startedAt: this.startedAt,
+        clock: this.clock,
+        chain,
+        mempool: this.mempool,
+        operations: this.operations,
+        validators: this.validators,
+        sync: this.sync,
+        events: this.events,
+      }),
       observeCall: config.metricsPort === undefined ? undefined : (call) => metrics.observeRpc(call),
       log: logger.module('rpc'),
       print,
@@ -195,22 +256,10 @@ export class L2Node {
   }
 
   async start(): Promise<void> {
-    this.log.info(
-      { dataDirectory: this.config.dataDirectory ?? null },
-      this.config.dataDirectory
-        ? `starting node with data directory ${this.config.dataDirectory}`
-        : 'starting node in memory (no --data-directory): nothing is kept after it stops',
-    );
-    // --snapshot-url: the database is restored from a snapshot before it opens.
-    if (this.config.snapshotUrl) await this.runner.start(new SnapshotBootstrapService(this.config, this.log));
-    await this.runner.start(this.database);
-    await this.runner.start(this.chain);
-    // The mempool joins the chain's block observers before the sequencer builds a first block.
-    await this.runner.start(this.mempool);
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.
-    await this.runner.start(this.sync ?? this.chain.sequencer);
+    await this.runner.start(this.blockProducer);
     // Stopped before the producer and the database: a running snapshot upload ends first.
     await this.runner.start(this.operations);
     await this.runner.start(this.metrics);
@@ -226,14 +275,9 @@ export class L2Node {
     this.state = 'stopped';
   }
 
-  /** What feeds blocks into the chain: the follower's block source, or the dev sequencer. */
-  get blockProducer(): BlockProducer {
-    return this.sync ?? this.chain.sequencer;
-  }
-
-  /** Latest block number of the chain store, 0 at genesis (and before the chain opened). */
+  /** Latest block number of the chain store, 0 at genesis. */
   chainTip(): number {
-    return this.chain.running ? this.chain.chain.latestBlockNumber : 0;
+    return this.chain.chain.latestBlockNumber;
   }
 
   /**
@@ -243,8 +287,8 @@ export class L2Node {
    */
   statusReport(): StatusReport {
     const serving = this.state === 'running';
-    const sync = this.operations.syncStatus();
-    const tips = this.chain.running ? this.chain.chain.readTips() : undefined;
+    const sync = this.operations.productionStatus();
+    const tips = this.chain.chain.readTips();
     return {
       serving,
       body: {
@@ -253,21 +297,60 @@ export class L2Node {
         ready: serving && sync.state === 'synced',
         blockNumber: this.chainTip(),
         sync,
-        ...(tips
-          ? {
-              tips: {
-                proposed: tips.proposed.number,
-                checkpointed: tips.checkpointed.block.number,
-                proven: tips.proven.block.number,
-                finalized: tips.finalized.block.number,
-              },
-            }
-          : {}),
-        pendingTxs: this.mempool.running ? this.mempool.mempool.pendingTxCount() : 0,
+        tips: {
+          proposed: tips.proposed.number,
+          checkpointed: tips.checkpointed.block.number,
+          proven: tips.proven.block.number,
+          finalized: tips.finalized.block.number,
+        },
+        pendingTxs: this.mempool.pendingTxCount(),
         snapshot: this.operations.snapshotStatus(),
         // Follower mode: the upstream, the distance to it, blocks/s, ETA, and a refused block if any.
         ...(this.sync ? { follower: this.sync.status() } : {}),
       },
     };
   }
+}
+
+function newFeeModel(db: SqliteDatabase, config: FeeConfig & Pick<SequencerConfig, 'epochDuration'>): FeeModel {
+  return new FeeModel(db, {
+    initialEthPerFeeAsset: config.initialEthPerFeeAsset,
+    manaTarget: config.manaTarget,
+    provingCostPerMana: config.provingCostPerMana,
+    l1: { baseFee: config.simulatedL1BaseFee, blobFee: config.simulatedL1BlobBaseFee },
+    epochDuration: BigInt(config.epochDuration),
+  });
+}
+
+function newMempool(
+  db: SqliteDatabase,
+  config: NodeConfig,
+  chain: ChainState,
+  feeModel: FeeModel,
+  clock: Clock,
+  o: Pick<ConstructorParameters<typeof Mempool>[0], 'log' | 'onPoolChange' | 'forwardTx'>,
+): Mempool {
+  const mempool = new Mempool({
+    db,
+    state: worldStateReader(chain.worldState),
+    settings: config,
+    minFees: () => feeModel.minFeesForNextBlock(),
+    now: () => clock.now(),
+    // The next block is built in the current slot (or the next one): txs expiring before it cannot be included.
+    validationTimestamp: () => chain.slots.slotTimestamp(chain.slots.currentSlot()),
+    // 4.1.2 caps a tx's L2 gas at min(MAX_PROCESSABLE_L2_GAS, the rollup's mana limit = 2 x target, the
+    // configured block gas limit); a getter, as nodeAdmin_setConfig may change the block gas limit.
+    get maxL2Gas() {
+      return Math.min(MAX_PROCESSABLE_L2_GAS, Number(config.manaTarget * 2n), config.maxL2BlockGas);
+    },
+    epochDuration: config.epochDuration,
+    minedTxLookup: chainMinedTxLookup(chain.chain),
+    contractClassIdOf: (address) => chain.store.contractInstances.get(address)?.currentContractClassId.value,
+    ...o,
+  });
+  o.log?.info(
+    { pending: mempool.pendingTxCount(), minFeePerL2Gas: feeModel.minFeesForNextBlock().feePerL2Gas.toString() },
+    'mempool running',
+  );
+  return mempool;
 }

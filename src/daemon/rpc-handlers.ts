@@ -1,34 +1,42 @@
 import type { RpcHandlers } from '../rpc/rpc-handlers.js';
 import { chainRpcHandlers } from './chain/chain-rpc-handlers.js';
-import type { ChainService } from './chain/chain-service.js';
+import type { ChainState } from './chain/chain-state.js';
 import type { NodeConfig } from './config/settings.js';
+import type { FeeModel } from './fees/fee-model.js';
+import type { NodeState } from './lifecycle/node-state.js';
+import type { Mempool } from './mempool/mempool.js';
 import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
-import type { MempoolService } from './mempool/mempool-service.js';
 import { operationsRpcHandlers } from './operations/operations-rpc-handlers.js';
 import type { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import type { Sequencer } from './sequencer/sequencer.js';
 import type { ValidatorService } from './validators/validator-service.js';
 import { validatorsRpcHandlers } from './validators/validators-rpc-handlers.js';
 
-/** What the handlers read from the node; each later service adds its own accessor. */
+/** What the handlers read from the node. */
 export interface RpcHandlerSources {
   readonly config: NodeConfig;
   /** Latest block number known (0 at genesis). */
   chainTip(): number;
-  readonly chain: ChainService;
-  readonly mempool: MempoolService;
+  readonly state: NodeState;
+  readonly chain: ChainState;
+  readonly mempool: Mempool;
+  readonly feeModel: FeeModel;
+  readonly sequencer: Sequencer | undefined;
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
 }
 
 /**
- * The handlers the daemon binds to the method table (src/rpc/method-table.ts). A method missing here
- * answers -32601 "<method> is not available yet"; each service adds its methods when it lands.
+ * The handlers the daemon binds to the method table (src/rpc/method-table.ts): each service answers its
+ * methods, and the return type makes the set total (a method no service answers does not compile).
  */
 export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
-    ...chainRpcHandlers(node.chain, node.config),
-    ...mempoolRpcHandlers(node.mempool),
+    ...chainRpcHandlers(node.chain, node.config, node.sequencer),
+    ...mempoolRpcHandlers(node.mempool, node.feeModel),
+    // The listeners serve only a running node, so a node that answers accepts txs.
+    node_isReady: async () => node.state === 'running',
     ...operationsRpcHandlers(() => node.operations),
     ...validatorsRpcHandlers(node.validators),
     node_getBlockNumber: async () => node.chainTip(),

@@ -24,30 +24,6 @@ export const APPLICATION_ERRORS = {
 
 export type ApplicationErrorName = keyof typeof APPLICATION_ERRORS;
 
-/** Mempool rejection codes of spec part 7, as `data.code` of a TX_REJECTED error. */
-export type TxRejectionCode = 'LOW_PRIORITY_FEE' | 'INSUFFICIENT_FEE_PAYER_BALANCE' | 'NULLIFIER_CONFLICT';
-
-/**
- * The `data` object of a TX_REJECTED error: exactly the rejection object of reference section 10 (the
- * code, the human message, and the figures as decimal strings or hex hashes).
- */
-export type TxRejection =
-  | { code: 'LOW_PRIORITY_FEE'; message: string; minimumPriorityFee: string; txPriorityFee: string }
-  | {
-      code: 'INSUFFICIENT_FEE_PAYER_BALANCE';
-      message: string;
-      currentBalance: string;
-      availableBalance: string;
-      feeLimit: string;
-    }
-  | {
-      code: 'NULLIFIER_CONFLICT';
-      message: string;
-      conflictingTxHash: string;
-      minimumPriceBumpFee?: string;
-      txPriorityFee?: string;
-    };
-
 /** The `error` member of a JSON-RPC response. */
 export interface JsonRpcErrorObject {
   code: number;
@@ -89,12 +65,11 @@ export const rpcErrors = {
   methodNotFound: (method: string, hint?: string) =>
     new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}${hint ? ` (${hint})` : ''}`),
   /** A method of the table whose service has not landed yet. */
-  notAvailableYet: (method: string) => new RpcError(METHOD_NOT_FOUND, `${method} is not available yet`),
   invalidParams: (message: string) => new RpcError(INVALID_PARAMS, message),
   unauthorized: () => application('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
   blockNotAvailable: (message: string) => application('BLOCK_NOT_AVAILABLE', message),
-  /** `rejection` becomes `data` unchanged (reference section 10). */
-  txRejected: (rejection: TxRejection) =>
+  /** `rejection` (the mempool's TxRejection) becomes `data` unchanged (reference section 10). */
+  txRejected: (rejection: { readonly code: string; readonly message: string; readonly [figure: string]: unknown }) =>
     new RpcError(APPLICATION_ERRORS.TX_REJECTED.code, rejection.message, { ...rejection }),
   txInvalid: (reasons: readonly string[]) =>
     application('TX_INVALID', `Invalid tx: ${reasons.join(', ')}`, { reasons: [...reasons] }),

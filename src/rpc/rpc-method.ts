@@ -46,14 +46,22 @@ export interface ParamSpec<In = unknown, Out = unknown, P extends Presence = Pre
   readonly defaultValue?: Out;
 }
 
-/** How a handler's result travels: encoded to JSON on the server, decoded (and checked) on the client. */
+/**
+ * How a handler's result travels: the handler returns the domain object (an L2Block, a TxReceipt, a witness),
+ * the server encodes it to JSON, and the client, the follower and the CLI decode (and check) it back.
+ */
 export interface ResultCodec<T> {
   /** The JSON form, for the docs. */
   readonly type: string;
   /** To a JSON-safe value (no bigint, no undefined: not-found and void are null). */
   encode(value: T): unknown;
-  /** From the parsed JSON of a response; throws when the node answered something of the wrong shape. */
-  decode(json: unknown): T;
+  /**
+   * From the parsed JSON of a response; throws a DecodeError naming the path below `path` that was wrong
+   * when the node answered something of the wrong shape.
+   */
+  decode(json: unknown, path?: string): T;
+  /** Set when `encode` returns its input as is (the value is JSON already): containers then skip the walk. */
+  readonly identity?: boolean;
 }
 
 /** How the method relates to Aztec 4.1.2 (which methods the conformance harness may call). */

@@ -5,6 +5,7 @@ import { type BlockParameter, parseBlockParameter } from '../core/block-paramete
 import { EthAddress } from '../core/eth-address.js';
 import { Fr } from '../core/fr.js';
 import { describe } from '../core/serialize/json-reader.js';
+import { Tx, type TxJson } from '../core/tx/tx.js';
 import { TxHash } from '../core/tx-hash.js';
 import type { WireType } from './rpc-method.js';
 
@@ -121,7 +122,27 @@ export function arrayOf<In, Out>(item: WireType<In, Out>, maxLength: number): Wi
   return { type: `${item.type}[] (at most ${maxLength})`, schema };
 }
 
-/** An object whose decoder has not landed yet: any JSON object, handed over as parsed. */
+/**
+ * A transaction in its wire JSON (4.1.2 Tx), read with Tx.fromJSON: the handler gets a Tx, and a bad field
+ * is refused with its path (`tx.data.constants...: expected ...`).
+ */
+export const tx: WireType<TxJson, Tx> = {
+  type: 'Tx',
+  schema: z.unknown().transform((v, ctx): Tx => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      ctx.addIssue({ code: 'custom', message: `expected a Tx object, got ${describe(v)}` });
+      return z.NEVER;
+    }
+    try {
+      return Tx.fromJSON(v, 'tx');
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
+};
+
+/** Any JSON object, handed over as parsed: the handler checks its keys (NodeAdminConfig against the settings table). */
 export function jsonObject(typeName: string): WireType<Record<string, unknown>, Record<string, unknown>> {
   return wireType(typeName, `a ${typeName} object`, (v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Refused();

@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { StreamBlock } from '../rpc/node-stream-event.js';
 import { Panel } from './panel.js';
-import { clockTime, formatCount, shortHex } from './text-format.js';
+import { abbreviateHex, clockTime, formatCount } from './text-format.js';
 
 export interface BlocksPanelProps {
   /** Oldest first; the newest are shown on top. */
@@ -19,7 +19,7 @@ export function BlocksPanel({ blocks, rows, flexGrow, height }: BlocksPanelProps
   const shown = blocks.slice(-Math.max(0, rows)).reverse();
   const cells = shown.map((b) => [
     String(b.number),
-    shortHex(b.hash, 4),
+    abbreviateHex(b.hash, 4),
     String(b.txCount),
     formatCount(b.mana),
     clockTime(b.timestamp * 1000),

@@ -4,7 +4,7 @@ import type {
   StreamSyncProgress,
   StreamTips,
 } from '../rpc/node-stream-event.js';
-import { formatCount, shortHex } from './text-format.js';
+import { abbreviateHex, formatCount } from './text-format.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -38,7 +38,7 @@ export function describeEvent(event: NodeStreamEvent, before: LogContext, at: nu
     case 'block': {
       const b = event.block;
       const took = b.durationMs === undefined ? '' : `, applied in ${b.durationMs} ms`;
-      return line(`block ${b.number} ${shortHex(b.hash)}: ${b.txCount} txs, ${formatCount(b.mana)} mana${took}`);
+      return line(`block ${b.number} ${abbreviateHex(b.hash)}: ${b.txCount} txs, ${formatCount(b.mana)} mana${took}`);
     }
     case 'tips': {
       const moved: string[] = [];
@@ -105,7 +105,7 @@ export function describeEvent(event: NodeStreamEvent, before: LogContext, at: nu
       const r = event.result;
       const missed = r.status === 'checkpoint-missed' || r.status === 'blocks-missed';
       return line(
-        `slot ${r.slot}: proposer ${shortHex(r.proposer, 4)} ${r.status}, ${r.attestationsSent} attestations, ${r.attestationsMissed} missed`,
+        `slot ${r.slot}: proposer ${abbreviateHex(r.proposer, 4)} ${r.status}, ${r.attestationsSent} attestations, ${r.attestationsMissed} missed`,
         missed || r.attestationsMissed > 0 ? 'warn' : 'info',
       );
     }

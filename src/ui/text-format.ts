@@ -28,10 +28,14 @@ export function formatRate(perSecond: number | undefined): string {
   return perSecond >= 100 ? String(Math.round(perSecond)) : perSecond.toFixed(1);
 }
 
-/** `0x25bebe…8a6a9f` for long hex, as is otherwise. */
-export function shortHex(value: string, keep = 6): string {
-  if (!/^0x[0-9a-fA-F]+$/.test(value) || value.length <= 2 + keep * 2 + 1) return value;
-  return `${value.slice(0, 2 + keep)}…${value.slice(-keep)}`;
+/**
+ * Hex shortened to its ends, `0x25bebe…8a6a9f` (`head` digits after 0x, `tail` at the end), once it has at least
+ * `minDigits` digits (by default whenever that makes it shorter); anything else (short, not hex) as it is. The
+ * dashboard and the CLI's human output (commands/_lib/human-format.ts) both shorten through it.
+ */
+export function abbreviateHex(value: string, head = 6, tail = head, minDigits = head + tail + 2): string {
+  if (!/^0x[0-9a-fA-F]+$/.test(value) || value.length - 2 < minDigits) return value;
+  return `${value.slice(0, 2 + head)}…${value.slice(-tail)}`;
 }
 
 /** Local wall-clock time of a ms timestamp, "HH:MM:SS". */

@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { StreamSyncProgress, StreamTips } from '../rpc/node-stream-event.js';
 import { Panel } from './panel.js';
-import { formatCount, shortHex, UNKNOWN } from './text-format.js';
+import { abbreviateHex, formatCount, UNKNOWN } from './text-format.js';
 
 export interface TipsPanelProps {
   readonly tips: StreamTips | undefined;
@@ -20,7 +20,7 @@ export function TipsPanel({ tips, sync, flexGrow }: TipsPanelProps) {
     );
   }
   const rows: [string, number, string][] = [
-    ['proposed', tips.proposed.number, shortHex(tips.proposed.hash)],
+    ['proposed', tips.proposed.number, abbreviateHex(tips.proposed.hash)],
     ['checkpointed', tips.checkpointed.block.number, `checkpoint ${tips.checkpointed.checkpoint.number}`],
     ['proven', tips.proven.block.number, `checkpoint ${tips.proven.checkpoint.number}`],
     ['finalized', tips.finalized.block.number, `checkpoint ${tips.finalized.checkpoint.number}`],

@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { StreamValidators } from '../rpc/node-stream-event.js';
 import { Panel } from './panel.js';
-import { shortHex, UNKNOWN } from './text-format.js';
+import { abbreviateHex, UNKNOWN } from './text-format.js';
 
 export interface ValidatorsPanelProps {
   readonly validators: StreamValidators | undefined;
@@ -52,7 +52,7 @@ export function ValidatorsPanel({ validators: v, rows, flexGrow, height }: Valid
           const missed = s.status === 'checkpoint-missed' || s.status === 'blocks-missed';
           return (
             <Text key={s.slot} wrap="truncate">
-              {`slot ${s.slot} ${shortHex(s.proposer, 4)} `}
+              {`slot ${s.slot} ${abbreviateHex(s.proposer, 4)} `}
               <Text color={missed ? 'red' : 'green'}>{s.status}</Text>
               <Text dimColor>{` ${s.attestationsSent}✓ ${s.attestationsMissed}✗`}</Text>
             </Text>

@@ -5,6 +5,7 @@ import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
+import { rpcResult } from '../helpers/rpc-result.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -25,7 +26,7 @@ let builder: TxBuilder;
 let maxFee: bigint;
 let nonce = 0n;
 
-const blockNumber = (url: string) => result<number>(url, 'node_getBlockNumber');
+const blockNumber = (url: string) => rpcResult(url, 'node_getBlockNumber');
 const tipHash = async (url: string) =>
   (await result<{ proposed: { hash: string } }>(url, 'node_getL2Tips')).proposed.hash;
 const followerStatus = async () =>

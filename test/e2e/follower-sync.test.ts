@@ -8,6 +8,7 @@ import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder, TxBuildOptions } from '../../src/core/tx/tx-builder.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
+import { rpcResult } from '../helpers/rpc-result.js';
 import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -40,7 +41,7 @@ const build = (o: Partial<TxBuildOptions> = {}) =>
     ...o,
   });
 
-const blockNumber = (url: string) => result<number>(url, 'node_getBlockNumber');
+const blockNumber = (url: string) => rpcResult(url, 'node_getBlockNumber');
 
 async function mined(url: string, txHash: string): Promise<Record<string, unknown>> {
   return until(`tx ${txHash} mined on ${url}`, async () => {

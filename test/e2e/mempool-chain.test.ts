@@ -3,7 +3,7 @@ import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder, TxBuildOptions } from '../../src/core/tx/tx-builder.js';
-import { TX_ERROR } from '../../src/daemon/mempool/validators/tx-error-texts.js';
+import { TX_ERROR } from '../../src/daemon/mempool/tx-checks/tx-error-texts.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';

@@ -7,7 +7,7 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { Tx } from '../../src/core/tx/tx.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
-import { TX_ERROR } from '../../src/daemon/mempool/validators/tx-error-texts.js';
+import { TX_ERROR } from '../../src/daemon/mempool/tx-checks/tx-error-texts.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { withPublicCalls } from '../helpers/mempool-txs.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';

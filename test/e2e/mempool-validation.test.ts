@@ -19,8 +19,8 @@ import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../src/daemon/config/published-chain-values.js';
-import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../src/daemon/mempool/validators/default-allowed-setup.js';
-import { TX_ERROR } from '../../src/daemon/mempool/validators/tx-error-texts.js';
+import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../src/daemon/mempool/tx-checks/default-allowed-setup.js';
+import { TX_ERROR } from '../../src/daemon/mempool/tx-checks/tx-error-texts.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { withClassLogFields, withClassLogLength, withPublicCalls } from '../helpers/mempool-txs.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
@@ -28,7 +28,7 @@ import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-nod
 /**
  * Every validator reason over RPC (reference aztec-internals 3.2): each tx breaks one rule and goes through
  * node_isValidTx (TxValidationResult) and node_sendTx (-32004 TX_INVALID with data.reasons). The reasons
- * RPC cannot reach are covered in test/unit/mempool/validators.test.ts: a wrong claimed tx hash (JSON
+ * RPC cannot reach are covered in test/unit/mempool/tx-checks.test.ts: a wrong claimed tx hash (JSON
  * txs are always rehashed, as in 4.1.2), an invalid proof (realProofs=false), a failing validator; the
  * expiration needs a chain past block 1 (test/e2e/mempool-chain.test.ts).
  */

@@ -9,6 +9,7 @@ import { hashAdminApiKey } from '../../src/rpc/server/admin-api-key.js';
 import { type EventFeed, EventStream } from '../../src/rpc/server/event-stream.js';
 import { RpcService } from '../../src/rpc/server/rpc-service.js';
 import { blockEvent, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
+import { testHandlers } from '../helpers/test-handlers.js';
 
 /**
  * The admin listener's event stream in-process (RpcService with an API key, a feed the test drives): the key
@@ -59,7 +60,7 @@ beforeAll(async () => {
     disableAdminApiKey: false,
     resetAdminApiKey: false,
     versions: { l1ChainId: 31337, rollupVersion: 1, packageVersion: '0.1.0' },
-    handlers: {},
+    handlers: testHandlers({}),
     status: () => ({ serving: true, body: { status: 'ok' } }),
     notServing: () => undefined,
     events: feed,

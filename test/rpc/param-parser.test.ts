@@ -6,6 +6,7 @@ import { RpcError } from '../../src/rpc/errors.js';
 import { RPC_METHODS, type RpcMethodName } from '../../src/rpc/method-table.js';
 import type { RpcMethod } from '../../src/rpc/rpc-method.js';
 import { buildParamParser } from '../../src/rpc/server/param-parser.js';
+import { aTx } from '../helpers/a-tx.js';
 
 const parse = (method: RpcMethodName, params: unknown) => buildParamParser(RPC_METHODS[method] as RpcMethod)(params);
 
@@ -123,7 +124,7 @@ describe('wire types', () => {
       /\(filter\.afterLog\.blockHash\)/,
     );
     expect(refusal('node_getPublicLogs', [[]])).toMatch(/param 0 \(filter\).*expected a LogFilter object/);
-    expect(parse('node_isValidTx', [{}, { isSimulation: null }])[1]).toEqual({ isSimulation: undefined });
+    expect(parse('node_isValidTx', [aTx().toJSON(), { isSimulation: null }])[1]).toEqual({ isSimulation: undefined });
   });
 
   it('reads a slash round as all, current or a number', () => {

@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { RpcClient } from '../../src/rpc/client/rpc-client.js';
 import { RpcClientError } from '../../src/rpc/client/rpc-client-error.js';
-import { rpcErrors } from '../../src/rpc/errors.js';
+import { METHOD_NOT_FOUND, RpcError, rpcErrors } from '../../src/rpc/errors.js';
 import { RpcService } from '../../src/rpc/server/rpc-service.js';
+import { aTx } from '../helpers/a-tx.js';
+import { testHandlers } from '../helpers/test-handlers.js';
 
 /** The client against the real server machinery, and against things that are not a node. */
 const KEY = 'a'.repeat(64);
@@ -22,7 +24,8 @@ beforeAll(async () => {
     port: 0,
     adminHost: '127.0.0.1',
     adminPort: 0,
-    maxBodySize: 4096,
+    // Room for a tx (about 134 KB), not for the 360 KB of the 413 case.
+    maxBodySize: 256 * 1024,
     maxBatchSize: 100,
     corsOrigin: '*',
     dataDirectory: undefined,
@@ -30,7 +33,7 @@ beforeAll(async () => {
     disableAdminApiKey: false,
     resetAdminApiKey: false,
     versions: {},
-    handlers: {
+    handlers: testHandlers({
       node_getBlockNumber: async () => 7,
       node_getCurrentMinFees: async () => new GasFees(1n, 2n),
       node_getBlock: async () => undefined,
@@ -40,7 +43,11 @@ beforeAll(async () => {
       nodeAdmin_pauseSync: async () => {},
       // A deliberately wrong handler: the client must notice.
       node_getVersion: (async () => '1') as unknown as () => Promise<number>,
-    },
+      // Every method has a handler; a node may still refuse one with METHOD_NOT_FOUND and its own words.
+      node_getBlocks: async () => {
+        throw new RpcError(METHOD_NOT_FOUND, 'node_getBlocks is not available yet');
+      },
+    }),
     status: () => ({ serving: true, body: { status: 'ok' } }),
     notServing: () => undefined,
     log: pino({ level: 'silent' }),
@@ -81,7 +88,7 @@ describe('typed calls', () => {
   });
 
   it('keeps the code and data of a JSON-RPC error', async () => {
-    const err = await failure(new RpcClient({ url: service.publicUrl }).call('node_sendTx', {}));
+    const err = await failure(new RpcClient({ url: service.publicUrl }).call('node_sendTx', aTx().toJSON()));
     expect(err.kind).toBe('rpc');
     expect(err.code).toBe(-32004);
     expect(err.data).toEqual({ code: 'TX_INVALID', reasons: ['bad proof'] });
@@ -130,7 +137,10 @@ describe('errors that say what to do', () => {
 
   it('413: says to send less or raise --rpc-max-body-size', async () => {
     const err = await failure(
-      new RpcClient({ url: service.publicUrl }).call('node_registerContractFunctionSignatures', ['x'.repeat(5000)]),
+      new RpcClient({ url: service.publicUrl }).call(
+        'node_registerContractFunctionSignatures',
+        Array.from({ length: 40 }, () => 'x'.repeat(9000)),
+      ),
     );
     expect(err.message).toMatch(/HTTP 413.*--rpc-max-body-size/);
   });

@@ -8,6 +8,7 @@ import { rpcErrors } from '../../src/rpc/errors.js';
 import type { RpcHandlers } from '../../src/rpc/rpc-handlers.js';
 import { adminExposureWarning, isLoopback, RpcService } from '../../src/rpc/server/rpc-service.js';
 import { postJson, rpc } from '../helpers/spawn-node.js';
+import { testHandlers } from '../helpers/test-handlers.js';
 
 /**
  * The server machinery in-process, with handlers written for the test: what handlers can do (throw,
@@ -28,7 +29,7 @@ const firstWaits = new Promise<void>((resolve) => {
   releaseFirst = resolve;
 });
 
-const handlers: RpcHandlers = {
+const handlers: RpcHandlers = testHandlers({
   node_getBlockNumber: async () => 12,
   // Finishes only when node_getChainId has run: a batch that ran items one by one would never answer.
   node_getVersion: async () => {
@@ -40,9 +41,13 @@ const handlers: RpcHandlers = {
     return 31337;
   },
   node_getBlockHeader: async (block) => (block === 'latest' ? BlockHeader.empty() : undefined),
-  node_getPendingTxs: async (limit, after) => [{ limit, after: after?.toString() ?? null }],
-  node_sendTx: async (tx) => {
-    if (tx.kind === 'low-fee') {
+  // What the server encodes is each item's toJSON (a Tx's): these items show the params the handler got.
+  node_getPendingTxs: async (limit, after) => [
+    { toJSON: () => ({ limit, after: after?.toString() ?? null }) } as never,
+  ],
+  // A void method with a free-form param, to say which failure to answer with.
+  node_registerContractFunctionSignatures: async ([kind]) => {
+    if (kind === 'low-fee') {
       throw rpcErrors.txRejected({
         code: 'LOW_PRIORITY_FEE',
         message: 'Tx does not meet minimum priority fee. Required: 110, got: 100',
@@ -50,22 +55,22 @@ const handlers: RpcHandlers = {
         txPriorityFee: '100',
       });
     }
-    if (tx.kind === 'invalid') throw rpcErrors.txInvalid(['Incorrect chain id', 'Expired']);
-    if (tx.kind === 'bug') throw new Error('secret internal detail at /home/node/db');
+    if (kind === 'invalid') throw rpcErrors.txInvalid(['Incorrect chain id', 'Expired']);
+    if (kind === 'bug') throw new Error('secret internal detail at /home/node/db');
   },
   node_getL2Tips: (() => {
     // Not async on purpose: a synchronous throw must not escape the server.
     throw new TypeError('synchronous failure');
   }) as unknown as RpcHandlers['node_getL2Tips'],
-  node_getNodeInfo: async () => ({ big: 1n }),
+  node_getNodeInfo: async () => ({ big: 1n }) as never,
   // Not async on purpose: a handler that answers synchronously is still answered.
   node_isReady: (() => true) as unknown as RpcHandlers['node_isReady'],
-};
+});
 
 let service: RpcService;
 
-beforeAll(async () => {
-  service = new RpcService({
+function serviceOptions(): ConstructorParameters<typeof RpcService>[0] {
+  return {
     host: '127.0.0.1',
     port: 0,
     adminHost: '127.0.0.1',
@@ -83,7 +88,11 @@ beforeAll(async () => {
     notServing: () => (state === 'running' ? undefined : state),
     log,
     print: () => {},
-  });
+  };
+}
+
+beforeAll(async () => {
+  service = new RpcService(serviceOptions());
   await service.start();
 });
 afterAll(async () => {
@@ -101,7 +110,7 @@ describe('handler outcomes', () => {
   });
 
   it('answers void with null', async () => {
-    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'fine' }]));
+    const a = await postJson(service.publicUrl, rpc('node_registerContractFunctionSignatures', [['fine']]));
     expect(a.body).toEqual({ jsonrpc: '2.0', id: 1, result: null });
   });
 
@@ -113,7 +122,7 @@ describe('handler outcomes', () => {
   });
 
   it('sends TX_REJECTED as -32003 with exactly the rejection object as data', async () => {
-    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'low-fee' }]));
+    const a = await postJson(service.publicUrl, rpc('node_registerContractFunctionSignatures', [['low-fee']]));
     expect(a.status).toBe(200);
     expect((a.body as Answer).error).toEqual({
       code: -32003,
@@ -128,7 +137,7 @@ describe('handler outcomes', () => {
   });
 
   it('sends TX_INVALID as -32004 with the reasons', async () => {
-    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'invalid' }]));
+    const a = await postJson(service.publicUrl, rpc('node_registerContractFunctionSignatures', [['invalid']]));
     expect((a.body as Answer).error).toEqual({
       code: -32004,
       message: 'Invalid tx: Incorrect chain id, Expired',
@@ -137,14 +146,14 @@ describe('handler outcomes', () => {
   });
 
   it('turns an unexpected throw into -32603 with an id, logs it under that id, leaks nothing', async () => {
-    const a = await postJson(service.publicUrl, rpc('node_sendTx', [{ kind: 'bug' }]));
+    const a = await postJson(service.publicUrl, rpc('node_registerContractFunctionSignatures', [['bug']]));
     const error = (a.body as Answer).error;
     expect(error?.code).toBe(-32603);
     expect(JSON.stringify(a.body)).not.toMatch(/secret|\/home|at /);
     const id = /^Internal error \(id ([0-9a-f]{8})\): the node log has the details$/.exec(error?.message ?? '')?.[1];
     expect(id).toBeDefined();
     const logged = logLines.find((l) => l.errorId === id);
-    expect(logged?.method).toBe('node_sendTx');
+    expect(logged?.method).toBe('node_registerContractFunctionSignatures');
     expect(JSON.stringify(logged)).toMatch(/secret internal detail/);
   });
 
@@ -165,10 +174,13 @@ describe('handler outcomes', () => {
   });
 });
 
-describe('methods without a handler', () => {
-  it('answer -32601 "<method> is not available yet", without looking at their params', async () => {
-    const a = await postJson(service.publicUrl, rpc('node_getBlocks', ['not', 'checked']));
-    expect((a.body as Answer).error).toEqual({ code: -32601, message: 'node_getBlocks is not available yet' });
+describe('the handler map', () => {
+  it('must have a handler for every method of the table: a server without one refuses to start', async () => {
+    const { node_getBlocks: _left, ...partial } = handlers;
+    const incomplete = new RpcService({ ...serviceOptions(), handlers: partial as RpcHandlers });
+    await expect(incomplete.start()).rejects.toThrow(
+      'No handler for node_getBlocks: every method of the table needs one',
+    );
   });
 });
 

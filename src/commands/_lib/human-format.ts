@@ -1,12 +1,13 @@
+import { abbreviateHex } from '../../ui/text-format.js';
+
 /**
  * Human output of the commands: aligned tables and key/value lists, and hashes shortened to their ends
  * (`--full` shows them whole). Scripts use `--json`, which never shortens anything.
  */
 
-/** `0x25bebe49…8a6a9f` for 32-byte hex values; anything shorter, or not hex, as it is. */
+/** `0x25bebe49…8a6a9f` for 32-byte hex values (from 20 digits on); anything shorter, or not hex, as it is. */
 export function shortHex(value: string, full: boolean): string {
-  if (full || !/^0x[0-9a-fA-F]{20,}$/.test(value)) return value;
-  return `${value.slice(0, 10)}…${value.slice(-6)}`;
+  return full ? value : abbreviateHex(value, 8, 6, 20);
 }
 
 /** Rows under a header, columns padded to their widest cell and separated by two spaces. */

@@ -1,7 +1,7 @@
 import { CliError } from './cli-error.js';
 import { EXIT_CODES } from './exit-codes.js';
 import type { NodeConnection } from './node-connection.js';
-import { toWire } from './wire-json.js';
+import { wireOf } from './wire-json.js';
 
 /** The statuses a tx goes through, in order (4.x receipts; `dropped` is the way out). */
 export const TX_PROGRESS = ['pending', 'proposed', 'checkpointed', 'proven', 'finalized'] as const;
@@ -27,7 +27,10 @@ export async function waitForReceipt(node: NodeConnection, txHash: string, o: Wa
   const deadline = Date.now() + o.maxWaitMs;
   let last = '';
   for (;;) {
-    const receipt = toWire(await node.call('node_getTxReceipt', txHash)) as { status: string; error?: string };
+    const receipt = wireOf('node_getTxReceipt', await node.call('node_getTxReceipt', txHash)) as {
+      status: string;
+      error?: string;
+    };
     if (receipt.status !== last) {
       last = receipt.status;
       o.onStatus?.(last);

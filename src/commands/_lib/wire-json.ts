@@ -1,3 +1,6 @@
+import { RPC_METHODS, type RpcMethodName, type RpcMethods } from '../../rpc/method-table.js';
+import type { ResultCodec, ResultOf } from '../../rpc/rpc-method.js';
+
 /**
  * Reading the node's wire JSON for human output without a decoder per type: `at(block, 'header.globalVariables')`.
  * Missing keys read as undefined; the renderers show them as '-'.
@@ -26,8 +29,11 @@ export function listAt(value: unknown, path: string): unknown[] {
   return Array.isArray(v) ? v : [];
 }
 
-/** A value as the wire JSON the node sent (class instances through their toJSON, bigints as decimal strings). */
-export function toWire(value: unknown): unknown {
-  if (value === undefined) return null;
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+/**
+ * A decoded result back in the wire JSON the node sent (the `--json` output): the method table's codec
+ * encodes it, so the CLI prints what the node answered without a JSON round trip of its own.
+ */
+export function wireOf<N extends RpcMethodName>(method: N, value: ResultOf<RpcMethods[N]>): unknown {
+  const codec = RPC_METHODS[method].result as ResultCodec<ResultOf<RpcMethods[N]>>;
+  return value === undefined ? null : codec.encode(value);
 }

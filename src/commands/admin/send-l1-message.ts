@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { AdminCommand } from '../_lib/admin-command.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class SendL1Message extends AdminCommand {
   static override summary = 'Dev mode: send an L1-to-L2 message to the node as the L1 Inbox would.';
@@ -25,7 +25,10 @@ export default class SendL1Message extends AdminCommand {
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(SendL1Message);
     const message = parseHexArgument(args.message, 'message');
-    const sent = toWire(await this.adminNode(flags).call('nodeDev_sendL1ToL2Message', message)) as {
+    const sent = wireOf(
+      'nodeDev_sendL1ToL2Message',
+      await this.adminNode(flags).call('nodeDev_sendL1ToL2Message', message),
+    ) as {
       index: string;
       checkpoint: number;
     };

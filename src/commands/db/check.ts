@@ -1,6 +1,6 @@
+import { type DatabaseCheck, runDatabaseChecks } from '../../daemon/store/database-checks.js';
 import { BaseCommand } from '../_lib/base-command.js';
 import { CliError } from '../_lib/cli-error.js';
-import { type DatabaseCheck, runDatabaseChecks } from '../_lib/database-checks.js';
 import { table } from '../_lib/human-format.js';
 import { dataDirectoryFlag, openDatabaseReadOnly } from '../_lib/offline-database.js';
 

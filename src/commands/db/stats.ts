@@ -1,12 +1,7 @@
+import { readDatabaseStats } from '../../daemon/store/database-stats.js';
 import { BaseCommand } from '../_lib/base-command.js';
 import { keyValues, table } from '../_lib/human-format.js';
 import { dataDirectoryFlag, fileSize, openDatabaseReadOnly } from '../_lib/offline-database.js';
-
-interface TableStats {
-  name: string;
-  rows: number;
-  bytes: number | null;
-}
 
 export default class DbStats extends BaseCommand {
   static override summary = 'Show the size of the node database, its tables and where its chain stands (offline).';
@@ -23,58 +18,7 @@ export default class DbStats extends BaseCommand {
     const { flags } = await this.parse(DbStats);
     const { db, path } = await openDatabaseReadOnly(flags['data-directory']);
     try {
-      const result = db.transaction(() => {
-        const names = db
-          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-          .pluck()
-          .all() as string[];
-        let bytes = new Map<string, number>();
-        try {
-          const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name').all() as {
-            name: string;
-            bytes: number;
-          }[];
-          bytes = new Map(rows.map((r) => [r.name, r.bytes]));
-        } catch {
-          // SQLite built without the dbstat table: sizes per table are left out.
-        }
-        const tables: TableStats[] = names.map((name) => ({
-          name,
-          rows: db
-            .prepare(`SELECT COUNT(*) FROM "${name.replaceAll('"', '""')}"`)
-            .pluck()
-            .get() as number,
-          bytes: bytes.get(name) ?? null,
-        }));
-        const scalar = (sql: string): number | null => {
-          try {
-            return (db.prepare(sql).pluck().get() as number | null) ?? null;
-          } catch {
-            return null;
-          }
-        };
-        return {
-          path,
-          fileBytes: fileSize(path),
-          walBytes: fileSize(`${path}-wal`),
-          pageSize: db.pragma('page_size', { simple: true }) as number,
-          pageCount: db.pragma('page_count', { simple: true }) as number,
-          freePages: db.pragma('freelist_count', { simple: true }) as number,
-          schemaVersion: db.pragma('user_version', { simple: true }) as number,
-          chain: {
-            latestBlock: scalar('SELECT COALESCE(MAX(number), 0) FROM chain_block'),
-            checkpoints: scalar('SELECT COUNT(*) FROM chain_checkpoint'),
-            txs: scalar('SELECT COUNT(*) FROM chain_tx'),
-          },
-          worldState: { latestBlock: scalar('SELECT MAX(block) FROM ws_block') },
-          mempool: {
-            pending: scalar('SELECT COUNT(*) FROM mempool_tx WHERE mined_block IS NULL'),
-            mined: scalar('SELECT COUNT(*) FROM mempool_tx WHERE mined_block IS NOT NULL'),
-            dropped: scalar('SELECT COUNT(*) FROM mempool_dropped'),
-          },
-          tables,
-        };
-      })();
+      const result = { path, fileBytes: fileSize(path), walBytes: fileSize(`${path}-wal`), ...readDatabaseStats(db) };
       this.log(
         keyValues([
           ['database', result.path],

@@ -3,7 +3,7 @@ import { blockNotFound } from '../_lib/block-not-found.js';
 import { renderBlock } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryBlock extends NodeCommand {
   static override summary = 'Show a block: its header, state roots and txs.';
@@ -24,7 +24,7 @@ export default class QueryBlock extends NodeCommand {
     const node = this.publicNode(flags);
     const found = await node.call('node_getBlock', block);
     if (found === undefined) throw await blockNotFound(node, block);
-    const wire = toWire(found);
+    const wire = wireOf('node_getBlock', found);
     this.log(renderBlock(wire, flags.full));
     return wire;
   }

@@ -3,7 +3,7 @@ import { headerHash } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { formatTimestamp, shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, listAt, textAt, toWire } from '../_lib/wire-json.js';
+import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryBlocks extends NodeCommand {
   static override summary = 'List consecutive blocks, one line each.';
@@ -33,7 +33,7 @@ export default class QueryBlocks extends NodeCommand {
       }
       from = Math.max(1, latest - flags.limit + 1);
     }
-    const blocks = toWire(await node.call('node_getBlocks', from, flags.limit)) as unknown[];
+    const blocks = wireOf('node_getBlocks', await node.call('node_getBlocks', from, flags.limit)) as unknown[];
     if (blocks.length === 0) {
       this.log(`No blocks from ${from} on.`);
       return blocks;

@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, listAt, textAt, toWire } from '../_lib/wire-json.js';
+import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryClass extends NodeCommand {
   static override summary = 'Show a published contract class: artifact hash, functions root and bytecode size.';
@@ -29,7 +29,7 @@ export default class QueryClass extends NodeCommand {
         'classes appear once a tx publishing them is mined: l2node tx build --publish-class ...',
       ]);
     }
-    const wire = toWire(found);
+    const wire = wireOf('node_getContractClass', found);
     const bytecode = at(wire, 'packedBytecode');
     this.log(
       keyValues([

@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { textAt, toWire } from '../_lib/wire-json.js';
+import { textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryContract extends NodeCommand {
   static override summary = 'Show a published contract instance: its class, deployer, salt and keys.';
@@ -29,7 +29,7 @@ export default class QueryContract extends NodeCommand {
         'instances appear once a tx publishing them is mined: l2node tx build --publish-instance ...',
       ]);
     }
-    const wire = toWire(instance);
+    const wire = wireOf('node_getContract', instance);
     const h = (path: string) => shortHex(textAt(wire, path), flags.full);
     this.log(
       keyValues([

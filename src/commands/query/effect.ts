@@ -4,7 +4,7 @@ import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryEffect extends NodeCommand {
   static override summary = 'Show the effects of a mined transaction: note hashes, nullifiers, messages, logs, fee.';
@@ -27,7 +27,7 @@ export default class QueryEffect extends NodeCommand {
         `see where it stands: l2node query receipt ${hash}`,
       ]);
     }
-    const wire = toWire(effect);
+    const wire = wireOf('node_getTxEffect', effect);
     this.log(renderIndexedEffect(wire, flags.full));
     return wire;
   }

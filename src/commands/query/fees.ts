@@ -1,6 +1,6 @@
 import { keyValues } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryFees extends NodeCommand {
   static override summary = 'Show the minimum fees per gas the next block charges.';
@@ -14,7 +14,7 @@ export default class QueryFees extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryFees);
-    const fees = toWire(await this.publicNode(flags).call('node_getCurrentMinFees')) as {
+    const fees = wireOf('node_getCurrentMinFees', await this.publicNode(flags).call('node_getCurrentMinFees')) as {
       feePerDaGas: string;
       feePerL2Gas: string;
     };

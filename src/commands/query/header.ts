@@ -3,7 +3,7 @@ import { blockNotFound } from '../_lib/block-not-found.js';
 import { renderHeader } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryHeader extends NodeCommand {
   static override summary = 'Show a block header: global variables, fees and state roots.';
@@ -24,7 +24,7 @@ export default class QueryHeader extends NodeCommand {
     const node = this.publicNode(flags);
     const header = await node.call('node_getBlockHeader', block);
     if (header === undefined) throw await blockNotFound(node, block);
-    const wire = toWire(header);
+    const wire = wireOf('node_getBlockHeader', header);
     this.log(renderHeader(wire, flags.full));
     return wire;
   }

@@ -5,8 +5,8 @@ import { blockFlag, fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { parseTreeArgument, TREES } from '../_lib/tree-argument.js';
-import { textAt, toWire } from '../_lib/wire-json.js';
+import { parseTreeArgument, TREE_IDS_BY_NAME } from '../_lib/tree-argument.js';
+import { textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryLeaves extends NodeCommand {
   static override summary = 'Find the index of leaf values in a tree, with the block that inserted each.';
@@ -32,8 +32,9 @@ export default class QueryLeaves extends NodeCommand {
     const values = (argv as string[]).slice(1).map((v) => parseHexArgument(v, 'leaf value'));
     if (values.length > 1000) throw CliError.usage(`at most 1000 leaf values at once, got ${values.length}`);
     const block = parseBlockArgument(flags.block, '--block');
-    const found = toWire(
-      await this.publicNode(flags).call('node_findLeavesIndexes', block, TREES[tree], values),
+    const found = wireOf(
+      'node_findLeavesIndexes',
+      await this.publicNode(flags).call('node_findLeavesIndexes', block, TREE_IDS_BY_NAME[tree], values),
     ) as unknown[];
     this.log(
       table(

@@ -6,7 +6,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, listAt, textAt, toWire } from '../_lib/wire-json.js';
+import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
 
 /** The LogFilter as node_getPublicLogs takes it (the method table's type). */
 type LogFilterParam = ClientArgs<ParamsOf<RpcMethods['node_getPublicLogs']>>[0];
@@ -57,7 +57,10 @@ export default class QueryLogs extends NodeCommand {
       }
       if (to - from + 1 > 1000)
         throw CliError.usage(`at most 1000 blocks of private logs at once (asked ${from} to ${to})`);
-      const logs = toWire(await node.call('node_getPrivateLogs', from, to - from + 1)) as unknown[];
+      const logs = wireOf(
+        'node_getPrivateLogs',
+        await node.call('node_getPrivateLogs', from, to - from + 1),
+      ) as unknown[];
       this.log(
         logs.length === 0
           ? `No private logs in blocks ${from} to ${to}.`
@@ -77,11 +80,10 @@ export default class QueryLogs extends NodeCommand {
     if (flags.tag !== undefined) filter.tag = parseHexArgument(flags.tag, '--tag');
     if (flags['after-log'] !== undefined)
       filter.afterLog = parseLogId(flags['after-log']) as LogFilterParam['afterLog'];
-    const response = toWire(
+    const response =
       flags.kind === 'class'
-        ? await node.call('node_getContractClassLogs', filter)
-        : await node.call('node_getPublicLogs', filter),
-    );
+        ? wireOf('node_getContractClassLogs', await node.call('node_getContractClassLogs', filter))
+        : wireOf('node_getPublicLogs', await node.call('node_getPublicLogs', filter));
     const logs = listAt(response, 'logs');
     if (logs.length === 0) this.log('No logs match.');
     else {

@@ -6,7 +6,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryMessages extends NodeCommand {
   static override summary = 'Show the L2-to-L1 messages of a block, or where an L1-to-L2 message stands.';
@@ -49,7 +49,7 @@ export default class QueryMessages extends NodeCommand {
     const block = parseBlockArgument(args.block);
     const messages = await node.call('node_getL2ToL1Messages', block);
     if (messages === undefined) throw await blockNotFound(node, block);
-    const wire = toWire(messages) as string[][];
+    const wire = wireOf('node_getL2ToL1Messages', messages) as string[][];
     const rows = wire.flatMap((perTx, tx) => perTx.map((m, i) => [String(tx), String(i), shortHex(m, flags.full)]));
     this.log(rows.length === 0 ? 'No L2-to-L1 messages in this block.' : table(['TX', '#', 'MESSAGE'], rows));
     return wire;

@@ -1,7 +1,7 @@
 import { fullFlag } from '../_lib/connection-flags.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, textAt, toWire } from '../_lib/wire-json.js';
+import { at, textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryNodeInfo extends NodeCommand {
   static override summary = 'Show what the node runs: versions, chain id, L1 and protocol contract addresses.';
@@ -14,7 +14,7 @@ export default class QueryNodeInfo extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryNodeInfo);
-    const info = toWire(await this.publicNode(flags).call('node_getNodeInfo'));
+    const info = wireOf('node_getNodeInfo', await this.publicNode(flags).call('node_getNodeInfo'));
     const addresses = (path: string): [string, string][] => {
       const o = at(info, path);
       if (typeof o !== 'object' || o === null) return [];

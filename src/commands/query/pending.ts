@@ -3,7 +3,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryPending extends NodeCommand {
   static override summary = 'List the pending transactions of the mempool, highest priority fee first.';
@@ -26,7 +26,7 @@ export default class QueryPending extends NodeCommand {
     const after = flags.after === undefined ? undefined : parseHexArgument(flags.after, '--after');
     const node = this.publicNode(flags);
     const count = await node.call('node_getPendingTxCount');
-    const txs = toWire(await node.call('node_getPendingTxs', flags.limit, after)) as unknown[];
+    const txs = wireOf('node_getPendingTxs', await node.call('node_getPendingTxs', flags.limit, after)) as unknown[];
     if (!this.jsonEnabled()) {
       this.log(`${count} pending tx${count === 1 ? '' : 's'}`);
       if (txs.length > 0) {

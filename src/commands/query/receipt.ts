@@ -3,7 +3,7 @@ import { renderReceipt } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryReceipt extends NodeCommand {
   static override summary = 'Show the receipt of a transaction: its status, block and fee.';
@@ -21,7 +21,7 @@ export default class QueryReceipt extends NodeCommand {
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(QueryReceipt);
     const hash = parseHexArgument(args.hash, 'tx hash');
-    const receipt = toWire(await this.publicNode(flags).call('node_getTxReceipt', hash));
+    const receipt = wireOf('node_getTxReceipt', await this.publicNode(flags).call('node_getTxReceipt', hash));
     this.log(renderReceipt(receipt, flags.full));
     return receipt;
   }

@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { listAt, textAt, toWire } from '../_lib/wire-json.js';
+import { listAt, textAt, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryTags extends NodeCommand {
   static override summary = 'Find the logs carrying each of some tags.';
@@ -41,17 +41,21 @@ export default class QueryTags extends NodeCommand {
     if (flags.page !== undefined && !paged) throw CliError.usage('--page applies with --contract or --private');
     if (paged && tags.length > 100)
       throw CliError.usage(`at most 100 tags with --contract or --private, got ${tags.length}`);
-    let answer: unknown;
+    let perTag: unknown[][];
     if (flags.contract !== undefined) {
       const contract = parseHexArgument(flags.contract, '--contract');
-      answer = await node.call('node_getPublicLogsByTagsFromContract', contract, tags, flags.page);
+      const m = 'node_getPublicLogsByTagsFromContract';
+      perTag = wireOf(m, await node.call(m, contract, tags, flags.page)) as unknown[][];
     } else if (flags.private) {
-      answer = await node.call('node_getPrivateLogsByTags', tags, flags.page);
+      perTag = wireOf(
+        'node_getPrivateLogsByTags',
+        await node.call('node_getPrivateLogsByTags', tags, flags.page),
+      ) as unknown[][];
     } else {
       if (tags.length > 1000) throw CliError.usage(`at most 1000 tags at once, got ${tags.length}`);
-      answer = await node.call('node_getLogsByTags', tags, flags['logs-per-tag']);
+      const m = 'node_getLogsByTags';
+      perTag = wireOf(m, await node.call(m, tags, flags['logs-per-tag'])) as unknown[][];
     }
-    const perTag = toWire(answer) as unknown[][];
     const rows = perTag.flatMap((logs, i) =>
       (logs.length === 0 ? [undefined] : logs).map((l) =>
         l === undefined

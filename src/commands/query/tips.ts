@@ -1,7 +1,7 @@
 import { renderTips } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryTips extends NodeCommand {
   static override summary = 'Show the chain tips: proposed, checkpointed, proven and finalized.';
@@ -17,7 +17,7 @@ export default class QueryTips extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryTips);
-    const tips = toWire(await this.publicNode(flags).call('node_getL2Tips'));
+    const tips = wireOf('node_getL2Tips', await this.publicNode(flags).call('node_getL2Tips'));
     this.log(renderTips(tips, flags.full));
     return tips;
   }

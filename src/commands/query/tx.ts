@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryTx extends NodeCommand {
   static override summary = 'Show a pending transaction: fee payer, fees, gas and side effects.';
@@ -29,7 +29,7 @@ export default class QueryTx extends NodeCommand {
         'see what is pending: l2node query pending',
       ]);
     }
-    const wire = toWire(tx);
+    const wire = wireOf('node_getTxByHash', tx);
     if (!this.jsonEnabled()) this.log(await describeTx(wire, flags.full));
     return wire;
   }

@@ -3,7 +3,7 @@ import { CliError } from '../_lib/cli-error.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { indentJson } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryValidator extends NodeCommand {
   static override summary = 'Show the statistics of one validator over a slot range.';
@@ -42,7 +42,7 @@ export default class QueryValidator extends NodeCommand {
       flags['to-slot'],
     );
     if (stats === undefined) throw CliError.notFound(`the node has no record of validator ${address}`);
-    const wire = toWire(stats);
+    const wire = wireOf('node_getValidatorStats', stats);
     this.log(indentJson(wire));
     return wire;
   }

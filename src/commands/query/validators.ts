@@ -1,6 +1,6 @@
 import { indentJson } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryValidators extends NodeCommand {
   static override summary = 'Show the statistics of every validator the node has seen.';
@@ -11,7 +11,7 @@ export default class QueryValidators extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryValidators);
-    const stats = toWire(await this.publicNode(flags).call('node_getValidatorsStats'));
+    const stats = wireOf('node_getValidatorsStats', await this.publicNode(flags).call('node_getValidatorsStats'));
     this.log(indentJson(stats));
     return stats;
   }

@@ -7,7 +7,7 @@ import { indentJson, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import type { NodeConnection } from '../_lib/node-connection.js';
 import { parseTreeArgument, type TreeName } from '../_lib/tree-argument.js';
-import { toWire } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryWitness extends NodeCommand {
   static override summary = 'Get a membership witness (or a sibling path) from a tree at a block.';
@@ -59,14 +59,14 @@ export default class QueryWitness extends NodeCommand {
       if (flags.low && tree !== 'nullifier') throw CliError.usage('--low applies to the nullifier tree only');
       answer = await witness(node, tree, block, parseHexArgument(args.value, 'value'), flags.low);
     }
-    if (answer === undefined) {
+    if (answer === null) {
       throw CliError.notFound(`${args.value} is not in the ${tree} tree at ${describeBlock(block)}`, [
         tree === 'nullifier'
           ? 'for a non-inclusion proof: add --low'
           : `check the value: l2node query leaves ${tree} ${args.value}`,
       ]);
     }
-    const wire = toWire(answer);
+    const wire = answer;
     this.log(renderWitness(wire, flags.full));
     return wire;
   }
@@ -82,16 +82,26 @@ async function witness(
   switch (tree) {
     case 'nullifier':
       return low
-        ? node.call('node_getLowNullifierMembershipWitness', block, value)
-        : node.call('node_getNullifierMembershipWitness', block, value);
+        ? node
+            .call('node_getLowNullifierMembershipWitness', block, value)
+            .then((v) => wireOf('node_getLowNullifierMembershipWitness', v))
+        : node
+            .call('node_getNullifierMembershipWitness', block, value)
+            .then((v) => wireOf('node_getNullifierMembershipWitness', v));
     case 'note-hash':
-      return node.call('node_getNoteHashMembershipWitness', block, value);
+      return node
+        .call('node_getNoteHashMembershipWitness', block, value)
+        .then((v) => wireOf('node_getNoteHashMembershipWitness', v));
     case 'public-data':
-      return node.call('node_getPublicDataWitness', block, value);
+      return node.call('node_getPublicDataWitness', block, value).then((v) => wireOf('node_getPublicDataWitness', v));
     case 'archive':
-      return node.call('node_getBlockHashMembershipWitness', block, value);
+      return node
+        .call('node_getBlockHashMembershipWitness', block, value)
+        .then((v) => wireOf('node_getBlockHashMembershipWitness', v));
     case 'l1-to-l2':
-      return node.call('node_getL1ToL2MessageMembershipWitness', block, value);
+      return node
+        .call('node_getL1ToL2MessageMembershipWitness', block, value)
+        .then((v) => wireOf('node_getL1ToL2MessageMembershipWitness', v));
   }
 }
 
@@ -103,13 +113,19 @@ async function siblingPath(
 ): Promise<unknown> {
   switch (tree) {
     case 'nullifier':
-      return node.call('node_getNullifierSiblingPath', block, index);
+      return node
+        .call('node_getNullifierSiblingPath', block, index)
+        .then((v) => wireOf('node_getNullifierSiblingPath', v));
     case 'note-hash':
-      return node.call('node_getNoteHashSiblingPath', block, index);
+      return node
+        .call('node_getNoteHashSiblingPath', block, index)
+        .then((v) => wireOf('node_getNoteHashSiblingPath', v));
     case 'public-data':
-      return node.call('node_getPublicDataSiblingPath', block, index);
+      return node
+        .call('node_getPublicDataSiblingPath', block, index)
+        .then((v) => wireOf('node_getPublicDataSiblingPath', v));
     case 'archive':
-      return node.call('node_getArchiveSiblingPath', block, index);
+      return node.call('node_getArchiveSiblingPath', block, index).then((v) => wireOf('node_getArchiveSiblingPath', v));
     case 'l1-to-l2':
       throw CliError.usage('the l1-to-l2 tree has no sibling path method: give the message to get its witness');
   }

@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import type { TxJson } from '../../core/tx/tx.js';
 import { renderReceipt } from '../_lib/chain-render.js';
 import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
@@ -42,7 +43,8 @@ export default class TxSend extends NodeCommand {
       );
     }
     const node = this.publicNode(flags);
-    await node.call('node_sendTx', json);
+    // Sent as given (the node decodes and checks it as this did above).
+    await node.call('node_sendTx', json as unknown as TxJson);
     this.log(`sent ${txHash}`);
     if (!flags.wait) return { txHash };
     const until = flags.wait as (typeof TX_PROGRESS)[number];

@@ -1,5 +1,5 @@
-import { bigIntToBuffer32, bytesToBigInt } from '../fr.js';
 import { poseidonMerkleHash, unbalancedRoot } from '../merkle/rollup-merkle-roots.js';
+import { bigIntToBuffer32, bytesToBigInt } from '../serialize/field-bytes.js';
 import type { BlockHeader } from './block-header.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { DomainSeparator, MAX_PACKED_PUBLIC_BYTECODE_SIZE_IN_FIELDS } from '../constants.js';
 import { poseidon2Hash, poseidon2HashPair, poseidon2HashWithSeparator } from '../crypto/poseidon2.js';
-import { bytesToBigInt } from '../fr.js';
+import { bytesToBigInt } from '../serialize/field-bytes.js';
 
 /** Height of the tree of a class's private functions. */
 export const FUNCTION_TREE_HEIGHT = 7;

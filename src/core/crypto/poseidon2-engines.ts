@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bytesToBigInt, FR_MODULUS, writeBigInt32 } from '../fr.js';
+import { FR_MODULUS } from '../fr.js';
+import { bytesToBigInt, writeBigInt32 } from '../serialize/field-bytes.js';
 
 export type Poseidon2EngineName = 'native' | 'wasm';
 

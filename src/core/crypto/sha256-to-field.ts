@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bytesToBigInt } from '../fr.js';
+import { bytesToBigInt } from '../serialize/field-bytes.js';
 
 /**
  * sha256 truncated to a field element: the first 31 bytes of the digest with a zero byte in front,

@@ -1,7 +1,7 @@
 import type { AztecAddress } from '../aztec-address.js';
 import { sha256ToField } from '../crypto/sha256-to-field.js';
 import type { EthAddress } from '../eth-address.js';
-import { bigIntToBuffer32 } from '../fr.js';
+import { bigIntToBuffer32 } from '../serialize/field-bytes.js';
 
 /**
  * The hash of an L2-to-L1 message as it goes into TxEffect.l2ToL1Msgs and the out-hash tree (4.1.2

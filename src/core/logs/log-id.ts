@@ -1,8 +1,9 @@
 import { BlockHash } from '../block-hash.js';
 import { INITIAL_L2_BLOCK_NUM } from '../constants.js';
 import { BufferReader } from '../serialize/buffer-reader.js';
-import { BufferWriter, readField32 } from '../serialize/buffer-writer.js';
+import { BufferWriter } from '../serialize/buffer-writer.js';
 import { DecodeError, joinPath } from '../serialize/decode-error.js';
+import { readField32 } from '../serialize/field-bytes.js';
 import { readBlockHash, readInteger, readObject, readTxHash } from '../serialize/json-reader.js';
 import { TxHash } from '../tx-hash.js';
 

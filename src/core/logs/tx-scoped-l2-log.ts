@@ -1,6 +1,7 @@
 import type { Fr } from '../fr.js';
 import { BufferReader } from '../serialize/buffer-reader.js';
-import { BufferWriter, readField32 } from '../serialize/buffer-writer.js';
+import { BufferWriter } from '../serialize/buffer-writer.js';
+import { readField32 } from '../serialize/field-bytes.js';
 import { readBigInt, readFr, readFrArray, readObject, readTxHash, readU32, U64_MAX } from '../serialize/json-reader.js';
 import { TxHash } from '../tx-hash.js';
 

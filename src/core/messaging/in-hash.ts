@@ -1,6 +1,6 @@
 import { NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP } from '../constants.js';
-import { bigIntToBuffer32, bytesToBigInt } from '../fr.js';
 import { balancedRoot, shaMerkleHash } from '../merkle/rollup-merkle-roots.js';
+import { bigIntToBuffer32, bytesToBigInt } from '../serialize/field-bytes.js';
 
 /**
  * A checkpoint's inHash: the balanced sha tree root of its L1-to-L2 messages padded with zeros to 1024

@@ -1,5 +1,5 @@
-import { bigIntToBuffer32, bytesToBigInt } from '../fr.js';
 import { balancedRoot, shaMerkleHash, unbalancedRoot, wonkyShaRoot } from '../merkle/rollup-merkle-roots.js';
+import { bigIntToBuffer32, bytesToBigInt } from '../serialize/field-bytes.js';
 
 /** Leaves of the epoch out-hash tree (4.1.2 OUT_HASH_TREE_LEAF_COUNT = 2^OUT_HASH_TREE_HEIGHT). */
 export const OUT_HASH_TREE_LEAF_COUNT = 32;

@@ -1,4 +1,5 @@
 import type { Fr } from '../fr.js';
+import { writeField32 } from './field-bytes.js';
 
 const MASK64 = (1n << 64n) - 1n;
 
@@ -78,22 +79,4 @@ export class BufferWriter {
     this.buf = next;
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
-}
-
-/** Writes a value below 2^256 as 32 big-endian bytes into a DataView (four 64-bit words, no per-byte loop). */
-export function writeField32(view: DataView, offset: number, v: bigint): void {
-  view.setBigUint64(offset, v >> 192n);
-  view.setBigUint64(offset + 8, (v >> 128n) & MASK64);
-  view.setBigUint64(offset + 16, (v >> 64n) & MASK64);
-  view.setBigUint64(offset + 24, v & MASK64);
-}
-
-/** Reads 32 big-endian bytes as a bigint (four 64-bit words). */
-export function readField32(bytes: Uint8Array, offset = 0): bigint {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const a = view.getBigUint64(offset);
-  const b = view.getBigUint64(offset + 8);
-  const c = view.getBigUint64(offset + 16);
-  const d = view.getBigUint64(offset + 24);
-  return (a << 192n) | (b << 128n) | (c << 64n) | d;
 }

@@ -1,6 +1,6 @@
 import { poseidon2HashBytes } from '../crypto/poseidon2.js';
 import type { Fr } from '../fr.js';
-import { readField32, writeField32 } from './buffer-writer.js';
+import { readField32, writeField32 } from './field-bytes.js';
 
 /**
  * Collects the "fields" form of a structure (Aztec's `toFields`: every member as one field element, in

@@ -2,8 +2,8 @@ import { CHONK_PROOF_LENGTH } from '../constants.js';
 import { FR_MODULUS } from '../fr.js';
 import type { BufferReader } from '../serialize/buffer-reader.js';
 import type { BufferWriter } from '../serialize/buffer-writer.js';
-import { readField32 } from '../serialize/buffer-writer.js';
 import { DecodeError } from '../serialize/decode-error.js';
+import { readField32 } from '../serialize/field-bytes.js';
 
 /** First byte of the field modulus: a 32-byte word starting lower is below it without a bigint compare. */
 const MODULUS_TOP_BYTE = Number(FR_MODULUS >> 248n);

@@ -12,8 +12,9 @@ import { ContractClassLog, type ContractClassLogJson } from '../logs/contract-cl
 import { PrivateLog, type PrivateLogJson } from '../logs/private-log.js';
 import { PublicLog, type PublicLogJson } from '../logs/public-log.js';
 import { BufferReader } from '../serialize/buffer-reader.js';
-import { BufferWriter, readField32 } from '../serialize/buffer-writer.js';
+import { BufferWriter } from '../serialize/buffer-writer.js';
 import { DecodeError, joinPath } from '../serialize/decode-error.js';
+import { readField32 } from '../serialize/field-bytes.js';
 import { readArray, readFr, readFrArray, readObject, readTxHash } from '../serialize/json-reader.js';
 import { TxHash } from '../tx-hash.js';
 import { PublicDataWrite, type PublicDataWriteJson } from './public-data-write.js';

@@ -35,6 +35,13 @@ export interface TxReceiptFields {
   blockNumber?: number;
   epochNumber?: number;
   debugLogs?: readonly DebugLog[];
+  /**
+   * Why a `dropped` receipt is dropped (an l2node extension, Aztec issue #25018): `unknown` when the node
+   * never saw the hash, else why its pool let go of it; with `dropDetail` when the node dropped it itself.
+   * The official client's schema strips unknown keys, so old clients see exactly 4.1.2's receipt.
+   */
+  dropReason?: string;
+  dropDetail?: string;
 }
 
 export interface TxReceiptJson {
@@ -47,11 +54,13 @@ export interface TxReceiptJson {
   blockNumber?: number;
   epochNumber?: number;
   debugLogs?: DebugLogJson[];
+  dropReason?: string;
+  dropDetail?: string;
 }
 
 /**
  * A tx receipt (4.1.2 tx/tx_receipt.ts). Absent fields are left out of the JSON, never `null` (the 4.1.2
- * client rejects null), and keys come in 4.1.2's order.
+ * client rejects null), and keys come in 4.1.2's order, l2node's drop reason last.
  */
 export class TxReceipt implements TxReceiptFields {
   readonly txHash: TxHash;
@@ -63,6 +72,8 @@ export class TxReceipt implements TxReceiptFields {
   readonly blockNumber?: number;
   readonly epochNumber?: number;
   readonly debugLogs?: readonly DebugLog[];
+  readonly dropReason?: string;
+  readonly dropDetail?: string;
 
   constructor(f: TxReceiptFields) {
     this.txHash = f.txHash;
@@ -74,6 +85,8 @@ export class TxReceipt implements TxReceiptFields {
     this.blockNumber = f.blockNumber;
     this.epochNumber = f.epochNumber;
     this.debugLogs = f.debugLogs;
+    this.dropReason = f.dropReason;
+    this.dropDetail = f.dropDetail;
   }
 
   /** True for every in-block status (the spec's `mined`). */
@@ -90,6 +103,8 @@ export class TxReceipt implements TxReceiptFields {
     if (this.blockNumber !== undefined) out.blockNumber = this.blockNumber;
     if (this.epochNumber !== undefined) out.epochNumber = this.epochNumber;
     if (this.debugLogs !== undefined) out.debugLogs = this.debugLogs.map((l) => l.toJSON());
+    if (this.dropReason !== undefined) out.dropReason = this.dropReason;
+    if (this.dropDetail !== undefined) out.dropDetail = this.dropDetail;
     return out;
   }
 
@@ -123,6 +138,8 @@ export class TxReceipt implements TxReceiptFields {
         DebugLog.fromJSON(l, joinPath(logsPath, i)),
       );
     }
+    if (o.dropReason !== undefined) f.dropReason = readString(o.dropReason, path, 'dropReason');
+    if (o.dropDetail !== undefined) f.dropDetail = readString(o.dropDetail, path, 'dropDetail');
     return new TxReceipt(f);
   }
 }

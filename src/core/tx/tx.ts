@@ -3,8 +3,9 @@ import { PrivateKernelTailCircuitPublicInputs } from '../kernel/private-kernel-t
 import { ContractClassLog } from '../logs/contract-class-log.js';
 import { ContractClassLogFields, type ContractClassLogFieldsJson } from '../logs/contract-class-log-fields.js';
 import { BufferReader } from '../serialize/buffer-reader.js';
-import { BufferWriter, readField32 } from '../serialize/buffer-writer.js';
+import { BufferWriter } from '../serialize/buffer-writer.js';
 import { joinPath } from '../serialize/decode-error.js';
+import { readField32 } from '../serialize/field-bytes.js';
 import { readArray, readBuffer, readObject } from '../serialize/json-reader.js';
 import { TxHash } from '../tx-hash.js';
 import { ChonkProof } from './chonk-proof.js';

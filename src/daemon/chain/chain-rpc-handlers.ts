@@ -1,7 +1,6 @@
 import { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
-import { BlockHeader } from '../../core/block/block-header.js';
 import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
-import { L2Block } from '../../core/block/l2-block.js';
+import type { L2Block } from '../../core/block/l2-block.js';
 import type { BlockHash } from '../../core/block-hash.js';
 import type { BlockParameter } from '../../core/block-parameter.js';
 import {
@@ -12,26 +11,18 @@ import {
 } from '../../core/constants.js';
 import { Fr, toHex64 } from '../../core/fr.js';
 import { computePublicDataTreeLeafSlot } from '../../core/hash/siloing.js';
-import { getContractClassLogsResponseToJSON, getPublicLogsResponseToJSON } from '../../core/logs/get-logs-response.js';
 import type { LogFilter } from '../../core/logs/log-filter.js';
 import { LogId } from '../../core/logs/log-id.js';
 import { DecodeError } from '../../core/serialize/decode-error.js';
 import { RpcError, rpcErrors } from '../../rpc/errors.js';
+import type { PublishedCheckpoint } from '../../rpc/methods/blocks.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { NodeConfig } from '../config/settings.js';
 import { PACKAGE_VERSION } from '../package-version.js';
 import type { CheckpointRow } from '../store/checkpoint-repository.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
-import {
-  encodeL1ToL2MessageWitness,
-  encodeLeafInBlock,
-  encodeMembershipWitness,
-  encodeNullifierMembershipWitness,
-  encodePublicDataWitness,
-  encodeWorldStateSyncStatus,
-} from '../world-state/world-state-wire.js';
-import type { ChainService } from './chain-service.js';
+import type { ChainState } from './chain-state.js';
 import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { SignatureError } from './function-signatures.js';
 import { InboxMessageError } from './settlement/dev-l1.js';
@@ -40,83 +31,72 @@ import { UnwindRefusedError } from './unwind-blocks.js';
 /**
  * The chain's RPC methods (spec part 4: blocks, txs' effects, state, trees, witnesses, messages, logs,
  * contracts, node information, plus the 4.1.2 extras and nodeDev_), answered from the chain store and the
- * world state in the reference's wire shapes. Spread into the daemon's handlers (src/daemon/rpc-handlers.ts).
+ * world state as domain objects the method table encodes. Spread into the daemon's handlers (src/daemon/rpc-handlers.ts).
  */
-export function chainRpcHandlers(service: ChainService, config: NodeConfig): RpcHandlers {
+export function chainRpcHandlers(
+  service: ChainState,
+  config: NodeConfig,
+  /** Dev mode: told of a new L1-to-L2 message (an on-demand sequencer builds at once). */
+  sequencer?: { notifyPendingTx(): void },
+) {
   const chain = () => service.chain;
   const store = () => service.chain.store;
   const ws = () => service.worldState;
-  const initialHeader = () => BlockHeader.empty({ state: ws().getInitialStateReference() });
-  const genesisHash = () => ws().getGenesisBlockHash();
 
-  /** A block parameter as a block number the world state holds (a hash must name a block of this chain). */
-  const blockNumberOf = (p: BlockParameter): number | 'latest' => {
-    if (typeof p !== 'object') return p;
-    if (p.value === genesisHash()) return 0;
-    const row = store().blocks.getByHash(p.toBuffer());
-    if (!row) throw rpcErrors.blockNotAvailable(`Block hash ${p} is not a block of this chain`);
-    return row.number;
-  };
-
+  /** A block of this chain by parameter, or undefined (node_getBlock and kin answer null). */
   const blockAt = (p: BlockParameter): L2Block | undefined => {
-    if (typeof p === 'object') {
-      return p.value === genesisHash() ? L2Block.empty(initialHeader()) : store().getBlockByHash(p.value);
-    }
-    const n = p === 'latest' ? store().latestBlockNumber() : p;
-    return n === 0 ? L2Block.empty(initialHeader()) : store().getBlock(n);
+    const n = chain().resolveBlock(p);
+    return n === undefined ? undefined : chain().getBlock(n);
   };
 
-  const headerAt = (p: BlockParameter): BlockHeader | undefined => {
-    if (typeof p === 'object') {
-      return p.value === genesisHash() ? initialHeader() : store().getHeaderByHash(p.value);
-    }
-    const n = p === 'latest' ? store().latestBlockNumber() : p;
-    return n === 0 ? initialHeader() : store().getHeader(n);
+  /**
+   * The block the world state reads at: `latest` is the world state's own; a hash must name a block of this
+   * chain (a hash it does not have is an error, a number past the tip the world state refuses itself).
+   */
+  const stateAt = (p: BlockParameter): number | 'latest' => {
+    if (p === 'latest') return p;
+    const n = chain().resolveBlock(p);
+    if (n === undefined) throw rpcErrors.blockNotAvailable(`Block hash ${p} is not a block of this chain`);
+    return n;
   };
 
   /** Checks a reference block of the tag queries: it must be on this chain (else a reorg dropped it). */
   const checkReferenceBlock = (hash: BlockHash | undefined): void => {
-    if (!hash || hash.value === genesisHash() || store().blocks.getByHash(hash.toBuffer())) return;
+    if (!hash || chain().resolveBlock(hash) !== undefined) return;
     throw rpcErrors.blockNotAvailable(`Block ${hash} not found in the node. This might indicate a reorg has occurred.`);
   };
 
-  /** A checkpoint's committee attestations in 4.1.2 CommitteeAttestation JSON (none without a committee). */
-  const attestationsJson = (checkpoint: number) =>
-    store()
-      .checkpointAttestations.get(checkpoint)
-      ?.attestations.map((a) => a.toJSON()) ?? [];
+  /** A checkpoint's committee attestations (none without a committee). */
+  const attestationsOf = (checkpoint: number) => store().checkpointAttestations.get(checkpoint)?.attestations ?? [];
 
-  const checkpointJson = (c: CheckpointRow) => {
-    const blocks = store().getBlocks(c.firstBlock, c.lastBlock - c.firstBlock + 1);
-    return {
-      checkpoint: {
-        archive: new AppendOnlyTreeSnapshot(Fr.fromBuffer(c.archiveRoot), c.lastBlock + 1).toJSON(),
-        header: CheckpointHeader.fromBuffer(c.header).toJSON(),
-        blocks: blocks.map((b) => b.toJSON()),
-        number: c.number,
-        feeAssetPriceModifier: '0',
-      },
-      l1: l1Json(c),
-      attestations: attestationsJson(c.number),
-    };
-  };
+  const publishedCheckpoint = (c: CheckpointRow): PublishedCheckpoint => ({
+    checkpoint: {
+      archive: new AppendOnlyTreeSnapshot(Fr.fromBuffer(c.archiveRoot), c.lastBlock + 1),
+      header: CheckpointHeader.fromBuffer(c.header),
+      blocks: store().getBlocks(c.firstBlock, c.lastBlock - c.firstBlock + 1),
+      number: c.number,
+      feeAssetPriceModifier: 0n,
+    },
+    l1: c.l1,
+    attestations: attestationsOf(c.number),
+  });
 
-  const handlers: RpcHandlers = {
+  const handlers = {
     // ---- blocks and tips ----
     node_getProvenBlockNumber: async () => chain().readTips().proven.block.number,
     node_getCheckpointedBlockNumber: async () => chain().readTips().checkpointed.block.number,
     node_getCheckpointNumber: async () => chain().readTips().checkpointed.checkpoint.number,
     node_getL2Tips: async () => chain().readTips(),
-    node_getBlock: async (block) => blockAt(block)?.toJSON(),
-    node_getBlocks: async (from, limit) =>
-      store()
-        .getBlocks(from, limit)
-        .map((b) => b.toJSON()),
-    node_getBlockHeader: async (block) => headerAt(block),
+    node_getBlock: async (block) => blockAt(block),
+    node_getBlocks: async (from, limit) => store().getBlocks(from, limit),
+    node_getBlockHeader: async (block) => {
+      const n = chain().resolveBlock(block);
+      return n === undefined ? undefined : chain().getHeader(n);
+    },
     node_getBlockByHash: async (hash) => blockAt(hash),
     node_getBlockByArchive: async (archive) => store().getBlockByArchiveRoot(archive.value),
     node_getBlockHeaderByArchive: async (archive) => store().getHeaderByArchiveRoot(archive.value),
-    node_getCheckpoints: async (from, limit) => store().checkpoints.getRange(from, limit).map(checkpointJson),
+    node_getCheckpoints: async (from, limit) => store().checkpoints.getRange(from, limit).map(publishedCheckpoint),
     node_getCheckpointedBlocks: async (from, limit) => {
       const last = chain().readTips().checkpointed.block.number;
       const blocks = from > last ? [] : store().getBlocks(from, Math.min(limit, last - from + 1));
@@ -129,93 +109,70 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
         }
         return {
           checkpointNumber: b.checkpointNumber,
-          block: b.toJSON(),
-          l1: l1Json(c),
-          attestations: attestationsJson(b.checkpointNumber),
+          block: b,
+          l1: c.l1,
+          attestations: attestationsOf(b.checkpointNumber),
         };
       });
     },
 
     // ---- txs ----
-    node_getTxEffect: async (txHash) => store().getTxEffect(txHash.value)?.toJSON(),
+    node_getTxEffect: async (txHash) => store().getTxEffect(txHash.value),
 
     // ---- state and trees ----
     node_getPublicStorageAt: async (block, contract, slot) =>
-      new Fr(ws().getPublicStorageAt(blockNumberOf(block), computePublicDataTreeLeafSlot(contract.value, slot.value))),
-    node_getWorldStateSyncStatus: async () => encodeWorldStateSyncStatus(ws().getSyncStatus()),
+      new Fr(ws().getPublicStorageAt(stateAt(block), computePublicDataTreeLeafSlot(contract.value, slot.value))),
+    node_getWorldStateSyncStatus: async () => ws().getSyncStatus(),
     node_findLeavesIndexes: async (block, treeId, leaves) =>
-      ws()
-        .findLeavesIndexes(
-          blockNumberOf(block),
-          treeId as MerkleTreeId,
-          leaves.map((l) => l.value),
-        )
-        .map((l) => (l ? encodeLeafInBlock(l) : null)),
+      ws().findLeavesIndexes(
+        stateAt(block),
+        treeId as MerkleTreeId,
+        leaves.map((l) => l.value),
+      ),
     node_getNullifierSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.NULLIFIER_TREE, index),
     node_getNoteHashSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.NOTE_HASH_TREE, index),
     node_getArchiveSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.ARCHIVE, index),
     node_getPublicDataSiblingPath: async (block, index) => siblingPath(block, MerkleTreeId.PUBLIC_DATA_TREE, index),
-    node_getNullifierMembershipWitness: async (block, nullifier) => {
-      const w = ws().getNullifierMembershipWitness(blockNumberOf(block), nullifier.value);
-      return w && encodeNullifierMembershipWitness(w);
-    },
-    node_getLowNullifierMembershipWitness: async (block, nullifier) => {
-      const w = ws().getLowNullifierMembershipWitness(blockNumberOf(block), nullifier.value);
-      return w && encodeNullifierMembershipWitness(w);
-    },
-    node_getPublicDataWitness: async (block, leafSlot) => {
-      const w = ws().getPublicDataWitness(blockNumberOf(block), leafSlot.value);
-      return w && encodePublicDataWitness(w);
-    },
-    node_getBlockHashMembershipWitness: async (block, hash) => {
-      const w = ws().getBlockHashMembershipWitness(blockNumberOf(block), hash.value);
-      return w && encodeMembershipWitness(w);
-    },
-    node_getNoteHashMembershipWitness: async (block, noteHash) => {
-      const w = ws().getNoteHashMembershipWitness(blockNumberOf(block), noteHash.value);
-      return w && encodeMembershipWitness(w);
-    },
+    node_getNullifierMembershipWitness: async (block, nullifier) =>
+      ws().getNullifierMembershipWitness(stateAt(block), nullifier.value),
+    node_getLowNullifierMembershipWitness: async (block, nullifier) =>
+      ws().getLowNullifierMembershipWitness(stateAt(block), nullifier.value),
+    node_getPublicDataWitness: async (block, leafSlot) => ws().getPublicDataWitness(stateAt(block), leafSlot.value),
+    node_getBlockHashMembershipWitness: async (block, hash) =>
+      ws().getBlockHashMembershipWitness(stateAt(block), hash.value),
+    node_getNoteHashMembershipWitness: async (block, noteHash) =>
+      ws().getNoteHashMembershipWitness(stateAt(block), noteHash.value),
 
     // ---- messages ----
-    node_getL1ToL2MessageMembershipWitness: async (block, message) => {
-      const w = ws().getL1ToL2MessageMembershipWitness(blockNumberOf(block), message.value);
-      return w && encodeL1ToL2MessageWitness(w);
-    },
+    node_getL1ToL2MessageMembershipWitness: async (block, message) =>
+      ws().getL1ToL2MessageMembershipWitness(stateAt(block), message.value),
     node_getL1ToL2MessageBlock: async (message) => store().l1ToL2Messages.find(message.value)?.blockNumber,
-    node_getL1ToL2Messages: async (checkpoint) => store().checkpointL1ToL2Messages(checkpoint)?.map(toHex64),
+    node_getL1ToL2Messages: async (checkpoint) => store().checkpointL1ToL2Messages(checkpoint),
     node_getL1ToL2MessageCheckpoint: async (message) => chain().settlement.findInboxMessage(message.value)?.checkpoint,
     node_isL1ToL2MessageSynced: async (message) => chain().settlement.findInboxMessage(message.value) !== undefined,
     node_getL2ToL1Messages: async (block) => {
-      const n = typeof block === 'object' ? blockNumberOfHashOrUndefined(block) : block;
+      const n = chain().resolveBlock(block);
       if (n === undefined) return undefined;
-      const number = n === 'latest' ? store().latestBlockNumber() : n;
-      if (number === 0) return [];
-      return store()
-        .getL2ToL1Messages(number)
-        ?.map((tx) => tx.map(toHex64));
+      return n === 0 ? [] : store().getL2ToL1Messages(n);
     },
 
     // ---- logs ----
-    node_getPrivateLogs: async (from, limit) => service.logs.getPrivateLogs(from, limit).map((l) => l.toJSON()),
-    node_getPublicLogs: async (filter) => getPublicLogsResponseToJSON(service.logs.getPublicLogs(toLogFilter(filter))),
-    node_getContractClassLogs: async (filter) =>
-      getContractClassLogsResponseToJSON(service.logs.getContractClassLogs(toLogFilter(filter))),
-    node_getLogsByTags: async (tags, logsPerTag) =>
-      service.logs.getLogsByTags(tags, logsPerTag).map((logs) => logs.map((l) => l.toJSON())),
+    node_getPrivateLogs: async (from, limit) => service.logs.getPrivateLogs(from, limit),
+    node_getPublicLogs: async (filter) => service.logs.getPublicLogs(toLogFilter(filter)),
+    node_getContractClassLogs: async (filter) => service.logs.getContractClassLogs(toLogFilter(filter)),
+    node_getLogsByTags: async (tags, logsPerTag) => service.logs.getLogsByTags(tags, logsPerTag),
     node_getPrivateLogsByTags: async (tags, page, referenceBlock) => {
       checkReferenceBlock(referenceBlock);
-      return service.logs.getPrivateLogsByTags(tags, page ?? 0).map((logs) => logs.map((l) => l.toJSON()));
+      return service.logs.getPrivateLogsByTags(tags, page ?? 0);
     },
     node_getPublicLogsByTagsFromContract: async (contract, tags, page, referenceBlock) => {
       checkReferenceBlock(referenceBlock);
-      return service.logs
-        .getPublicLogsByTagsFromContract(contract.value, tags, page ?? 0)
-        .map((logs) => logs.map((l) => l.toJSON()));
+      return service.logs.getPublicLogsByTagsFromContract(contract.value, tags, page ?? 0);
     },
 
     // ---- contracts ----
-    node_getContractClass: async (id) => store().contractClasses.get(id.value)?.toJSON(),
-    node_getContract: async (address) => store().contractInstances.get(address.value)?.toJSON(),
+    node_getContractClass: async (id) => store().contractClasses.get(id.value),
+    node_getContract: async (address) => store().contractInstances.get(address.value),
 
     // ---- node information ----
     node_getNodeInfo: async () => ({
@@ -237,19 +194,13 @@ export function chainRpcHandlers(service: ChainService, config: NodeConfig): Rpc
     // ---- dev mode ----
     nodeDev_sendL1ToL2Message: async (message) => {
       const position = service.devL1.sendL1ToL2Message(message.value);
-      service.sequencer.notifyPendingTx();
-      return { index: position.index.toString(), checkpoint: position.checkpoint };
+      sequencer?.notifyPendingTx();
+      return position;
     },
-  };
+  } satisfies Partial<RpcHandlers>;
 
-  function siblingPath(block: BlockParameter, tree: MerkleTreeId, index: bigint): string[] {
-    return ws().getSiblingPath(blockNumberOf(block), tree, index).toBigInts().map(toHex64);
-  }
-
-  /** For methods answering null on an unknown block: its number, or undefined when no block has that hash. */
-  function blockNumberOfHashOrUndefined(hash: BlockHash): number | undefined {
-    if (hash.value === genesisHash()) return 0;
-    return store().blocks.getByHash(hash.toBuffer())?.number;
+  function siblingPath(block: BlockParameter, tree: MerkleTreeId, index: bigint): bigint[] {
+    return ws().getSiblingPath(stateAt(block), tree, index).toBigInts();
   }
 
   return withErrorMapping(handlers);
@@ -280,15 +231,11 @@ function toLogFilter(f: LogFilterParam): LogFilter {
   };
 }
 
-function l1Json(c: CheckpointRow) {
-  return { blockNumber: c.l1.blockNumber.toString(), timestamp: c.l1.timestamp.toString(), blockHash: c.l1.blockHash };
-}
-
 /**
  * Errors the chain's services throw on purpose become the matching JSON-RPC errors (DESIGN section 4); anything
  * else stays an internal error.
  */
-function withErrorMapping(handlers: RpcHandlers): RpcHandlers {
+function withErrorMapping<H extends Partial<RpcHandlers>>(handlers: H): H {
   const out: Record<string, (...args: never[]) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers) as [string, (...args: never[]) => Promise<unknown>][]) {
     out[name] = async (...args) => {
@@ -299,7 +246,7 @@ function withErrorMapping(handlers: RpcHandlers): RpcHandlers {
       }
     };
   }
-  return out as RpcHandlers;
+  return out as H;
 }
 
 function toRpcError(err: unknown): unknown {

@@ -1,5 +1,7 @@
+import { BlockHeader } from '../../core/block/block-header.js';
 import type { CheckpointHeader } from '../../core/block/checkpoint-header.js';
-import type { L2Block } from '../../core/block/l2-block.js';
+import { L2Block } from '../../core/block/l2-block.js';
+import type { BlockParameter } from '../../core/block-parameter.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { CheckpointSignatures } from '../store/checkpoint-attestation-repository.js';
 import type { CheckpointRow } from '../store/checkpoint-repository.js';
@@ -37,7 +39,7 @@ export interface ChainOptions {
 
 /**
  * The chain: blocks (through the one applyBlock path), checkpoints on L1, the proven and finalized marks, and
- * the events that announce them. The sequencer and, later, sync write through it; queries read its store.
+ * the events that announce them. The sequencer and the follower write through it; queries read its store.
  */
 export class Chain {
   readonly events: ChainEvents;
@@ -89,6 +91,33 @@ export class Chain {
 
   get latestBlockNumber(): number {
     return this.o.store.latestBlockNumber();
+  }
+
+  /**
+   * The block a query's block parameter names on this chain, as a number: a number as given (reading it
+   * tells whether it exists), `latest` the tip, a hash one of this chain's blocks, the genesis hash block 0.
+   * Undefined for a hash this chain does not have.
+   */
+  resolveBlock(p: BlockParameter): number | undefined {
+    if (p === 'latest') return this.latestBlockNumber;
+    if (typeof p === 'number') return p;
+    if (p.value === this.o.worldState.getGenesisBlockHash()) return 0;
+    return this.o.store.blocks.getByHash(p.toBuffer())?.number;
+  }
+
+  /** Block `n`, undefined past the tip; block 0 is the genesis block (empty, on the initial state). */
+  getBlock(n: number): L2Block | undefined {
+    return n === 0 ? L2Block.empty(this.genesisHeader()) : this.o.store.getBlock(n);
+  }
+
+  /** The header of block `n`, undefined past the tip; block 0's is the genesis header. */
+  getHeader(n: number): BlockHeader | undefined {
+    return n === 0 ? this.genesisHeader() : this.o.store.getHeader(n);
+  }
+
+  /** The genesis header: empty, on the initial state of the trees (its hash is the genesis block hash). */
+  genesisHeader(): BlockHeader {
+    return BlockHeader.empty({ state: this.o.worldState.getInitialStateReference() });
   }
 
   /** Publishes a finished checkpoint to L1 and records it: its blocks become checkpointed. */

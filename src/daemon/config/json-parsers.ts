@@ -2,7 +2,7 @@ import {
   type AllowedSetupFunction,
   type AllowedSetupFunctionJson,
   parseAllowedSetupList,
-} from '../mempool/validators/allowed-setup-function.js';
+} from '../mempool/tx-checks/allowed-setup-function.js';
 import { parseInteger } from './parsers.js';
 import { SettingParseError } from './setting.js';
 

@@ -1,7 +1,7 @@
 import { AztecAddress } from '../../core/aztec-address.js';
 import { EthAddress } from '../../core/eth-address.js';
 import { Fr } from '../../core/fr.js';
-import { type AllowedSetupFunction, parseAllowedSetupList } from '../mempool/validators/allowed-setup-function.js';
+import { type AllowedSetupFunction, parseAllowedSetupList } from '../mempool/tx-checks/allowed-setup-function.js';
 import { SettingParseError } from './setting.js';
 
 /** Parsers shared by the settings table; each throws SettingParseError saying what it expected. */

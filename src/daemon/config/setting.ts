@@ -33,3 +33,11 @@ export interface Setting<T> {
 export class SettingParseError extends Error {
   override name = 'SettingParseError';
 }
+
+/** Declares a row (types its parser, formatter and default together). */
+export function setting<T>(s: Setting<T>): Setting<T> {
+  return s;
+}
+
+/** The values of a group of settings, as the service that declares the group takes them. */
+export type SettingValues<G> = { -readonly [K in keyof G]: G[K] extends Setting<infer T> ? T : never };

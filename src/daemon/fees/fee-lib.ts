@@ -13,7 +13,11 @@ export const MAX_ETH_PER_FEE_ASSET = 10n ** 14n;
 export const L1_GAS_PER_CHECKPOINT_PROPOSED = 300_000n;
 export const L1_GAS_PER_EPOCH_VERIFIED = 1_000_000n;
 export const BLOB_GAS_PER_BLOB = 2n ** 17n;
-export const BLOBS_PER_CHECKPOINT = 3n;
+/**
+ * The blobs FeeLib charges a checkpoint's L1 cost for: a flat three, whatever the checkpoint publishes (it may
+ * publish up to BLOBS_PER_CHECKPOINT, six, of core/constants.ts).
+ */
+export const BLOBS_PRICED_PER_CHECKPOINT = 3n;
 export const MINIMUM_CONGESTION_MULTIPLIER = 10n ** 9n;
 /** The congestion update fraction is manaTarget * 854700854 / 1e8: about x1.125 per mana target of excess. */
 const MAGIC_CONGESTION_VALUE_MULTIPLIER = 854_700_854n;
@@ -112,7 +116,8 @@ export function toFeeAsset(wei: bigint, ethPerFeeAsset: bigint): bigint {
 export function manaMinFeeComponents(params: FeeParams, l1: L1Fees, parent: FeeHeader): ManaMinFeeComponents {
   const target = params.manaTarget;
   if (target === 0n) return { sequencerCost: 0n, proverCost: 0n, congestionCost: 0n, congestionMultiplier: 0n };
-  const ethUsed = L1_GAS_PER_CHECKPOINT_PROPOSED * l1.baseFee + BLOBS_PER_CHECKPOINT * BLOB_GAS_PER_BLOB * l1.blobFee;
+  const ethUsed =
+    L1_GAS_PER_CHECKPOINT_PROPOSED * l1.baseFee + BLOBS_PRICED_PER_CHECKPOINT * BLOB_GAS_PER_BLOB * l1.blobFee;
   const sequencerCostPerMana = mulDivCeil(ethUsed, 1n, target);
   const proverCostPerMana =
     mulDivCeil(mulDivCeil(L1_GAS_PER_EPOCH_VERIFIED, l1.baseFee, params.epochDuration), 1n, target) +

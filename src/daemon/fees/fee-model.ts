@@ -2,7 +2,7 @@ import type { L2Block } from '../../core/block/l2-block.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
 import type { BlockObserver } from '../chain/block-observer.js';
 import type { SqliteDatabase } from '../store/node-database.js';
-import { FeeHeaderStore } from './fee-header-store.js';
+import { FeeHeaderRepository } from './fee-header-repository.js';
 import {
   type FeeHeader,
   type FeeParams,
@@ -44,7 +44,7 @@ export class FeeModelConfigError extends Error {
  * at its genesis value: the price oracle's modifier is an L1 input a dev chain does not have.
  */
 export class FeeModel implements BlockObserver {
-  private readonly store: FeeHeaderStore;
+  private readonly store: FeeHeaderRepository;
   private readonly params: FeeParams;
   private readonly l1: L1Fees;
   private readonly genesis: FeeHeader;
@@ -66,7 +66,7 @@ export class FeeModel implements BlockObserver {
     this.params = { manaTarget: options.manaTarget, provingCostPerMana: options.provingCostPerMana, epochDuration };
     this.l1 = options.l1;
     this.genesis = { excessMana: 0n, manaUsed: 0n, ethPerFeeAsset: price };
-    this.store = new FeeHeaderStore(db);
+    this.store = new FeeHeaderRepository(db);
     if (!this.store.get(0)) this.store.put(0, this.genesis);
   }
 

@@ -1,37 +1,31 @@
 import type { L2Block } from '../../core/block/l2-block.js';
 import { MAX_PROCESSABLE_L2_GAS } from '../../core/constants.js';
-import type { Fr } from '../../core/fr.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
 import type { Tx } from '../../core/tx/tx.js';
+import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import type { TxHash } from '../../core/tx-hash.js';
-import type { TxRejection } from '../../rpc/errors.js';
 import type { BlockObserver } from '../chain/block-observer.js';
+import type { ChainConfig } from '../chain/chain-settings.js';
 import type { Logger } from '../logging/logger.js';
 import type { PoolChange } from '../node-events.js';
 import type { PendingTxSource } from '../sequencer/pending-tx-source.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { CommittedStateReader } from './committed-state-reader.js';
+import type { MempoolConfig } from './mempool-settings.js';
 import type { MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
 import { comparePriority, type PendingTx, pendingTxFromMeta } from './pending-tx.js';
+import type { AllowedSetupFunction } from './tx-checks/allowed-setup-function.js';
+import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './tx-checks/default-allowed-setup.js';
+import type { TxValidationContext } from './tx-checks/tx-validation-context.js';
+import type { TxValidationResult } from './tx-checks/tx-validation-result.js';
+import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './tx-checks/tx-validator.js';
 import { TxMeta } from './tx-meta.js';
 import { type DroppedTx, TxPool, type TxPoolAddResult } from './tx-pool.js';
-import { TxReceiptBuilder, type TxReceiptWire } from './tx-receipt-builder.js';
-import type { AllowedSetupFunction } from './validators/allowed-setup-function.js';
-import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './validators/default-allowed-setup.js';
-import type { TxValidationContext } from './validators/tx-validation-context.js';
-import type { TxValidationResult } from './validators/tx-validation-result.js';
-import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './validators/tx-validator.js';
+import { TxReceiptBuilder } from './tx-receipt-builder.js';
+import type { TxRejection } from './tx-rejection.js';
 
-/** The settings the mempool reads, live (maxPendingTxCount may change at runtime). */
-export interface MempoolSettings {
-  readonly l1ChainId: number;
-  readonly rollupVersion: number;
-  readonly vkTreeRoot: Fr;
-  readonly protocolContractsHash: Fr;
-  readonly maxPendingTxCount: number;
-  readonly priceBumpPercentage: number;
-  readonly txPublicSetupAllowListExtend: readonly AllowedSetupFunction[];
-}
+/** The settings the mempool reads, live (maxPendingTxCount may change at runtime): its group and the chain's identity. */
+export type MempoolSettings = Readonly<MempoolConfig & ChainConfig>;
 
 export interface MempoolOptions {
   readonly db: SqliteDatabase;
@@ -45,17 +39,20 @@ export interface MempoolOptions {
   readonly validationTimestamp?: () => bigint;
   /** The most L2 gas a tx may ask for; default 4.1.2's MAX_PROCESSABLE_L2_GAS. */
   readonly maxL2Gas?: number;
-  /** The chain store's tx lookup and tips, once wired (see MinedTxLookup). */
-  readonly minedTxLookup?: () => MinedTxLookup | undefined;
+  /** The chain store's tx lookup and tips (see MinedTxLookup); without it receipts know only the pool. */
+  readonly minedTxLookup?: MinedTxLookup;
   /** The current class of a contract instance, for allow-list entries by class; unknown without a chain store. */
   readonly contractClassIdOf?: (address: bigint) => bigint | undefined;
   readonly epochDuration?: number;
   /** How many blocks mined txs stay readable in the pool (node_getTxByHash). */
   readonly minedRetentionBlocks?: number;
-  /** Called after a tx entered the pool (the sequencer's on-demand mode builds at once). */
-  readonly onTxAdded?: () => void;
   /** Told of every tx added, dropped or refused (the dashboard's event stream counts them). */
   readonly onPoolChange?: (change: PoolChange) => void;
+  /**
+   * Follower mode: sends a tx the pool took on to the upstream. Throws the upstream's refusal (an RpcError
+   * with its code and data), after which the tx leaves the pool.
+   */
+  readonly forwardTx?: (tx: Tx) => Promise<void>;
   readonly log?: Logger;
 }
 
@@ -80,6 +77,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
   private readonly receipts: TxReceiptBuilder;
   private readonly now: () => number;
   private readonly minedRetention: number;
+  private readonly txAddedListeners: (() => void)[] = [];
 
   constructor(private readonly o: MempoolOptions) {
     this.now = o.now ?? Date.now;
@@ -89,7 +87,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
       priceBumpPercentage: () => o.settings.priceBumpPercentage,
       now: this.now,
     });
-    this.receipts = new TxReceiptBuilder(this.pool, o.minedTxLookup ?? (() => undefined), o.epochDuration);
+    this.receipts = new TxReceiptBuilder(this.pool, o.minedTxLookup, o.epochDuration);
   }
 
   /** The setup allow list: 4.1.2's defaults, then the settings' extension (node_getAllowedPublicSetup). */
@@ -159,7 +157,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
     this.o.onPoolChange?.({ kind: 'added' });
     this.logDrops(added.dropped);
     this.o.log?.debug({ txHash: meta.hashKey, priorityFee: meta.priorityFee.toString() }, 'tx added to the pool');
-    this.o.onTxAdded?.();
+    for (const listener of this.txAddedListeners) listener();
     return { outcome: 'accepted' };
   }
 
@@ -209,7 +207,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
   }
 
   /** node_getTxReceipt. */
-  txReceipt(txHash: TxHash): TxReceiptWire {
+  txReceipt(txHash: TxHash): TxReceipt {
     return this.receipts.receipt(txHash);
   }
 
@@ -229,8 +227,22 @@ export class Mempool implements BlockObserver, PendingTxSource {
   }
 
   /** A follower's upstream refused a tx this pool took: it leaves the pool and its receipt says why. */
-  dropRejectedUpstream(txHash: TxHash, detail: string): void {
-    this.logDrops(this.pool.drop([{ txHash, reason: 'rejected_upstream', detail }]));
+  /** After the pool took a tx: a follower forwards it upstream; a refusal drops it here and reaches the caller. */
+  async forwardTx(tx: Tx): Promise<void> {
+    const forward = this.o.forwardTx;
+    if (!forward) return;
+    try {
+      await forward(tx);
+    } catch (err) {
+      this.logDrops(
+        this.pool.drop([{ txHash: tx.txHash, reason: 'rejected_upstream', detail: (err as Error).message }]),
+      );
+      throw err;
+    }
+  }
+
+  onTxAdded(listener: () => void): void {
+    this.txAddedListeners.push(listener);
   }
 
   // ---- BlockObserver (inside applyBlock's transaction) ----

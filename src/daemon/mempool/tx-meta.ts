@@ -4,7 +4,7 @@ import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
 import type { PublicCallRequest } from '../../core/kernel/public-call-request.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
-import { INCREASE_PUBLIC_BALANCE_SELECTOR } from './validators/default-allowed-setup.js';
+import { INCREASE_PUBLIC_BALANCE_SELECTOR } from './tx-checks/default-allowed-setup.js';
 
 /** A public call with the calldata sent for it (matched by calldata hash; empty when none was sent). */
 export interface PublicCallWithCalldata {

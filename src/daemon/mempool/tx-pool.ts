@@ -1,11 +1,11 @@
 import { BlockHash } from '../../core/block-hash.js';
 import { Tx } from '../../core/tx/tx.js';
 import { TxHash } from '../../core/tx-hash.js';
-import type { TxRejection } from '../../rpc/errors.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { MinedTx } from './mined-tx-lookup.js';
 import { comparePriority, decodePendingTxMeta, encodePendingTxMeta, type PendingTx } from './pending-tx.js';
-import { TxPoolStore } from './tx-pool-store.js';
+import { TxPoolRepository } from './tx-pool-repository.js';
+import type { TxRejection } from './tx-rejection.js';
 
 /** Why the pool let go of a tx; a receipt of a dropped tx names it (see TxReceiptBuilder). */
 export type TxDropReason =
@@ -65,7 +65,7 @@ const DEFAULT_DROPPED_RECORDS = 10_000;
  * apply failed after the pool's part ran) leaves another token behind, and the index is rebuilt from SQLite.
  */
 export class TxPool {
-  private readonly store: TxPoolStore;
+  private readonly store: TxPoolRepository;
   private readonly now: () => number;
   private readonly droppedKept: number;
   private token: number | undefined;
@@ -79,7 +79,7 @@ export class TxPool {
     private readonly db: SqliteDatabase,
     private readonly options: TxPoolOptions,
   ) {
-    this.store = new TxPoolStore(db);
+    this.store = new TxPoolRepository(db);
     this.now = options.now ?? Date.now;
     this.droppedKept = options.droppedRecordsKept ?? DEFAULT_DROPPED_RECORDS;
     if (this.store.getToken() === undefined) this.db.transaction(() => this.store.bumpToken())();

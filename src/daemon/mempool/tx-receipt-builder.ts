@@ -1,10 +1,4 @@
-import {
-  executionResultFromRevertCode,
-  TX_DROPPED_ERROR,
-  TxReceipt,
-  type TxReceiptJson,
-  type TxStatus,
-} from '../../core/tx/tx-receipt.js';
+import { executionResultFromRevertCode, TX_DROPPED_ERROR, TxReceipt, type TxStatus } from '../../core/tx/tx-receipt.js';
 import type { TxHash } from '../../core/tx-hash.js';
 import type { ChainTipNumbers, MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
 import type { TxDropReason, TxPool } from './tx-pool.js';
@@ -14,13 +8,6 @@ import type { TxDropReason, TxPool } from './tx-pool.js';
  * load balancer another node may well have it), else why the pool let go of it.
  */
 export type TxDropReasonCode = 'unknown' | TxDropReason;
-
-/**
- * The receipt as sent: 4.1.2's TxReceipt JSON, plus for a dropped tx `dropReason` (and `dropDetail` when the
- * node dropped it itself). The official client's schema strips unknown keys, so old clients see exactly
- * 4.1.2's receipt.
- */
-export type TxReceiptWire = TxReceiptJson & { dropReason?: TxDropReasonCode; dropDetail?: string };
 
 /** Aztec's network default epoch length, in slots. */
 const DEFAULT_EPOCH_DURATION = 32;
@@ -34,29 +21,26 @@ const DEFAULT_EPOCH_DURATION = 32;
 export class TxReceiptBuilder {
   constructor(
     private readonly pool: TxPool,
-    private readonly minedTxLookup: () => MinedTxLookup | undefined,
+    private readonly minedTxLookup: MinedTxLookup | undefined,
     private readonly epochDuration: number = DEFAULT_EPOCH_DURATION,
   ) {}
 
-  receipt(txHash: TxHash): TxReceiptWire {
-    const lookup = this.minedTxLookup();
+  receipt(txHash: TxHash): TxReceipt {
+    const lookup = this.minedTxLookup;
     const mined = lookup?.findMinedTx(txHash);
     if (mined) return this.minedReceipt(txHash, mined, lookup?.tips());
     const record = this.pool.record(txHash);
-    if (record?.status === 'pending') return new TxReceipt({ txHash, status: 'pending' }).toJSON();
+    if (record?.status === 'pending') return new TxReceipt({ txHash, status: 'pending' });
     // Mined as far as the pool saw, but the chain store does not say so (not wired yet): the pool's record.
     if (record?.status === 'mined') return this.minedReceipt(txHash, record.mined, lookup?.tips());
-    const dropped: TxReceiptWire = new TxReceipt({ txHash, status: 'dropped', error: TX_DROPPED_ERROR }).toJSON();
-    if (record?.status === 'dropped') {
-      dropped.dropReason = record.reason;
-      dropped.dropDetail = record.detail;
-    } else {
-      dropped.dropReason = 'unknown';
-    }
-    return dropped;
+    const why: { dropReason: TxDropReasonCode; dropDetail?: string } =
+      record?.status === 'dropped'
+        ? { dropReason: record.reason, dropDetail: record.detail }
+        : { dropReason: 'unknown' };
+    return new TxReceipt({ txHash, status: 'dropped', error: TX_DROPPED_ERROR, ...why });
   }
 
-  private minedReceipt(txHash: TxHash, m: MinedTx, tips: ChainTipNumbers | undefined): TxReceiptWire {
+  private minedReceipt(txHash: TxHash, m: MinedTx, tips: ChainTipNumbers | undefined): TxReceipt {
     return new TxReceipt({
       txHash,
       status: statusOf(m.blockNumber, tips),
@@ -65,7 +49,7 @@ export class TxReceiptBuilder {
       blockHash: m.blockHash,
       blockNumber: m.blockNumber,
       epochNumber: Math.floor(m.slotNumber / this.epochDuration),
-    }).toJSON();
+    });
   }
 }
 

@@ -1,5 +1,5 @@
-import type { ChainService } from '../chain/chain-service.js';
-import type { MempoolService } from '../mempool/mempool-service.js';
+import type { Chain } from '../chain/chain.js';
+import type { Mempool } from '../mempool/mempool.js';
 import type { OperationsService } from '../operations/operations-service.js';
 import { type Labels, MetricsRegistry } from './metrics-registry.js';
 
@@ -12,8 +12,8 @@ export interface RpcCallObservation {
 }
 
 export interface NodeMetricsSources {
-  readonly chain: ChainService;
-  readonly mempool: MempoolService;
+  readonly chain: Chain;
+  readonly mempool: Mempool;
   readonly operations: OperationsService;
   readonly startedAt: Date;
 }
@@ -35,15 +35,13 @@ export class NodeMetrics {
 
   constructor(private readonly s: NodeMetricsSources) {
     const r = this.registry;
-    const chain = () => (s.chain.running ? s.chain.chain : undefined);
     r.gauge(
       'l2node_block_height',
       'Latest block of the chain store (the proposed tip).',
-      () => chain()?.latestBlockNumber,
+      () => s.chain.latestBlockNumber,
     );
     r.gauge('l2node_tip_block_number', 'Block number of each chain tip.', () => {
-      const tips = chain()?.readTips();
-      if (!tips) return undefined;
+      const tips = s.chain.readTips();
       return [
         [{ tip: 'proposed' }, tips.proposed.number],
         [{ tip: 'checkpointed' }, tips.checkpointed.block.number],
@@ -51,19 +49,19 @@ export class NodeMetrics {
         [{ tip: 'finalized' }, tips.finalized.block.number],
       ];
     });
-    r.gauge('l2node_checkpoint_number', 'Latest checkpoint published to L1.', () =>
-      chain() ? (chain()?.store.checkpoints.latest()?.number ?? 0) : undefined,
+    r.gauge(
+      'l2node_checkpoint_number',
+      'Latest checkpoint published to L1.',
+      () => s.chain.store.checkpoints.latest()?.number ?? 0,
     );
-    r.gauge('l2node_pending_txs', 'Pending txs in the mempool.', () =>
-      s.mempool.running ? s.mempool.mempool.pendingTxCount() : undefined,
-    );
+    r.gauge('l2node_pending_txs', 'Pending txs in the mempool.', () => s.mempool.pendingTxCount());
     r.gauge('l2node_sync_paused', '1 while block production or sync is paused.', () =>
-      s.operations.syncStatus().state === 'paused' ? 1 : 0,
+      s.operations.productionStatus().state === 'paused' ? 1 : 0,
     );
     r.gauge(
       'l2node_sync_distance_blocks',
       'Blocks behind the upstream tip (follower mode).',
-      () => s.operations.syncStatus().distance,
+      () => s.operations.productionStatus().distance,
     );
     r.gauge('l2node_snapshot_upload_running', '1 while a snapshot upload runs.', () =>
       s.operations.snapshotStatus().running ? 1 : 0,
@@ -85,11 +83,11 @@ export class NodeMetrics {
     );
   }
 
-  /** Subscribes to the chain and operations events (once they run). */
+  /** Subscribes to the chain and operations events. */
   attach(): void {
     const { chain, operations } = this.s;
     this.detach.push(
-      chain.chain.events.on('block', (e) => {
+      chain.events.on('block', (e) => {
         this.blocks();
         this.applySeconds(e.durationMs / 1000);
       }),

@@ -1,13 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { SnapshotStatus } from '../snapshots/snapshot-status.js';
-import type { SyncStatus } from './sync-status.js';
+import type { ProductionStatus } from './production-status.js';
 
 /** What the operations of the admin interface announce (the dashboard and the ws stream subscribe). */
 export interface OperationsEventMap {
   /** nodeAdmin_setConfig changed these keys; values in their NodeAdminConfig JSON form. */
   config: { readonly changed: Readonly<Record<string, unknown>> };
   /** Block production or sync was paused or resumed. */
-  sync: SyncStatus;
+  sync: ProductionStatus;
   /** nodeAdmin_rollbackTo finished. */
   rollback: {
     readonly targetBlockNumber: number;

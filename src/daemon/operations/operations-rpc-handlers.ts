@@ -11,7 +11,7 @@ import { ConfigUpdateError } from './runtime-config.js';
  * daemon's handlers (src/daemon/rpc-handlers.ts). Refusals become -32602 (a bad key or value, naming it) or
  * -32005 INVALID_STATE (what the node cannot do now).
  */
-export function operationsRpcHandlers(ops: () => OperationsService): RpcHandlers {
+export function operationsRpcHandlers(ops: () => OperationsService) {
   return {
     nodeAdmin_getConfig: async () => ops().config.get(),
     nodeAdmin_setConfig: async (partial) => {
@@ -42,5 +42,5 @@ export function operationsRpcHandlers(ops: () => OperationsService): RpcHandlers
         throw err;
       }
     },
-  };
+  } satisfies Partial<RpcHandlers>;
 }

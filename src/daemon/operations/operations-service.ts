@@ -1,28 +1,28 @@
 import type { BlockProducer } from '../chain/block-producer.js';
-import type { ChainService } from '../chain/chain-service.js';
+import type { ChainState } from '../chain/chain-state.js';
 import type { NodeConfig, SettingKey } from '../config/settings.js';
+import type { NodeState } from '../lifecycle/node-state.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
-import type { MempoolService } from '../mempool/mempool-service.js';
-import type { NodeState } from '../node.js';
+import type { Mempool } from '../mempool/mempool.js';
 import type { SnapshotStatus } from '../snapshots/snapshot-status.js';
 import { SnapshotUploader } from '../snapshots/snapshot-uploader.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { type RollbackResult, rollbackChain } from './chain-rollback.js';
 import { OperationLock } from './operation-lock.js';
 import { OperationsEvents } from './operations-events.js';
+import { type ProductionStatus, productionStatus } from './production-status.js';
 import { type ConfigChange, RuntimeConfig } from './runtime-config.js';
 import { SyncControl } from './sync-control.js';
-import { type SyncStatus, syncStatus } from './sync-status.js';
 
 export interface OperationsServiceOptions {
   /** The one config object every service reads; setConfig changes it in place. */
   readonly config: NodeConfig;
-  readonly db: () => SqliteDatabase;
-  readonly chain: ChainService;
-  readonly mempool: MempoolService;
-  /** What feeds blocks into the chain now: the sequencer, or a follower's block source. */
-  readonly producer: () => BlockProducer | undefined;
+  readonly db: SqliteDatabase;
+  readonly chain: ChainState;
+  readonly mempool: Mempool;
+  /** What feeds blocks into the chain: the sequencer, or a follower's block source. */
+  readonly producer: BlockProducer;
   readonly nodeState: () => NodeState;
   readonly now: () => number;
   readonly log: Logger;
@@ -46,11 +46,11 @@ export class OperationsService implements Service {
     this.events = new OperationsEvents((event, err) =>
       o.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
     );
-    this.sync = new SyncControl(o.producer, () => this.events.emit('sync', this.syncStatus()));
+    this.sync = new SyncControl(o.producer, () => this.events.emit('sync', this.productionStatus()));
     this.config = new RuntimeConfig(o.config, (changed) => this.applyConfig(changed));
     this.snapshots = new SnapshotUploader({
       db: o.db,
-      chain: () => o.chain.chain,
+      chain: o.chain.chain,
       l1ChainId: o.config.l1ChainId,
       rollupVersion: o.config.rollupVersion,
       dataDirectory: o.config.dataDirectory,
@@ -83,7 +83,7 @@ export class OperationsService implements Service {
   async pauseSync(): Promise<void> {
     const was = this.sync.pausedBy.includes('operator');
     await this.sync.hold('operator');
-    if (!was) this.o.log.info({ producer: this.o.producer()?.name }, 'block production paused by the operator');
+    if (!was) this.o.log.info({ producer: this.o.producer.name }, 'block production paused by the operator');
   }
 
   /** nodeAdmin_resumeSync: idempotent; production restarts unless a rollback or snapshot still holds it. */
@@ -98,7 +98,7 @@ export class OperationsService implements Service {
     return this.lock.run(() =>
       this.whilePaused('rollback', async () => {
         const result = rollbackChain(
-          { chain: this.o.chain.chain, clearPool: () => this.o.mempool.mempool.clearPool() },
+          { chain: this.o.chain.chain, clearPool: () => this.o.mempool.clearPool() },
           target,
           force,
         );
@@ -117,13 +117,12 @@ export class OperationsService implements Service {
     this.snapshots.start(location);
   }
 
-  syncStatus(): SyncStatus {
-    const chain = this.o.chain;
-    return syncStatus({
+  productionStatus(): ProductionStatus {
+    return productionStatus({
       nodeState: this.o.nodeState(),
-      producer: chain.running ? this.o.producer() : undefined,
+      producer: this.o.producer,
       pausedBy: this.sync.pausedBy,
-      blockNumber: chain.running ? chain.chain.latestBlockNumber : 0,
+      blockNumber: this.o.chain.chain.latestBlockNumber,
     });
   }
 
@@ -144,11 +143,11 @@ export class OperationsService implements Service {
   /** What a change needs beyond the new value on the config object, which services read when they use it. */
   private applyConfig(changed: readonly SettingKey[]): void {
     const keys = new Set(changed);
-    if (keys.has('maxPendingTxCount') && this.o.mempool.running) {
-      const evicted = this.o.mempool.mempool.applyPoolLimit();
+    if (keys.has('maxPendingTxCount')) {
+      const evicted = this.o.mempool.applyPoolLimit();
       if (evicted > 0) this.o.log.info({ evicted }, `evicted ${evicted} txs over the new pool limit`);
     }
-    if ((keys.has('slotDuration') || keys.has('blocksPerSlot')) && this.o.chain.running) {
+    if (keys.has('slotDuration') || keys.has('blocksPerSlot')) {
       const from = this.o.chain.retimeSlots({
         slotDuration: this.o.config.slotDuration,
         blocksPerSlot: this.o.config.blocksPerSlot,

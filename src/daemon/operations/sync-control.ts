@@ -12,7 +12,7 @@ export class SyncControl {
   private readonly holds = new Map<PauseReason, number>();
 
   constructor(
-    private readonly producer: () => BlockProducer | undefined,
+    private readonly producer: BlockProducer,
     private readonly onChange: () => void = () => {},
   ) {}
 
@@ -22,7 +22,7 @@ export class SyncControl {
   }
 
   get paused(): boolean {
-    return this.holds.size > 0 || (this.producer()?.paused ?? false);
+    return this.holds.size > 0 || this.producer.paused;
   }
 
   /** Holds production paused; resolves once no block is in flight. The operator's hold is not counted twice. */
@@ -30,7 +30,7 @@ export class SyncControl {
     const count = this.holds.get(reason) ?? 0;
     this.holds.set(reason, reason === 'operator' ? 1 : count + 1);
     if (count === 0) this.onChange();
-    await this.producer()?.pause();
+    await this.producer.pause();
   }
 
   /** Releases a hold; production resumes when none is left. Releasing what is not held does nothing. */
@@ -42,7 +42,7 @@ export class SyncControl {
       return;
     }
     this.holds.delete(reason);
-    if (this.holds.size === 0) this.producer()?.resume();
+    if (this.holds.size === 0) this.producer.resume();
     this.onChange();
   }
 }

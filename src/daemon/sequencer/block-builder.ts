@@ -17,6 +17,7 @@ import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
 import { PublicDataWrite } from '../../core/tx/public-data-write.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
+import { txExpiredAt } from '../../core/tx/tx-expiry.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
@@ -50,7 +51,7 @@ export interface BlockBuildInput {
 }
 
 /** A tx that can never be included (it is dropped from the pool, with the reason). */
-export interface DroppedTx {
+export interface UnbuildableTx {
   readonly tx: Tx;
   readonly reason: string;
 }
@@ -67,7 +68,7 @@ export interface BuiltBlock {
 export interface BlockBuildResult {
   /** Undefined when there was nothing to build. */
   readonly built: BuiltBlock | undefined;
-  readonly dropped: readonly DroppedTx[];
+  readonly dropped: readonly UnbuildableTx[];
 }
 
 /**
@@ -92,7 +93,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
       NUM_CHECKPOINT_END_MARKER_FIELDS;
     const included: Tx[] = [];
     const effects: TxEffect[] = [];
-    const dropped: DroppedTx[] = [];
+    const dropped: UnbuildableTx[] = [];
     let mana = 0;
     let totalFees = 0n;
     for (const tx of input.txs) {
@@ -192,7 +193,7 @@ function permanentRefusal(input: BlockBuildInput, fork: WorldStateFork, tx: Tx):
     return `Incorrect L1 chain id: tx has ${ctx.chainId.value}, chain is ${g.chainId.value}`;
   if (!ctx.version.equals(g.version))
     return `Incorrect rollup version: tx has ${ctx.version.value}, chain is ${g.version.value}`;
-  if (tx.data.expirationTimestamp < g.timestamp) {
+  if (txExpiredAt(tx.data.expirationTimestamp, g.blockNumber, g.timestamp)) {
     return `Invalid expiration timestamp: tx expired at ${tx.data.expirationTimestamp}, block timestamp is ${g.timestamp}`;
   }
   const anchor = tx.data.constants.anchorBlockHeader.hash().value;

@@ -8,10 +8,11 @@ import { GlobalVariables } from '../../core/block/global-variables.js';
 import type { L2Block } from '../../core/block/l2-block.js';
 import { sha256ToField } from '../../core/crypto/sha256-to-field.js';
 import type { EthAddress } from '../../core/eth-address.js';
-import { bigIntToBuffer32, Fr } from '../../core/fr.js';
+import { Fr } from '../../core/fr.js';
 import type { GasFees } from '../../core/gas/gas-fees.js';
 import { computeInHash } from '../../core/messaging/in-hash.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
+import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
 import type { CompletedCheckpoint } from '../chain/chain.js';
 
 /** What every block of a checkpoint shares (4.1.2 CheckpointGlobalVariables plus the chain's ids). */

@@ -13,17 +13,14 @@ import { type BlockLimits, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
 import type { PendingTxSource } from './pending-tx-source.js';
+import type { SequencerMode } from './sequencer-settings.js';
 import type { SlotClock } from './slot-clock.js';
-
-/**
- * When blocks are built: `interval` at the start of each block interval of every slot; `on-demand` as soon as a
- * tx is pending (up to the slot's block count); `off` never (the chain only moves by sync).
- */
-export type SequencerMode = 'interval' | 'on-demand' | 'off';
 
 export interface SequencerOptions {
   readonly chain: Chain;
   readonly slots: SlotClock;
+  /** Where pending txs come from (the mempool), and who says when one arrives. */
+  readonly pendingTxs: PendingTxSource;
   readonly mode: SequencerMode;
   readonly limits: BlockLimits;
   /** Fewer pending txs than this: no block (0 builds an empty first block in every slot). */
@@ -52,7 +49,6 @@ const ON_DEMAND_POLL_MS = 100;
  */
 export class Sequencer implements Service, BlockProducer {
   readonly name = 'sequencer';
-  private source: PendingTxSource = EMPTY_SOURCE;
   private current: CheckpointBuilder | undefined;
   /** The (slot, interval) a block was last attempted in, so interval mode tries each interval once. */
   private lastAttempt = '';
@@ -69,11 +65,7 @@ export class Sequencer implements Service, BlockProducer {
     o.chain.events.on('unwound', () => {
       this.current = undefined;
     });
-  }
-
-  /** Where pending txs come from (the mempool); until set, no tx is pending. */
-  setPendingTxSource(source: PendingTxSource): void {
-    this.source = source;
+    o.pendingTxs.onTxAdded(() => this.notifyPendingTx());
   }
 
   /** Runs slots through a validator committee: only its proposers' slots are built, checkpoints need a quorum. */
@@ -166,7 +158,7 @@ export class Sequencer implements Service, BlockProducer {
     // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.
     if (!builder && slot <= this.lastUsedSlot()) return;
     if (builder && builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) return;
-    const pending = this.source.pendingTxsByPriority()[Symbol.iterator]();
+    const pending = this.o.pendingTxs.pendingTxsByPriority()[Symbol.iterator]();
     const head = pending.next();
     if (!builder) {
       const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
@@ -195,7 +187,7 @@ export class Sequencer implements Service, BlockProducer {
     });
     for (const d of result.dropped) {
       this.o.log.warn({ txHash: d.tx.txHash.toString(), reason: d.reason }, `dropped tx ${d.tx.txHash}: ${d.reason}`);
-      this.source.dropTx(d.tx.txHash, d.reason);
+      this.o.pendingTxs.dropTx(d.tx.txHash, d.reason);
     }
     const built = result.built;
     const enough = built && (built.included.length >= this.o.minTxsPerBlock || (first && messages.length > 0));
@@ -365,8 +357,3 @@ function* prepend<T>(head: T, rest: Iterator<T>): IterableIterator<T> {
   yield head;
   for (let r = rest.next(); !r.done; r = rest.next()) yield r.value;
 }
-
-const EMPTY_SOURCE: PendingTxSource = {
-  pendingTxsByPriority: () => [],
-  dropTx: () => {},
-};

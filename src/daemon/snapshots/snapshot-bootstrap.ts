@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { BlockHeader } from '../../core/block/block-header.js';
 import { toHex64 } from '../../core/fr.js';
 import type { Logger } from '../logging/logger.js';
-import { TxPoolStore } from '../mempool/tx-pool-store.js';
+import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { NODE_DATABASE_FILE } from '../store/node-database.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
@@ -210,7 +210,7 @@ function verify(path: string, entry: SnapshotEntry): void {
     if (!genesis || `0x${genesis.toString('hex')}` !== entry.genesisBlockHash) {
       throw new Error(`its world state's genesis is not the indexed one (${entry.genesisBlockHash})`);
     }
-    const pool = new TxPoolStore(db);
+    const pool = new TxPoolRepository(db);
     db.transaction(() => {
       pool.clear();
       pool.bumpToken();

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { toHex64 } from '../../core/fr.js';
 import type { Chain } from '../chain/chain.js';
 import type { Logger } from '../logging/logger.js';
-import { TxPoolStore } from '../mempool/tx-pool-store.js';
+import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
 import type { SnapshotPhase, SnapshotResult, SnapshotStatus } from './snapshot-status.js';
@@ -23,8 +23,8 @@ export class SnapshotRefusedError extends Error {
 }
 
 export interface SnapshotUploaderOptions {
-  readonly db: () => SqliteDatabase;
-  readonly chain: () => Chain;
+  readonly db: SqliteDatabase;
+  readonly chain: Chain;
   readonly l1ChainId: number;
   readonly rollupVersion: number;
   /** Temporary copies go under it (beside the database); without one, under the OS temp directory. */
@@ -82,7 +82,7 @@ export class SnapshotUploader {
           'start another one once it is complete (GET /status shows its progress)',
       );
     }
-    if (this.o.chain().latestBlockNumber === 0) {
+    if (this.o.chain.latestBlockNumber === 0) {
       throw new SnapshotRefusedError('The chain has no block yet: there is nothing to snapshot');
     }
     const abort = new AbortController();
@@ -131,7 +131,7 @@ export class SnapshotUploader {
         this.phase('copying');
         const tip = this.readTip();
         this.update({ ...this.#status, blockNumber: tip.blockNumber });
-        await this.o.db().backup(copy, {
+        await this.o.db.backup(copy, {
           progress: ({ totalPages, remainingPages }) => {
             if (signal.aborted) throw signal.reason;
             this.progress(totalPages - remainingPages, totalPages, 'pages');
@@ -190,7 +190,7 @@ export class SnapshotUploader {
   }
 
   private readTip(): SnapshotTip {
-    const chain = this.o.chain();
+    const chain = this.o.chain;
     const blockNumber = chain.latestBlockNumber;
     const hash = chain.store.getBlockHash(blockNumber);
     if (hash === undefined) throw new Error(`block ${blockNumber} is not stored`);
@@ -254,7 +254,7 @@ export class SnapshotUploader {
 function prepareCopy(path: string): SnapshotEntry['schemaVersions'] {
   const db = new Database(path);
   try {
-    const pool = new TxPoolStore(db);
+    const pool = new TxPoolRepository(db);
     db.transaction(() => {
       pool.clear();
       pool.bumpToken();

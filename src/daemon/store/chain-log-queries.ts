@@ -1,7 +1,7 @@
 import { BlockHeader } from '../../core/block/block-header.js';
 import { BlockHash } from '../../core/block-hash.js';
 import { INITIAL_L2_BLOCK_NUM } from '../../core/constants.js';
-import { bigIntToBuffer32, Fr } from '../../core/fr.js';
+import { Fr } from '../../core/fr.js';
 import type { ContractClassLog } from '../../core/logs/contract-class-log.js';
 import { ExtendedContractClassLog } from '../../core/logs/extended-contract-class-log.js';
 import { ExtendedPublicLog } from '../../core/logs/extended-public-log.js';
@@ -11,7 +11,7 @@ import { LogId } from '../../core/logs/log-id.js';
 import { PrivateLog } from '../../core/logs/private-log.js';
 import type { PublicLog } from '../../core/logs/public-log.js';
 import { TxScopedL2Log } from '../../core/logs/tx-scoped-l2-log.js';
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import { TxHash } from '../../core/tx-hash.js';
 import type { ChainStore } from './chain-store.js';
 import type { TaggedLogPosition } from './log-tag-repository.js';

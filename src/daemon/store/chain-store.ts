@@ -10,8 +10,8 @@ import { ContractInstancePublishedEvent } from '../../core/contract/contract-ins
 import { ContractInstanceUpdatedEvent } from '../../core/contract/contract-instance-updated-event.js';
 import { ContractInstanceWithAddress } from '../../core/contract/contract-instance-with-address.js';
 import { getProtocolContractClass, getProtocolContractInstance } from '../../core/contract/protocol-contracts.js';
-import { bigIntToBuffer32, Fr } from '../../core/fr.js';
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { Fr } from '../../core/fr.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
 import { BlockRepository, type BlockRow } from './block-repository.js';

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { ContractClassPublic } from '../../core/contract/contract-class-public.js';
-import { bigIntToBuffer32, Fr } from '../../core/fr.js';
+import { Fr } from '../../core/fr.js';
+import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
 
 /**

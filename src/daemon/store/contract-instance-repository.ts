@@ -3,8 +3,8 @@ import { AztecAddress } from '../../core/aztec-address.js';
 import { ContractInstanceWithAddress } from '../../core/contract/contract-instance-with-address.js';
 import type { GrumpkinPoint } from '../../core/contract/grumpkin.js';
 import { PublicKeys } from '../../core/contract/public-keys.js';
-import { bigIntToBuffer32, Fr } from '../../core/fr.js';
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { Fr } from '../../core/fr.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
 
 /**

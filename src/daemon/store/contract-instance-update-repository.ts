@@ -1,7 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { ContractInstanceUpdatedEvent } from '../../core/contract/contract-instance-updated-event.js';
-import { bigIntToBuffer32 } from '../../core/fr.js';
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
 
 /** Where an update was published: the block (and its timestamp) and its position among the block's updates. */

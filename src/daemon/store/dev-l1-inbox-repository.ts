@@ -1,6 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { bigIntToBuffer32 } from '../../core/fr.js';
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
 
 /** A message in the dev L1 inbox: its leaf index in the message tree and the checkpoint it is for. */

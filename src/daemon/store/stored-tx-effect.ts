@@ -2,7 +2,7 @@ import { PRIVATE_LOG_SIZE_IN_FIELDS } from '../../core/constants.js';
 import { ContractClassLog } from '../../core/logs/contract-class-log.js';
 import { PublicLog } from '../../core/logs/public-log.js';
 import { BufferReader } from '../../core/serialize/buffer-reader.js';
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { readField32 } from '../../core/serialize/field-bytes.js';
 import { TxEffect } from '../../core/tx/tx-effect.js';
 
 const PRIVATE_LOG_BYTES = PRIVATE_LOG_SIZE_IN_FIELDS * 32 + 4;

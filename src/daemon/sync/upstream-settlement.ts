@@ -20,8 +20,7 @@ export class UpstreamSettlement implements SettlementLayer {
   private addresses: L1ContractAddresses | undefined;
 
   constructor(
-    /** The chain store (open once the chain service started). */
-    private readonly store: () => ChainStore,
+    private readonly store: ChainStore,
     private readonly url: string,
   ) {}
 
@@ -41,11 +40,11 @@ export class UpstreamSettlement implements SettlementLayer {
   }
 
   inboxMessages(checkpointNumber: number): bigint[] {
-    return (this.store().checkpointL1ToL2Messages(checkpointNumber) ?? []).filter((m) => m !== 0n);
+    return (this.store.checkpointL1ToL2Messages(checkpointNumber) ?? []).filter((m) => m !== 0n);
   }
 
   findInboxMessage(leaf: bigint): InboxPosition | undefined {
-    const m = this.store().l1ToL2Messages.find(leaf);
+    const m = this.store.l1ToL2Messages.find(leaf);
     return m ? { index: m.index, checkpoint: m.checkpoint } : undefined;
   }
 

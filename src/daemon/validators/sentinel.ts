@@ -1,6 +1,6 @@
 import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
 import { EthAddress } from '../../core/eth-address.js';
-import { bytesToBigInt } from '../../core/fr.js';
+import { bytesToBigInt } from '../../core/serialize/field-bytes.js';
 import type { Logger } from '../logging/logger.js';
 import type { ValidatorSlotResult } from '../node-events.js';
 import type { SlotClock } from '../sequencer/slot-clock.js';

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { CommitteeAttestation } from '../../core/block/committee-attestation.js';
 import type { EthAddress } from '../../core/eth-address.js';
-import { bytesToBigInt } from '../../core/fr.js';
+import { bytesToBigInt } from '../../core/serialize/field-bytes.js';
 import type { CompletedCheckpoint } from '../chain/chain.js';
 import type { Logger } from '../logging/logger.js';
 import type { CheckpointConsensus, ProposerDuty } from '../sequencer/checkpoint-consensus.js';

@@ -28,12 +28,12 @@ export interface ValidatorSettings extends SentinelConfig, SlashingConfig {
 }
 
 export interface ValidatorServiceOptions {
-  readonly db: () => SqliteDatabase;
+  readonly db: SqliteDatabase;
   readonly config: ValidatorSettings;
-  readonly chainStore: () => ChainStore;
-  readonly slots: () => SlotClock;
-  /** Where the sequencer takes its committee from. */
-  readonly setConsensus: (consensus: CheckpointConsensus) => void;
+  readonly chainStore: ChainStore;
+  readonly slots: SlotClock;
+  /** The sequencer, which takes its committee from here (absent on a follower: it builds no blocks). */
+  readonly sequencer?: { setCheckpointConsensus(consensus: CheckpointConsensus): void };
   readonly clock: Clock;
   readonly log: Logger;
   /** Told of each slot the sentinel judged (the dashboard's event stream). */
@@ -94,8 +94,8 @@ export class ValidatorService implements Service {
     }
     const keystore = loadKeystore(path);
     this.#keystore = keystore;
-    const slots = this.o.slots();
-    const store = new ValidatorStore(this.o.db());
+    const slots = this.o.slots;
+    const store = new ValidatorStore(this.o.db);
     const slasher = new Slasher({
       store,
       slots,
@@ -106,7 +106,7 @@ export class ValidatorService implements Service {
     });
     const sentinel = new Sentinel({
       store,
-      chainStore: this.o.chainStore(),
+      chainStore: this.o.chainStore,
       slots,
       config,
       slasher,
@@ -122,7 +122,7 @@ export class ValidatorService implements Service {
     });
     sentinel.init(slots.currentSlot());
     this.#parts = { store, client, sentinel, slasher, startupPublishers: keystore.publisherAddresses() };
-    this.o.setConsensus(client);
+    this.o.sequencer?.setCheckpointConsensus(client);
     const here = keystore.addresses.map((a) => a.toString());
     const elsewhere = config.committeeAddresses.filter((a) => !keystore.has(a)).map((a) => a.toString());
     log.info(
@@ -209,7 +209,7 @@ export class ValidatorService implements Service {
   private tick(): void {
     const parts = this.#parts;
     if (!parts || this.working) return;
-    const slots = this.o.slots();
+    const slots = this.o.slots;
     const slot = slots.currentSlot();
     this.working = (async () => {
       parts.client.committeeAt(slot);

@@ -9,7 +9,7 @@ import { type ValidatorService, ValidatorsDisabledError } from './validator-serv
  * nodeAdmin_getSlashOffenses, keystore reload), in the reference's wire shapes (aztec-wire 6.21, 6.25, 7.1).
  * Spread into the daemon's handlers (src/daemon/rpc-handlers.ts).
  */
-export function validatorsRpcHandlers(validators: ValidatorService): Partial<RpcHandlers> {
+export function validatorsRpcHandlers(validators: ValidatorService) {
   return {
     node_getValidatorsStats: async () => validators.validatorsStats(),
     node_getValidatorStats: async (address, fromSlot, toSlot) =>
@@ -23,7 +23,7 @@ export function validatorsRpcHandlers(validators: ValidatorService): Partial<Rpc
         throw toRpcError(err);
       }
     },
-  };
+  } satisfies Partial<RpcHandlers>;
 }
 
 function answer<T>(fn: () => T): T {

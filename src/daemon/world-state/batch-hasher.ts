@@ -3,7 +3,7 @@ import { poseidon2HashBatch } from '../../core/crypto/poseidon2.js';
 /**
  * Hashes many independent items per call. The trees hand over a whole level of dirty nodes (or every
  * changed indexed leaf) at once, so the engine's batch entry point (8 hashes per vector pass in the native
- * engine) or a pool of worker threads can work through them without a round trip per hash.
+ * engine) can work through them without a round trip per hash.
  *
  * Layout: `input` holds k items of `width` 32-byte big-endian field elements back to back; the result holds
  * the k 32-byte hashes. Each item is hashed with the Poseidon2 sponge (no separator), so width 2 is the merkle

@@ -2,7 +2,7 @@ import { emptySubtreeRoot } from './empty-subtrees.js';
 import { decodeIndexedLeaf, type IndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
 import type { LatestNodeCache } from './latest-node-cache.js';
 import type { TreeInfo } from './merkle-tree-id.js';
-import { type KeyLookup, LEVEL_SPAN, storeKey, type WorldStateStore } from './world-state-store.js';
+import { type KeyLookup, LEVEL_SPAN, storeKey, type WorldStateRepository } from './world-state-repository.js';
 
 /** A tree's root and size (the index the next leaf goes to). */
 export interface TreeSnapshot {
@@ -21,7 +21,7 @@ export interface NodeRef {
  */
 export class CommittedTree {
   constructor(
-    readonly store: WorldStateStore,
+    readonly store: WorldStateRepository,
     readonly info: TreeInfo,
     readonly block: number,
     readonly snapshot: TreeSnapshot,

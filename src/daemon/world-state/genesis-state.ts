@@ -1,6 +1,6 @@
 import { GENESIS_NULLIFIER_LEAVES, GENESIS_PUBLIC_DATA_LEAVES } from '../../core/constants.js';
 import { FR_MODULUS } from '../../core/fr.js';
-import { fieldBuffer } from './field-buffer.js';
+import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
 import type { IndexedLeaf } from './indexed-leaf.js';
 import { ZERO32 } from './indexed-leaf.js';
 import { InvalidWorldStateArgumentError } from './world-state-errors.js';
@@ -20,9 +20,9 @@ export function genesisNullifierLeaves(): IndexedLeaf[] {
   for (let i = 0; i < GENESIS_NULLIFIER_LEAVES; i++) {
     const last = i === GENESIS_NULLIFIER_LEAVES - 1;
     leaves.push({
-      key: fieldBuffer(BigInt(i)),
+      key: bigIntToBuffer32(BigInt(i)),
       value: ZERO32,
-      nextKey: last ? ZERO32 : fieldBuffer(BigInt(i + 1)),
+      nextKey: last ? ZERO32 : bigIntToBuffer32(BigInt(i + 1)),
       nextIndex: last ? 0 : i + 1,
     });
   }
@@ -59,8 +59,8 @@ export function genesisPublicDataLeaves(prefill: readonly GenesisPublicData[] = 
     }
   }
   const pairs: { slot: Buffer; value: Buffer }[] = [];
-  for (let i = 0; i < padding; i++) pairs.push({ slot: fieldBuffer(BigInt(i)), value: ZERO32 });
-  for (const p of sorted) pairs.push({ slot: fieldBuffer(p.slot), value: fieldBuffer(p.value) });
+  for (let i = 0; i < padding; i++) pairs.push({ slot: bigIntToBuffer32(BigInt(i)), value: ZERO32 });
+  for (const p of sorted) pairs.push({ slot: bigIntToBuffer32(p.slot), value: bigIntToBuffer32(p.value) });
   return pairs.map((p, i) => {
     const next = pairs[i + 1];
     return { key: p.slot, value: p.value, nextKey: next ? next.slot : ZERO32, nextIndex: next ? i + 1 : 0 };

@@ -1,4 +1,4 @@
-import { readField32 } from '../../core/serialize/buffer-writer.js';
+import { readField32 } from '../../core/serialize/field-bytes.js';
 
 /**
  * A leaf of an indexed tree: a node of the sorted linked list by key. Nullifier leaves have no value

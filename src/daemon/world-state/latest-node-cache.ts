@@ -1,4 +1,4 @@
-import { LEVEL_SPAN, TREE_SPAN } from './world-state-store.js';
+import { LEVEL_SPAN, TREE_SPAN } from './world-state-repository.js';
 
 /** Cache the top levels holding at most ~2^(CACHED_LEVELS + 1) nodes of a tree (2^17: about 20 MB). */
 const CACHED_LEVELS = 16;

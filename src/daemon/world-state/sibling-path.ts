@@ -1,5 +1,5 @@
 import { poseidon2HashBytes } from '../../core/crypto/poseidon2.js';
-import { bufferField, fieldBuffer } from './field-buffer.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 
 /**
  * The siblings of a leaf from the leaf level up to just below the root: `nodes[0]` is the leaf's neighbour.
@@ -13,17 +13,10 @@ export class SiblingPath {
   }
 
   toBigInts(): bigint[] {
-    return this.nodes.map(bufferField);
+    return this.nodes.map((node) => readField32(node));
   }
 
-  /** The wire layout (reference aztec-wire 2.5): u32 big-endian count, then the nodes, leaf level first. */
-  toBuffer(): Buffer {
-    const out = Buffer.allocUnsafe(4 + 32 * this.nodes.length);
-    out.writeUInt32BE(this.nodes.length, 0);
-    for (let i = 0; i < this.nodes.length; i++) (this.nodes[i] as Buffer).copy(out, 4 + 32 * i);
-    return out;
-  }
-
+  /** From the wire layout (the SiblingPath result codec of the method table writes it): u32 count, then the nodes. */
   static fromBuffer(buf: Uint8Array): SiblingPath {
     const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     if (b.length < 4) throw new RangeError('A sibling path needs a 4-byte count');
@@ -35,12 +28,12 @@ export class SiblingPath {
 
   /** The root reached by hashing `leaf` at `index` up this path (how a verifier checks a witness). */
   computeRoot(leaf: bigint, index: bigint): bigint {
-    let node: Uint8Array = fieldBuffer(leaf);
+    let node: Uint8Array = bigIntToBuffer32(leaf);
     let i = index;
     for (const sibling of this.nodes) {
       node = (i & 1n) === 0n ? poseidon2HashBytes([node, sibling]) : poseidon2HashBytes([sibling, node]);
       i >>= 1n;
     }
-    return bufferField(node);
+    return readField32(node);
   }
 }

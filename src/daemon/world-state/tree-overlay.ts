@@ -10,7 +10,7 @@ import {
 } from './indexed-leaf.js';
 import type { TreeInfo } from './merkle-tree-id.js';
 import { InvalidWorldStateArgumentError } from './world-state-errors.js';
-import { LEVEL_SPAN, storeKey } from './world-state-store.js';
+import { LEVEL_SPAN, storeKey } from './world-state-repository.js';
 
 /** A public data write: the tree leaf slot (already siloed) and its new value. */
 export interface PublicDataLeafWrite {

@@ -2,7 +2,8 @@ import { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapsh
 import { PartialStateReference } from '../../core/block/partial-state-reference.js';
 import { StateReference } from '../../core/block/state-reference.js';
 import { Fr } from '../../core/fr.js';
-import { bufferField, checkedFieldBuffer } from './field-buffer.js';
+import { readField32 } from '../../core/serialize/field-bytes.js';
+import { checkedFieldBuffer } from './field-buffer.js';
 import { type IndexedLeafPreimage, toLeafPreimage } from './indexed-leaf.js';
 import { MerkleTreeId, parseTreeId } from './merkle-tree-id.js';
 import { SiblingPath } from './sibling-path.js';
@@ -62,7 +63,7 @@ export class WorldStateView {
 
   getTreeSnapshot(treeId: MerkleTreeId): AppendOnlyTreeSnapshot {
     const t = this.tree(parseTreeId(treeId));
-    return new AppendOnlyTreeSnapshot(new Fr(bufferField(t.root())), t.treeSize);
+    return new AppendOnlyTreeSnapshot(new Fr(readField32(t.root())), t.treeSize);
   }
 
   /** The state reference a block header carries (every tree but the archive). */
@@ -84,7 +85,7 @@ export class WorldStateView {
 
   getTreeInfo(treeId: MerkleTreeId): TreeMetadata {
     const t = this.tree(parseTreeId(treeId));
-    return { treeId, root: bufferField(t.root()), size: BigInt(t.treeSize), depth: t.info.height };
+    return { treeId, root: readField32(t.root()), size: BigInt(t.treeSize), depth: t.info.height };
   }
 
   getSiblingPath(treeId: MerkleTreeId, leafIndex: bigint): SiblingPath {
@@ -95,7 +96,7 @@ export class WorldStateView {
   /** The raw value of an append-only leaf or the key of an indexed leaf; 0 for an empty leaf. */
   getLeafValue(treeId: MerkleTreeId, leafIndex: bigint): bigint {
     const t = this.tree(parseTreeId(treeId));
-    return bufferField(t.getLeafValue(leafIndexNumber(leafIndex, t.info.height, t.info.name)));
+    return readField32(t.getLeafValue(leafIndexNumber(leafIndex, t.info.height, t.info.name)));
   }
 
   /** The preimage of a nullifier or public data leaf; undefined when the leaf is empty. */
@@ -149,7 +150,7 @@ export class WorldStateView {
   /** The value at a public data tree leaf slot (already siloed); 0 when the slot was never written. */
   getPublicStorageAt(leafSlot: bigint): bigint {
     const low = this.tree(MerkleTreeId.PUBLIC_DATA_TREE).findLowLeaf(checkedFieldBuffer(leafSlot, 'leaf slot'));
-    return low.alreadyPresent ? bufferField(low.leaf.value) : 0n;
+    return low.alreadyPresent ? readField32(low.leaf.value) : 0n;
   }
 
   getNoteHashMembershipWitness(noteHash: bigint): MembershipWitness | undefined {

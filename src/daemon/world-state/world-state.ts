@@ -2,11 +2,12 @@ import { randomInt } from 'node:crypto';
 import type { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
 import { BlockHeader } from '../../core/block/block-header.js';
 import type { StateReference } from '../../core/block/state-reference.js';
+import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { type BatchHasher, InThreadBatchHasher } from './batch-hasher.js';
 import { CommittedTree, type TreeSnapshot } from './committed-tree.js';
 import { emptySubtreeRoot } from './empty-subtrees.js';
-import { bufferField, checkedFieldBuffer, fieldBuffer } from './field-buffer.js';
+import { checkedFieldBuffer } from './field-buffer.js';
 import { type GenesisPublicData, genesisNullifierLeaves, genesisPublicDataLeaves } from './genesis-state.js';
 import type { IndexedLeafPreimage } from './indexed-leaf.js';
 import { decodeIndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
@@ -29,7 +30,7 @@ import {
   WorldStateStateError,
 } from './world-state-errors.js';
 import { type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
-import { storeKey, TREE_SPAN, WorldStateStore } from './world-state-store.js';
+import { storeKey, TREE_SPAN, WorldStateRepository } from './world-state-repository.js';
 import { type LowLeafResult, type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
 
 /** A block to read: a number, or the latest block. */
@@ -70,7 +71,7 @@ export interface ForkCommit {
   readonly state?: StateReference;
 }
 
-export interface UnwindOptions {
+export interface WorldStateUnwindOptions {
   /** Allows unwinding below the finalized block; below the oldest kept block it clears the trees to genesis. */
   readonly force?: boolean;
 }
@@ -98,7 +99,7 @@ const STATE_RECORD = 40;
  * that every write changes, so a transaction rolled back by the caller is noticed before the next use.
  */
 export class WorldState {
-  private readonly store: WorldStateStore;
+  private readonly store: WorldStateRepository;
   private readonly hasher: BatchHasher;
   private readonly historyBlocks: number;
   private readonly genesis: { readonly overlays: TreeOverlay[]; readonly hash: Buffer; readonly state: StateReference };
@@ -119,7 +120,7 @@ export class WorldState {
       throw new InvalidWorldStateArgumentError(`historyBlocks must be a non-negative integer, got ${history}`);
     }
     this.historyBlocks = history;
-    this.store = new WorldStateStore(db);
+    this.store = new WorldStateRepository(db);
     this.hasher = options.hasher ?? new InThreadBatchHasher();
     this.genesis = this.buildGenesis(options.genesisPublicData ?? []);
   }
@@ -145,7 +146,7 @@ export class WorldState {
     this.refresh();
     return {
       latestBlockNumber: this.latest,
-      latestBlockHash: bufferField((this.latestState as BlockState).hash),
+      latestBlockHash: readField32((this.latestState as BlockState).hash),
       finalizedBlockNumber: this.finalized,
       oldestHistoricBlockNumber: this.oldest,
       // One SQLite transaction writes all five trees, so they cannot drift apart.
@@ -160,17 +161,17 @@ export class WorldState {
 
   /** The genesis block header hash (archive leaf 0). */
   getGenesisBlockHash(): bigint {
-    return bufferField(this.genesis.hash);
+    return readField32(this.genesis.hash);
   }
 
   /** The hash of a block (its archive leaf), if the block exists. */
   getBlockHash(blockNumber: number): bigint | undefined {
     this.refresh();
     if (!Number.isInteger(blockNumber) || blockNumber < 0 || blockNumber > this.latest) return undefined;
-    if (blockNumber === this.latest) return bufferField((this.latestState as BlockState).hash);
+    if (blockNumber === this.latest) return readField32((this.latestState as BlockState).hash);
     // Archive leaves are written once and never pruned, so this works for blocks beyond history too.
     const leaf = this.store.getNode(storeKey(MerkleTreeId.ARCHIVE, 0, blockNumber), this.latest);
-    return leaf ? bufferField(leaf) : undefined;
+    return leaf ? readField32(leaf) : undefined;
   }
 
   /** The number of the block with this hash (an archive leaf index), if any. */
@@ -369,7 +370,7 @@ export class WorldState {
    * Removes the blocks above `target`. Refused below the finalized block unless forced; forced below the
    * oldest kept block, the trees go back to genesis and the node must resync.
    */
-  unwindBlocks(target: number, options: UnwindOptions = {}): UnwindResult {
+  unwindBlocks(target: number, options: WorldStateUnwindOptions = {}): UnwindResult {
     this.refresh();
     if (!Number.isInteger(target) || target < 0) {
       throw new InvalidWorldStateArgumentError(`Unwind target must be a block number >= 0, got ${target}`);
@@ -516,7 +517,7 @@ export class WorldState {
       () => {},
     );
     const state = view.getStateReference();
-    const hash = fieldBuffer(BlockHeader.empty({ state }).hash().value);
+    const hash = bigIntToBuffer32(BlockHeader.empty({ state }).hash().value);
     (overlays[MerkleTreeId.ARCHIVE] as TreeOverlay).appendLeaves([hash]);
     return { overlays, hash, state };
   }

@@ -37,7 +37,7 @@ export function renderRpcDocs(): string {
     '|---|---|---|',
     `| ${PARSE_ERROR} | | the body is not JSON |`,
     `| ${INVALID_REQUEST} | | not a JSON-RPC request (or an empty or oversized batch, wrong Content-Type) |`,
-    `| ${METHOD_NOT_FOUND} | | unknown method, a method of the other listener, or "<method> is not available yet" |`,
+    `| ${METHOD_NOT_FOUND} | | unknown method, or a method of the other listener |`,
     `| ${INVALID_PARAMS} | | a param is wrong: the message names its index, its name and what was expected |`,
     `| ${INTERNAL_ERROR} | | a bug: the message carries an id to find in the node log |`,
     ...Object.entries(APPLICATION_ERRORS).map(([name, e]) => `| ${e.code} | \`${name}\` | ${e.meaning} |`),

@@ -50,11 +50,6 @@ export class MethodDispatcher {
     this.server.errorMessages[INVALID_REQUEST] = INVALID_REQUEST_MESSAGE;
   }
 
-  /** Wire names served here, with whether a handler is bound. */
-  served(): { name: string; available: boolean }[] {
-    return [...this.methods.keys()].map((name) => ({ name, available: name in this.options.handlers }));
-  }
-
   /**
    * Answers a parsed body through `reply`, called once: a response object, an array of them for a batch
    * (in request order), or undefined when nothing is owed (notifications only).
@@ -114,7 +109,8 @@ export class MethodDispatcher {
   private bind(method: RpcMethod): jayson.Method {
     const name = method.name;
     const handler = this.options.handlers[name as keyof RpcHandlers] as AnyHandler | undefined;
-    if (!handler) return refusingMethod(rpcErrors.notAvailableYet(name).toJSON());
+    // The handler map's type has every method; only an untyped caller can leave one out: refuse to start.
+    if (typeof handler !== 'function') throw new Error(`No handler for ${name}: every method of the table needs one`);
     const parse = buildParamParser(method);
     const encode = method.result.encode;
     const notServing = this.options.notServing;

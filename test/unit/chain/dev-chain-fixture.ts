@@ -7,12 +7,14 @@ import type { Tx } from '../../../src/core/tx/tx.js';
 import { TxBuilder, type TxBuildOptions } from '../../../src/core/tx/tx-builder.js';
 import type { TxHash } from '../../../src/core/tx-hash.js';
 import type { BlockObserver } from '../../../src/daemon/chain/block-observer.js';
-import { ChainService } from '../../../src/daemon/chain/chain-service.js';
+import { ChainState } from '../../../src/daemon/chain/chain-state.js';
 import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig } from '../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../src/daemon/lifecycle/manual-clock.js';
+import { configuredSequencer } from '../../../src/daemon/sequencer/configured-sequencer.js';
 import type { PendingTxSource } from '../../../src/daemon/sequencer/pending-tx-source.js';
 import { defaultPrefundedAccounts } from '../../../src/daemon/sequencer/prefunded-accounts.js';
+import type { Sequencer } from '../../../src/daemon/sequencer/sequencer.js';
 import { openNodeDatabase, type SqliteDatabase } from '../../../src/daemon/store/node-database.js';
 
 /** A plain list of pending txs (highest priority fee first), dropping the ones the chain mines. */
@@ -25,6 +27,8 @@ export class ListTxSource implements PendingTxSource, BlockObserver {
     const fee = (t: Tx) => t.gasSettings.maxPriorityFeesPerGas.feePerL2Gas;
     this.txs.sort((a, b) => (fee(b) > fee(a) ? 1 : fee(b) < fee(a) ? -1 : 0));
   }
+
+  onTxAdded(): void {}
 
   pendingTxsByPriority(): Iterable<Tx> {
     return [...this.txs];
@@ -48,12 +52,29 @@ export class ListTxSource implements PendingTxSource, BlockObserver {
 }
 
 export const MIN_FEES = new GasFees(0n, 10n);
+
+export type DevChainService = ChainState & { readonly sequencer: Sequencer };
+
+/** The chain state and a sequencer over it, wired as the node wires them (src/daemon/node.ts), with `pendingTxs` as pool. */
+export function openDevChain(
+  db: SqliteDatabase,
+  config: NodeConfig,
+  clock: ManualClock,
+  pendingTxs: PendingTxSource,
+  minFees = () => MIN_FEES,
+): DevChainService {
+  const log = pino({ level: 'silent' });
+  const state = ChainState.open({ db, config, clock, log });
+  const sequencer = configuredSequencer(config, state, pendingTxs, minFees, log);
+  return Object.assign(state, { sequencer });
+}
 export const MAX_FEES = new GasFees(0n, 20n);
 
 export interface DevChain {
   readonly clock: ManualClock;
   readonly db: SqliteDatabase;
-  readonly service: ChainService;
+  /** The chain as the node opens it, with the sequencer the node builds on it. */
+  readonly service: DevChainService;
   readonly source: ListTxSource;
   readonly config: NodeConfig;
   /** A tx paid by the first prefunded account, anchored to the latest block. */
@@ -82,16 +103,7 @@ export async function startDevChain(
   );
   const db = openNodeDatabase(path);
   const source = new ListTxSource();
-  const service = new ChainService({
-    db: () => db,
-    config,
-    clock,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-    pendingTxs: () => source,
-    minFees: () => MIN_FEES,
-  });
-  await service.start();
+  const service = openDevChain(db, config, clock, source);
   service.chain.addObserver(source);
   await service.sequencer.start();
   const payer = defaultPrefundedAccounts()[0]?.address;
@@ -126,7 +138,7 @@ export async function startDevChain(
       clock.advance(n * service.slots.blockIntervalMs);
     },
     async close() {
-      await service.stop();
+      await service.sequencer.stop();
       db.close();
     },
   };

@@ -8,7 +8,8 @@ import {
   type NativePoseidon2Addon,
   type Poseidon2Engine,
 } from '../../../src/core/crypto/poseidon2-engines.js';
-import { FR_MODULUS, toHex64, writeBigInt32 } from '../../../src/core/fr.js';
+import { FR_MODULUS, toHex64 } from '../../../src/core/fr.js';
+import { writeBigInt32 } from '../../../src/core/serialize/field-bytes.js';
 import { vectors } from '../../helpers/vectors.js';
 
 // The default engine's vectors are in poseidon2.test.ts; this file runs them on every engine and native kernel,

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../../src/core/aztec-address.js';
 import { BlockHash } from '../../../src/core/block-hash.js';
-import {
-  coerceBigInt,
-  decodeBase64,
-  decodeBigIntDecimal,
-  decodeHex,
-  encodeBase64,
-  encodeBigIntDecimal,
-} from '../../../src/core/codecs.js';
 import { EthAddress } from '../../../src/core/eth-address.js';
 import { FR_MODULUS, Fr } from '../../../src/core/fr.js';
 import { TxHash } from '../../../src/core/tx-hash.js';
@@ -80,25 +72,5 @@ describe('TxHash and BlockHash', () => {
   });
   it('BlockHash follows the Fr rules', () => {
     expect(BlockHash.fromString('5').toString()).toBe(`0x${'0'.repeat(63)}5`);
-  });
-});
-
-describe('codecs', () => {
-  it('bigints travel as decimal strings', () => {
-    expect(encodeBigIntDecimal(10n ** 22n)).toBe('10000000000000000000000');
-    expect(decodeBigIntDecimal('42')).toBe(42n);
-    expect(() => decodeBigIntDecimal('042')).toThrow();
-    expect(() => decodeBigIntDecimal('-1')).toThrow();
-    expect(coerceBigInt('0x10')).toBe(16n);
-    expect(coerceBigInt(7)).toBe(7n);
-    expect(() => coerceBigInt(1.5)).toThrow();
-  });
-  it('buffers travel as padded base64; hex decoding checks the digits', () => {
-    const b = Buffer.from([1, 2, 3, 4]);
-    expect(encodeBase64(b)).toBe('AQIDBA==');
-    expect(decodeBase64('AQIDBA==').equals(b)).toBe(true);
-    expect(() => decodeBase64('AQID!A==')).toThrow();
-    expect(decodeHex('0x0102').equals(Buffer.from([1, 2]))).toBe(true);
-    expect(() => decodeHex('0x123')).toThrow();
   });
 });

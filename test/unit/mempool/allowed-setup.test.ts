@@ -6,8 +6,8 @@ import {
   allowedSetupFunctionToJson,
   formatAllowedSetupList,
   parseAllowedSetupList,
-} from '../../../src/daemon/mempool/validators/allowed-setup-function.js';
-import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../../src/daemon/mempool/validators/default-allowed-setup.js';
+} from '../../../src/daemon/mempool/tx-checks/allowed-setup-function.js';
+import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../../src/daemon/mempool/tx-checks/default-allowed-setup.js';
 import { initAztecOracle } from '../../helpers/aztec-oracle.js';
 
 beforeAll(initAztecOracle);

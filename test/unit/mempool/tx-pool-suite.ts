@@ -82,7 +82,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(m.sendTx(tx)).toEqual({ outcome: 'duplicate' });
       expect(m.pendingTxCount()).toBe(1);
       expect(m.txByHash(tx.txHash)?.toBuffer().equals(tx.toBuffer())).toBe(true);
-      expect(m.txReceipt(tx.txHash)).toEqual({ txHash: tx.txHash.toString(), status: 'pending' });
+      expect(m.txReceipt(tx.txHash).toJSON()).toEqual({ txHash: tx.txHash.toString(), status: 'pending' });
     });
 
     it('when full, takes a tx only if it beats the lowest by the price bump: LOW_PRIORITY_FEE otherwise', () => {
@@ -103,7 +103,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(send(winner)).toEqual({ outcome: 'accepted' });
       const m = check();
       expect(m.pendingTxCount()).toBe(2);
-      expect(m.txReceipt(low.txHash)).toMatchObject({ status: 'dropped', dropReason: 'evicted' });
+      expect(m.txReceipt(low.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'evicted' });
       expect(m.txByHash(low.txHash)).toBeUndefined();
     });
 
@@ -138,7 +138,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(send(replacement)).toEqual({ outcome: 'accepted' });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([replacement]));
-      expect(m.txReceipt(first.txHash)).toMatchObject({ status: 'dropped', dropReason: 'replaced' });
+      expect(m.txReceipt(first.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'replaced' });
     });
 
     it("walks a fee payer's pending txs by priority: INSUFFICIENT_FEE_PAYER_BALANCE, or evicts lower ones", () => {
@@ -160,7 +160,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(send(top)).toEqual({ outcome: 'accepted' });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([top, a]));
-      expect(m.txReceipt(b.txHash)).toMatchObject({ status: 'dropped', dropReason: 'insufficient_balance' });
+      expect(m.txReceipt(b.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'insufficient_balance' });
     });
 
     it('marks mined txs, drops txs whose nullifiers a block spent and txs that expired', () => {
@@ -172,7 +172,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       const block = h.mine([mined], { timestamp: h.time + 10n, extraNullifiers: [902n] });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([survivor]));
-      expect(m.txReceipt(mined.txHash)).toEqual({
+      expect(m.txReceipt(mined.txHash).toJSON()).toEqual({
         txHash: mined.txHash.toString(),
         status: 'proposed',
         executionResult: 'success',
@@ -182,8 +182,8 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
         epochNumber: 0,
       });
       expect(m.txByHash(mined.txHash)?.txHash.toString()).toBe(mined.txHash.toString());
-      expect(m.txReceipt(rival.txHash)).toMatchObject({ status: 'dropped', dropReason: 'nullifier_spent' });
-      expect(m.txReceipt(expiring.txHash)).toMatchObject({ status: 'dropped', dropReason: 'expired' });
+      expect(m.txReceipt(rival.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'nullifier_spent' });
+      expect(m.txReceipt(expiring.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'expired' });
     });
 
     it("evicts a fee payer's txs its balance no longer covers after a block", () => {
@@ -196,7 +196,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       h.mine([other], { fee: 10n });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([a]));
-      expect(m.txReceipt(b.txHash)).toMatchObject({ status: 'dropped', dropReason: 'insufficient_balance' });
+      expect(m.txReceipt(b.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'insufficient_balance' });
     });
 
     it("takes an unwound block's txs back to pending, and drops txs anchored to it", () => {
@@ -212,8 +212,8 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       h.latestHeader = undefined;
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([mined]));
-      expect(m.txReceipt(mined.txHash)).toEqual({ txHash: mined.txHash.toString(), status: 'pending' });
-      expect(m.txReceipt(anchored.txHash)).toMatchObject({ status: 'dropped', dropReason: 'anchor_reorged' });
+      expect(m.txReceipt(mined.txHash).toJSON()).toEqual({ txHash: mined.txHash.toString(), status: 'pending' });
+      expect(m.txReceipt(anchored.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'anchor_reorged' });
     });
 
     it('keeps the pool as it was when the block transaction rolls back', () => {
@@ -227,7 +227,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       ).toThrow(/chain store failed/);
       const m = check();
       expect(m.pendingTxCount()).toBe(1);
-      expect(m.txReceipt(tx.txHash)).toEqual({ txHash: tx.txHash.toString(), status: 'pending' });
+      expect(m.txReceipt(tx.txHash).toJSON()).toEqual({ txHash: tx.txHash.toString(), status: 'pending' });
     });
 
     it('feeds the sequencer in priority order and drops what failed in block building', () => {
@@ -236,7 +236,11 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       const m = check();
       expect(hashes([...m.pendingTxsByPriority()])).toEqual(hashes(byPriority(txs)));
       m.dropTx(txs[0]?.txHash as TxHash, 'fee payer could not pay');
-      expect(check().txReceipt(txs[0]?.txHash as TxHash)).toEqual({
+      expect(
+        check()
+          .txReceipt(txs[0]?.txHash as TxHash)
+          .toJSON(),
+      ).toEqual({
         txHash: txs[0]?.txHash.toString(),
         status: 'dropped',
         error: 'Tx dropped by P2P node',
@@ -246,7 +250,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
     });
 
     it('answers dropped with reason unknown for a hash it never saw', () => {
-      expect(check().txReceipt(new TxHash(1n))).toEqual({
+      expect(check().txReceipt(new TxHash(1n)).toJSON()).toEqual({
         txHash: new TxHash(1n).toString(),
         status: 'dropped',
         error: 'Tx dropped by P2P node',

@@ -20,8 +20,8 @@ let indexPath: string;
 /** Uploads a snapshot of the dev chain's database and waits for the result. */
 async function snapshot(): Promise<void> {
   const uploader = new SnapshotUploader({
-    db: () => dev.db,
-    chain: () => dev.service.chain,
+    db: dev.db,
+    chain: dev.service.chain,
     l1ChainId: 31337,
     rollupVersion: 1,
     dataDirectory: root,
@@ -156,8 +156,8 @@ describe('SnapshotUploader', () => {
     writeFileSync(join(dir, '.snapshot-x1y2z3', 'database.db'), 'half a copy');
     writeFileSync(join(dir, NODE_DATABASE_FILE), 'kept');
     const uploader = new SnapshotUploader({
-      db: () => dev.db,
-      chain: () => dev.service.chain,
+      db: dev.db,
+      chain: dev.service.chain,
       l1ChainId: 31337,
       rollupVersion: 1,
       dataDirectory: dir,
@@ -172,8 +172,8 @@ describe('SnapshotUploader', () => {
 
   it('refuses a second upload while one runs, and a location it cannot write to', async () => {
     const uploader = new SnapshotUploader({
-      db: () => dev.db,
-      chain: () => dev.service.chain,
+      db: dev.db,
+      chain: dev.service.chain,
       l1ChainId: 31337,
       rollupVersion: 1,
       dataDirectory: root,

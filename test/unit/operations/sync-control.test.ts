@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockProducer } from '../../../src/daemon/chain/block-producer.js';
+import { productionStatus } from '../../../src/daemon/operations/production-status.js';
 import { SyncControl } from '../../../src/daemon/operations/sync-control.js';
-import { syncStatus } from '../../../src/daemon/operations/sync-status.js';
 
 class FakeProducer implements BlockProducer {
   readonly name = 'fake';
@@ -29,10 +29,7 @@ describe('SyncControl', () => {
   it('pauses at the first hold and resumes only when the last is released', async () => {
     const producer = new FakeProducer();
     let changes = 0;
-    const sync = new SyncControl(
-      () => producer,
-      () => changes++,
-    );
+    const sync = new SyncControl(producer, () => changes++);
     await sync.hold('operator');
     await sync.hold('operator');
     await sync.hold('rollback');
@@ -51,7 +48,7 @@ describe('SyncControl', () => {
 
   it('counts overlapping holds of one kind (two snapshots copying, say)', async () => {
     const producer = new FakeProducer();
-    const sync = new SyncControl(() => producer);
+    const sync = new SyncControl(producer);
     await sync.hold('snapshot');
     await sync.hold('snapshot');
     sync.release('snapshot');
@@ -61,23 +58,27 @@ describe('SyncControl', () => {
   });
 });
 
-describe('syncStatus', () => {
+describe('productionStatus', () => {
   const producer = new FakeProducer();
   const base = { producer, pausedBy: [], blockNumber: 10 } as const;
 
   it('follows the lifecycle, then paused, syncing with the distance, or synced', () => {
-    expect(syncStatus({ ...base, nodeState: 'starting' }).state).toBe('starting');
-    expect(syncStatus({ ...base, nodeState: 'stopping' }).state).toBe('stopping');
-    expect(syncStatus({ ...base, nodeState: 'running', pausedBy: ['snapshot'] })).toMatchObject({
+    expect(productionStatus({ ...base, nodeState: 'starting' }).state).toBe('starting');
+    expect(productionStatus({ ...base, nodeState: 'stopping' }).state).toBe('stopping');
+    expect(productionStatus({ ...base, nodeState: 'running', pausedBy: ['snapshot'] })).toMatchObject({
       state: 'paused',
       pausedBy: ['snapshot'],
     });
     producer.target = 15;
-    expect(syncStatus({ ...base, nodeState: 'running' })).toMatchObject({ state: 'syncing', target: 15, distance: 5 });
+    expect(productionStatus({ ...base, nodeState: 'running' })).toMatchObject({
+      state: 'syncing',
+      target: 15,
+      distance: 5,
+    });
     producer.target = 10;
-    expect(syncStatus({ ...base, nodeState: 'running' })).toMatchObject({ state: 'synced', distance: 0 });
+    expect(productionStatus({ ...base, nodeState: 'running' })).toMatchObject({ state: 'synced', distance: 0 });
     producer.target = undefined;
-    expect(syncStatus({ ...base, nodeState: 'running' })).toEqual({
+    expect(productionStatus({ ...base, nodeState: 'running' })).toEqual({
       state: 'synced',
       producer: 'fake',
       pausedBy: [],

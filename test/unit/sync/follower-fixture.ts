@@ -1,10 +1,9 @@
 import pino from 'pino';
-import { BlockHeader } from '../../../src/core/block/block-header.js';
-import { L2Block } from '../../../src/core/block/l2-block.js';
+import type { BlockHeader } from '../../../src/core/block/block-header.js';
 import type { Tx } from '../../../src/core/tx/tx.js';
 import { Chain } from '../../../src/daemon/chain/chain.js';
 import { chainRpcHandlers } from '../../../src/daemon/chain/chain-rpc-handlers.js';
-import type { ChainService } from '../../../src/daemon/chain/chain-service.js';
+import type { ChainState } from '../../../src/daemon/chain/chain-state.js';
 import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig, SettingKey } from '../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../src/daemon/lifecycle/manual-clock.js';
@@ -12,20 +11,23 @@ import { PACKAGE_VERSION } from '../../../src/daemon/package-version.js';
 import { defaultPrefundedAccounts, prefundedGenesisData } from '../../../src/daemon/sequencer/prefunded-accounts.js';
 import { ChainStore } from '../../../src/daemon/store/chain-store.js';
 import { openNodeDatabase, type SqliteDatabase } from '../../../src/daemon/store/node-database.js';
-import { parsePublishedCheckpoint, parseTips } from '../../../src/daemon/sync/rpc-upstream.js';
+import { toUpstreamCheckpoint } from '../../../src/daemon/sync/rpc-upstream.js';
 import type { Upstream, UpstreamCheckpoint, UpstreamIdentity } from '../../../src/daemon/sync/upstream.js';
 import { UpstreamUnavailableError } from '../../../src/daemon/sync/upstream.js';
 import { UpstreamBlockSource } from '../../../src/daemon/sync/upstream-block-source.js';
 import { UpstreamSettlement } from '../../../src/daemon/sync/upstream-settlement.js';
 import { WorldState } from '../../../src/daemon/world-state/world-state.js';
-import type { RpcHandlers } from '../../../src/rpc/rpc-handlers.js';
+import { RPC_METHODS, type RpcMethodName, type RpcMethods } from '../../../src/rpc/method-table.js';
+import type { PublishedCheckpoint } from '../../../src/rpc/methods/blocks.js';
+import type { ResultCodec, ResultOf } from '../../../src/rpc/rpc-method.js';
 
 type Json = Record<string, unknown>;
 type Handler = (...args: unknown[]) => Promise<unknown>;
 
 /**
  * A leader dev chain seen as a follower sees it: its RPC handlers (what the server answers), their results
- * through JSON and the same parsers as the RPC upstream. `tamper` rewrites each block's JSON on the way.
+ * encoded, through JSON and decoded by the method table as the RPC upstream's client does. `tamper` rewrites
+ * each block's JSON on the way.
  */
 export class ChainUpstream implements Upstream {
   readonly url = 'http://leader.test';
@@ -41,78 +43,84 @@ export class ChainUpstream implements Upstream {
   private h: Record<string, Handler>;
   private config: NodeConfig;
 
-  constructor(leader: ChainService, config: NodeConfig) {
+  constructor(leader: ChainState, config: NodeConfig) {
     this.config = config;
-    this.h = chainRpcHandlers(leader, config) as RpcHandlers as Record<string, Handler>;
+    this.h = chainRpcHandlers(leader, config) as unknown as Record<string, Handler>;
   }
 
   /** Serves another chain from now on (same URL): what an upstream replaced behind a load balancer looks like. */
-  switchTo(leader: ChainService, config: NodeConfig): void {
+  switchTo(leader: ChainState, config: NodeConfig): void {
     this.config = config;
-    this.h = chainRpcHandlers(leader, config) as RpcHandlers as Record<string, Handler>;
+    this.h = chainRpcHandlers(leader, config) as unknown as Record<string, Handler>;
   }
 
   async identity(): Promise<UpstreamIdentity> {
-    const info = (await this.call('node_getNodeInfo')) as Json;
+    const info = await this.call('node_getNodeInfo');
     return {
       nodeVersion: PACKAGE_VERSION,
-      l1ChainId: info.l1ChainId as number,
-      rollupVersion: info.rollupVersion as number,
-      l1ContractAddresses: info.l1ContractAddresses as UpstreamIdentity['l1ContractAddresses'],
-      protocolContractAddresses: info.protocolContractAddresses as Record<string, string>,
+      l1ChainId: info.l1ChainId,
+      rollupVersion: info.rollupVersion,
+      l1ContractAddresses: info.l1ContractAddresses,
+      protocolContractAddresses: info.protocolContractAddresses,
       protocolContractsHash: this.config.protocolContractsHash,
       vkTreeRoot: this.config.vkTreeRoot,
     };
   }
 
   async genesisHeader(): Promise<BlockHeader> {
-    return this.call('node_getBlockHeader', 0) as Promise<BlockHeader>;
+    return (await this.call('node_getBlockHeader', 0)) as BlockHeader;
   }
 
   async tips() {
     this.polls++;
-    return parseTips(await this.call('node_getL2Tips'), this.url);
+    return this.call('node_getL2Tips');
   }
 
   async blocks(from: number, limit: number) {
-    const json = (await this.call('node_getBlocks', from, limit)) as Json[];
-    return json.map((b) => L2Block.fromJSON(this.wire(b)));
+    const json = (await this.wire('node_getBlocks', from, limit)) as Json[];
+    for (const b of json) this.tamper?.(b);
+    return [...decode('node_getBlocks', json)];
   }
 
   async checkpoints(from: number, limit: number): Promise<UpstreamCheckpoint[]> {
-    const json = (await this.call('node_getCheckpoints', from, limit)) as { checkpoint: { blocks: Json[] } }[];
-    return json.map((c, i) => {
-      c.checkpoint.blocks = c.checkpoint.blocks.map((b) => this.wire(b));
+    const json = (await this.wire('node_getCheckpoints', from, limit)) as { checkpoint: { blocks: Json[] } }[];
+    for (const c of json) {
+      for (const b of c.checkpoint.blocks) this.tamper?.(b);
       this.tamperCheckpoint?.(c as unknown as Json);
-      return parsePublishedCheckpoint(c, `checkpoints[${i}]`);
-    });
+    }
+    return decode('node_getCheckpoints', json).map((c: PublishedCheckpoint) => toUpstreamCheckpoint(c));
   }
 
   async blockHash(n: number) {
-    return ((await this.call('node_getBlockHeader', n)) as BlockHeader | undefined)?.hash().value;
+    return (await this.call('node_getBlockHeader', n))?.hash().value;
   }
 
   async l1ToL2Messages(checkpoint: number) {
     if (this.noMessages) return undefined;
-    return ((await this.call('node_getL1ToL2Messages', checkpoint)) as string[] | undefined)?.map((m) => BigInt(m));
+    return this.call('node_getL1ToL2Messages', checkpoint);
   }
 
   async sendTx(tx: Tx) {
     this.sent.push(tx);
   }
 
-  private async call(method: string, ...args: unknown[]): Promise<unknown> {
+  /** A call as the client makes it: the answer's wire JSON, decoded by the method table. */
+  private async call<N extends RpcMethodName>(method: N, ...args: unknown[]): Promise<ResultOf<RpcMethods[N]>> {
+    return decode(method, await this.wire(method, ...args));
+  }
+
+  /** The handler's answer as the server sends it: encoded by the method table, through JSON. */
+  private async wire(method: RpcMethodName, ...args: unknown[]): Promise<unknown> {
     if (this.down) throw new UpstreamUnavailableError(`cannot reach ${this.url} (ECONNREFUSED)`);
     const handler = this.h[method];
     if (!handler) throw new Error(`no handler ${method}`);
-    const result = await handler(...args);
-    return result === undefined || result instanceof BlockHeader ? result : JSON.parse(JSON.stringify(result));
+    const encoded = RPC_METHODS[method].result.encode((await handler(...args)) as never);
+    return JSON.parse(JSON.stringify(encoded ?? null));
   }
+}
 
-  private wire(block: Json): Json {
-    this.tamper?.(block);
-    return block;
-  }
+function decode<N extends RpcMethodName>(method: N, json: unknown): ResultOf<RpcMethods[N]> {
+  return (RPC_METHODS[method].result as ResultCodec<ResultOf<RpcMethods[N]>>).decode(json);
 }
 
 export interface Follower {
@@ -139,7 +147,7 @@ export async function startFollower(
   const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
   const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
   const store = new ChainStore(db);
-  const settlement = new UpstreamSettlement(() => store, upstream.url);
+  const settlement = new UpstreamSettlement(store, upstream.url);
   const chain = new Chain({ db, worldState, store, settlement });
   const logs: { level: number; msg: string }[] = [];
   const log = pino(

@@ -1,17 +1,17 @@
 import pino from 'pino';
-import { ChainService } from '../../../src/daemon/chain/chain-service.js';
+
 import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig } from '../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../src/daemon/lifecycle/manual-clock.js';
 import type { ValidatorSlotResult } from '../../../src/daemon/node-events.js';
 import { openNodeDatabase, type SqliteDatabase } from '../../../src/daemon/store/node-database.js';
 import { ValidatorService } from '../../../src/daemon/validators/validator-service.js';
-import { ListTxSource, MIN_FEES } from '../chain/dev-chain-fixture.js';
+import { type DevChainService, ListTxSource, openDevChain } from '../chain/dev-chain-fixture.js';
 
 export interface CommitteeChain {
   readonly clock: ManualClock;
   readonly db: SqliteDatabase;
-  readonly chain: ChainService;
+  readonly chain: DevChainService;
   readonly validators: ValidatorService;
   readonly config: NodeConfig;
   /** Moves the clock slot by slot (block interval by block interval), letting signatures and the sentinel finish. */
@@ -45,22 +45,13 @@ export async function startCommitteeChain(
   const db = openNodeDatabase(null);
   const log = pino({ level: 'silent' });
   const source = new ListTxSource();
-  const chain = new ChainService({
-    db: () => db,
-    config,
-    clock,
-    log,
-    print: () => {},
-    pendingTxs: () => source,
-    minFees: () => MIN_FEES,
-  });
-  await chain.start();
+  const chain = openDevChain(db, config, clock, source);
   const validators = new ValidatorService({
-    db: () => db,
+    db,
     config,
-    chainStore: () => chain.chain.store,
-    slots: () => chain.slots,
-    setConsensus: (consensus) => chain.sequencer.setCheckpointConsensus(consensus),
+    chainStore: chain.chain.store,
+    slots: chain.slots,
+    sequencer: chain.sequencer,
     clock,
     log,
     onSlot: hooks.onSlot,
@@ -86,7 +77,7 @@ export async function startCommitteeChain(
     },
     async close() {
       await validators.stop();
-      await chain.stop();
+      await chain.sequencer.stop();
       db.close();
     },
   };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointHeader } from '../../../src/core/block/checkpoint-header.js';
 import { EthAddress } from '../../../src/core/eth-address.js';
-import { bytesToBigInt } from '../../../src/core/fr.js';
+import { bytesToBigInt } from '../../../src/core/serialize/field-bytes.js';
 import { Committee } from '../../../src/daemon/validators/committee.js';
 import { OffenseType } from '../../../src/daemon/validators/offense-type.js';
 import { SignatureKind } from '../../../src/daemon/validators/store/signature-repository.js';

@@ -1,19 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { MerkleTreeId } from '../../../src/daemon/world-state/merkle-tree-id.js';
 import { SiblingPath } from '../../../src/daemon/world-state/sibling-path.js';
+import { l1ToL2MessageWitnessResult } from '../../../src/rpc/methods/messages.js';
 import {
-  encodeL1ToL2MessageWitness,
-  encodeLeafInBlock,
-  encodeMembershipWitness,
-  encodeNullifierMembershipWitness,
-  encodePublicDataWitness,
-  encodeSiblingPath,
-  encodeSiblingPathHex,
-  encodeWorldStateSyncStatus,
-} from '../../../src/daemon/world-state/world-state-wire.js';
+  leafInBlockResult,
+  nullifierWitnessResult,
+  publicDataWitnessResult,
+  worldStateSyncStatusResult,
+} from '../../../src/rpc/methods/trees.js';
+import { fieldValuesResult, membershipWitnessResult, siblingPathResult } from '../../../src/rpc/result-codecs.js';
 import { buildBlock, openWorldState } from './world-state-fixtures.js';
 
 const HEX64 = /^0x[0-9a-f]{64}$/;
+
+// The method table's codecs encode what the world state answers (the wire forms of the witness methods).
+interface Json {
+  index: string;
+  leafPreimage: { leaf: Record<string, string>; nextKey: string; nextIndex: string };
+  siblingPath: string;
+}
+const encodeSiblingPath = (p: SiblingPath) => siblingPathResult.encode(p) as string;
+const encodeSiblingPathHex = (p: SiblingPath) => fieldValuesResult.encode(p.toBigInts()) as string[];
+const encodeMembershipWitness = (w: Parameters<typeof membershipWitnessResult.encode>[0]) =>
+  membershipWitnessResult.encode(w) as string;
+const encodeNullifierMembershipWitness = (w: Parameters<typeof nullifierWitnessResult.encode>[0]) =>
+  nullifierWitnessResult.encode(w) as Json;
+const encodePublicDataWitness = (w: Parameters<typeof publicDataWitnessResult.encode>[0]) =>
+  publicDataWitnessResult.encode(w) as Json;
+const encodeL1ToL2MessageWitness = (w: Parameters<typeof l1ToL2MessageWitnessResult.encode>[0]) =>
+  l1ToL2MessageWitnessResult.encode(w) as [string, string];
+const encodeLeafInBlock = (l: Parameters<typeof leafInBlockResult.encode>[0]) => leafInBlockResult.encode(l);
+const encodeWorldStateSyncStatus = (s: Parameters<typeof worldStateSyncStatusResult.encode>[0]) =>
+  worldStateSyncStatusResult.encode(s) as { latestBlockHash: string };
 
 describe('world-state wire encoders (reference aztec-wire 2.5, 5.4, 5.5, 6.13, 6.22)', () => {
   const { ws } = openWorldState();

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { AdminCommand } from '../../_lib/admin-command.js';
 import { CliError } from '../../_lib/cli-error.js';
 import { table } from '../../_lib/human-format.js';
-import { toWire } from '../../_lib/wire-json.js';
+import { wireOf } from '../../_lib/wire-json.js';
 
 export default class AdminConfigGet extends AdminCommand {
   static override summary = "Show the running node's runtime configuration (all keys, or one).";
@@ -18,7 +18,10 @@ export default class AdminConfigGet extends AdminCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(AdminConfigGet);
-    const config = toWire(await this.adminNode(flags).call('nodeAdmin_getConfig')) as Record<string, unknown>;
+    const config = wireOf('nodeAdmin_getConfig', await this.adminNode(flags).call('nodeAdmin_getConfig')) as Record<
+      string,
+      unknown
+    >;
     if (args.key !== undefined) {
       if (!(args.key in config)) {
         throw CliError.notFound(`the node has no config key "${args.key}"`, [

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { AdminCommand } from '../../_lib/admin-command.js';
 import { CliError } from '../../_lib/cli-error.js';
 import { indentJson } from '../../_lib/human-format.js';
-import { toWire } from '../../_lib/wire-json.js';
+import { wireOf } from '../../_lib/wire-json.js';
 
 export default class AdminSlashOffenses extends AdminCommand {
   static override summary = 'Show the offenses of a slashing round.';
@@ -23,7 +23,10 @@ export default class AdminSlashOffenses extends AdminCommand {
     if (!/^([0-9]{1,20}|current|all)$/.test(args.round)) {
       throw CliError.usage(`round "${args.round}" is not a round number, "current" or "all"`);
     }
-    const offenses = toWire(await this.adminNode(flags).call('nodeAdmin_getSlashOffenses', args.round)) as unknown[];
+    const offenses = wireOf(
+      'nodeAdmin_getSlashOffenses',
+      await this.adminNode(flags).call('nodeAdmin_getSlashOffenses', args.round),
+    ) as unknown[];
     this.log(offenses.length === 0 ? `No offenses (round ${args.round}).` : indentJson(offenses));
     return offenses;
   }

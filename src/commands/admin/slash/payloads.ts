@@ -1,6 +1,6 @@
 import { AdminCommand } from '../../_lib/admin-command.js';
 import { indentJson } from '../../_lib/human-format.js';
-import { toWire } from '../../_lib/wire-json.js';
+import { wireOf } from '../../_lib/wire-json.js';
 
 export default class AdminSlashPayloads extends AdminCommand {
   static override summary = 'Show the slash payloads monitored in the current round.';
@@ -12,7 +12,10 @@ export default class AdminSlashPayloads extends AdminCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(AdminSlashPayloads);
-    const payloads = toWire(await this.adminNode(flags).call('nodeAdmin_getSlashPayloads')) as unknown[];
+    const payloads = wireOf(
+      'nodeAdmin_getSlashPayloads',
+      await this.adminNode(flags).call('nodeAdmin_getSlashPayloads'),
+    ) as unknown[];
     this.log(payloads.length === 0 ? 'No slash payloads in the current round.' : indentJson(payloads));
     return payloads;
   }

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../../daemon/store/node-database.js';
+import type { SqliteDatabase } from './node-database.js';
 
 /** The outcome of one check of `l2node db check`. */
 export interface DatabaseCheck {

@@ -10,7 +10,7 @@ interface Row {
 }
 
 /** The fee_header table (migration 301): one fee header per block. */
-export class FeeHeaderStore {
+export class FeeHeaderRepository {
   private readonly latestStmt: Database.Statement<[], Row>;
   private readonly getStmt: Database.Statement<[number], Row>;
   private readonly putStmt: Database.Statement<[number, string, string, string]>;

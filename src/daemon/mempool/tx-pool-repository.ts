@@ -25,7 +25,7 @@ export interface DroppedTxRow {
  * The mempool tables (migration 300): one class for the three, as they change together. Every write goes
  * through a caller's transaction and changes the write token (see TxPool).
  */
-export class TxPoolStore {
+export class TxPoolRepository {
   private readonly s: {
     insert: Database.Statement<[Buffer, Buffer, string, number]>;
     delete: Database.Statement<[Buffer]>;

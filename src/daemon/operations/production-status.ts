@@ -1,11 +1,15 @@
-import type { NodeState } from '../node.js';
+import type { NodeState } from '../lifecycle/node-state.js';
 import type { PauseReason } from './sync-control.js';
 
-/** The node's sync state as GET /status, `l2node status` and the dashboard show it. */
-export type SyncState = 'starting' | 'syncing' | 'synced' | 'paused' | 'stopping';
+/**
+ * Whether the node produces or follows blocks, as GET /status (`sync`), `l2node status` and the dashboard show it:
+ * the block producer (sequencer or follower) seen through the node lifecycle and the pauses. The follower has
+ * a richer status of its own (sync/sync-status.ts).
+ */
+export type ProductionState = 'starting' | 'syncing' | 'synced' | 'paused' | 'stopping';
 
-export interface SyncStatus {
-  readonly state: SyncState;
+export interface ProductionStatus {
+  readonly state: ProductionState;
   /** What feeds blocks into the chain (`sequencer`, or the follower's block source), once known. */
   readonly producer: string | null;
   /** Who holds production paused: the operator (nodeAdmin_pauseSync), a rollback, a snapshot copy. */
@@ -17,7 +21,7 @@ export interface SyncStatus {
   readonly distance?: number;
 }
 
-export interface SyncStatusInput {
+export interface ProductionStatusInput {
   readonly nodeState: NodeState;
   readonly producer: { readonly name: string; readonly paused: boolean; syncTarget?(): number | undefined } | undefined;
   readonly pausedBy: readonly PauseReason[];
@@ -28,7 +32,7 @@ export interface SyncStatusInput {
  * The honest sync state: starting and stopping follow the node's lifecycle; a paused producer is paused
  * whatever the distance; a producer behind its target is syncing (with the distance), otherwise synced.
  */
-export function syncStatus(input: SyncStatusInput): SyncStatus {
+export function productionStatus(input: ProductionStatusInput): ProductionStatus {
   const { nodeState, producer, pausedBy, blockNumber } = input;
   const base = { producer: producer?.name ?? null, pausedBy, blockNumber };
   const target = producer?.syncTarget?.();

@@ -13,11 +13,11 @@ import type { PrivateLog } from '../../../src/core/logs/private-log.js';
 import { Tx } from '../../../src/core/tx/tx.js';
 import { TxBuilder } from '../../../src/core/tx/tx-builder.js';
 import { TxHash } from '../../../src/core/tx-hash.js';
+import { parseAllowedSetupList } from '../../../src/daemon/mempool/tx-checks/allowed-setup-function.js';
+import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../../src/daemon/mempool/tx-checks/default-allowed-setup.js';
+import { TX_ERROR } from '../../../src/daemon/mempool/tx-checks/tx-error-texts.js';
+import { validateTx } from '../../../src/daemon/mempool/tx-checks/tx-validator.js';
 import { TxMeta } from '../../../src/daemon/mempool/tx-meta.js';
-import { parseAllowedSetupList } from '../../../src/daemon/mempool/validators/allowed-setup-function.js';
-import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../../src/daemon/mempool/validators/default-allowed-setup.js';
-import { TX_ERROR } from '../../../src/daemon/mempool/validators/tx-error-texts.js';
-import { validateTx } from '../../../src/daemon/mempool/validators/tx-validator.js';
 import { withClassLogFields, withClassLogLength, withPublicCalls } from '../../helpers/mempool-txs.js';
 import { MempoolHarness, PAYERS } from './mempool-fixtures.js';
 

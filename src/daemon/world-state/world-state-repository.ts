@@ -38,7 +38,7 @@ export interface KeyLookup {
  * (json_each) so a whole tree level or a whole sibling path costs one statement, not one per node.
  * Writes are plain prepared inserts: measured at ~550k rows/s, faster than any multi-row form.
  */
-export class WorldStateStore {
+export class WorldStateRepository {
   private readonly nodeOne: Statement<[number, number], Buffer>;
   private readonly nodeMany: Statement<[number, string], Buffer | null>;
   private readonly leafOne: Statement<[number, number], Buffer>;

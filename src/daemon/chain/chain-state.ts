@@ -1,0 +1,177 @@
+import type { Clock } from '../lifecycle/clock.js';
+import type { Logger } from '../logging/logger.js';
+import {
+  defaultPrefundedAccounts,
+  type PrefundedAccount,
+  prefundedGenesisData,
+} from '../sequencer/prefunded-accounts.js';
+import type { SequencerConfig } from '../sequencer/sequencer-settings.js';
+import { SlotClock, type SlotEra, type SlotRetiming } from '../sequencer/slot-clock.js';
+import { ChainLogQueries } from '../store/chain-log-queries.js';
+import { ChainStore } from '../store/chain-store.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import type { StorageConfig } from '../store/storage-settings.js';
+import type { FollowerConfig } from '../sync/follower-settings.js';
+import { WorldState } from '../world-state/world-state.js';
+import { Chain } from './chain.js';
+import { DevModeOnlyError } from './dev-mode-only-error.js';
+import { FunctionSignatures } from './function-signatures.js';
+import { DevL1 } from './settlement/dev-l1.js';
+import type { SettlementLayer } from './settlement/settlement-layer.js';
+
+/** The settings the chain opens with: the dev chain's timing and genesis, the world state history, follower mode. */
+export type ChainStateConfig = Readonly<SequencerConfig & StorageConfig & FollowerConfig>;
+
+export interface OpenChainOptions {
+  readonly db: SqliteDatabase;
+  readonly config: ChainStateConfig;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** A follower's settlement layer (the upstream), over the chain store; without it, the dev L1 stand-in. */
+  readonly settlement?: (store: ChainStore) => SettlementLayer;
+}
+
+/**
+ * The chain as the node opens it on its database, before any service runs: the world state (with the prefunded
+ * accounts at genesis), the chain store, the slot clock, the settlement layer (the dev L1 stand-in, or a
+ * follower's upstream) and the chain over them, with the log queries and function signatures read from its
+ * store. The node builds the sequencer, the mempool and the other services on it.
+ */
+export class ChainState {
+  private constructor(
+    private readonly db: SqliteDatabase,
+    private readonly config: ChainStateConfig,
+    readonly chain: Chain,
+    readonly slots: SlotClock,
+    /** Absent on a follower: its settlement layer is the upstream. */
+    private readonly devL1OrUndefined: DevL1 | undefined,
+    readonly logs: ChainLogQueries,
+    readonly functionSignatures: FunctionSignatures,
+    readonly prefundedAccounts: readonly PrefundedAccount[],
+  ) {}
+
+  static open(o: OpenChainOptions): ChainState {
+    const { db, config, log } = o;
+    const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
+    const worldState = WorldState.open(db, {
+      genesisPublicData: prefundedGenesisData(prefunded),
+      historyBlocks: worldStateHistoryBlocks(config),
+    });
+    const store = new ChainStore(db, (message, details) => log.warn(details, message));
+    const era = recordedSlotEra(store);
+    const slots = new SlotClock(
+      o.clock,
+      {
+        genesisTime: genesisTime(db, store, o.clock, config.slotDuration),
+        slotDuration: config.slotDuration,
+        blocksPerSlot: config.blocksPerSlot,
+        epochDuration: config.epochDuration,
+      },
+      era,
+    );
+    // Timing changed at runtime before a restart: the configured timing takes over from the next slot.
+    if (era && (era.slotDuration !== config.slotDuration || era.blocksPerSlot !== config.blocksPerSlot)) {
+      slots.retime({ slotDuration: config.slotDuration, blocksPerSlot: config.blocksPerSlot });
+      recordSlotEra(db, store, slots.latestEra);
+    }
+    const settlement = o.settlement
+      ? o.settlement(store)
+      : new DevL1({ store, slots, proofDelay: config.proofDelay, finalityDelay: config.finalityDelay });
+    const devL1 = settlement instanceof DevL1 ? settlement : undefined;
+    const chain = new Chain({
+      db,
+      worldState,
+      store,
+      settlement,
+      onListenerError: (event, err) => log.error({ err, event }, `a ${event} listener failed`),
+    });
+    const state = new ChainState(
+      db,
+      config,
+      chain,
+      slots,
+      devL1,
+      new ChainLogQueries(store),
+      new FunctionSignatures(store.functionSignatures),
+      prefunded,
+    );
+    const tips = chain.readTips();
+    log.info(
+      {
+        genesisBlockHash: tips.proposed.number === 0 ? tips.proposed.hash : undefined,
+        blockNumber: tips.proposed.number,
+        sequencerMode: config.sequencerMode,
+        slotDuration: config.slotDuration,
+        blocksPerSlot: config.blocksPerSlot,
+        epochDuration: config.epochDuration,
+      },
+      config.syncFrom
+        ? `chain open at block ${tips.proposed.number} (following ${config.syncFrom})`
+        : `chain open at block ${tips.proposed.number} (${config.sequencerMode} sequencer, ${config.slotDuration} s slots, ${config.blocksPerSlot} blocks per slot)`,
+    );
+    return state;
+  }
+
+  get worldState(): WorldState {
+    return this.chain.worldState;
+  }
+
+  get store(): ChainStore {
+    return this.chain.store;
+  }
+
+  get devL1(): DevL1 {
+    if (!this.devL1OrUndefined) {
+      throw new DevModeOnlyError(
+        `This node follows ${this.config.syncFrom}: it has no dev L1 stand-in; send L1-to-L2 messages to the node it follows`,
+      );
+    }
+    return this.devL1OrUndefined;
+  }
+
+  /**
+   * Changes the slot timing from the next slot on (nodeAdmin_setConfig) and records it, so slot numbers keep
+   * increasing across a restart. Returns the slot the new timing starts at.
+   */
+  retimeSlots(change: SlotRetiming): number {
+    const from = this.slots.retime(change);
+    recordSlotEra(this.db, this.chain.store, this.slots.latestEra);
+    return from;
+  }
+}
+
+/** Slot 0 starts one slot before the chain's first start, so the first block lands in slot 1; kept for good. */
+function genesisTime(db: SqliteDatabase, store: ChainStore, clock: Clock, slotDuration: number): number {
+  const stored = store.meta.get('genesisTime');
+  if (stored !== undefined) return stored;
+  const time = Math.floor(clock.now() / 1000) - slotDuration;
+  db.transaction(() => store.meta.set('genesisTime', time))();
+  return time;
+}
+
+function recordedSlotEra(store: ChainStore): SlotEra | undefined {
+  const fromSlot = store.meta.get('slotEraFromSlot');
+  const startTime = store.meta.get('slotEraStartTime');
+  const slotDuration = store.meta.get('slotEraSlotDuration');
+  const blocksPerSlot = store.meta.get('slotEraBlocksPerSlot');
+  if (fromSlot === undefined || startTime === undefined || slotDuration === undefined || blocksPerSlot === undefined) {
+    return undefined;
+  }
+  return { fromSlot, startTime, slotDuration, blocksPerSlot };
+}
+
+function recordSlotEra(db: SqliteDatabase, store: ChainStore, era: SlotEra): void {
+  db.transaction(() => {
+    store.meta.set('slotEraFromSlot', era.fromSlot);
+    store.meta.set('slotEraStartTime', era.startTime);
+    store.meta.set('slotEraSlotDuration', era.slotDuration);
+    store.meta.set('slotEraBlocksPerSlot', era.blocksPerSlot);
+  })();
+}
+
+/** Followers serve reads at scale and need only recent history; a dev chain keeps all of it (issue 4). */
+const FOLLOWER_HISTORY_BLOCKS = 256;
+
+function worldStateHistoryBlocks(config: ChainStateConfig): number {
+  return config.worldStateHistoryBlocks ?? (config.syncFrom ? FOLLOWER_HISTORY_BLOCKS : 0);
+}

@@ -1,0 +1,33 @@
+import { parseHttpUrl, parseInteger } from '../config/parsers.js';
+import { type SettingValues, setting } from '../config/setting.js';
+
+/** Follower mode: the upstream and how often it is polled. */
+export const FOLLOWER_SETTINGS = {
+  syncFrom: setting<string | undefined>({
+    key: 'syncFrom',
+    flag: 'sync-from',
+    env: 'NODE_SYNC_FROM',
+    defaultValue: undefined,
+    parse: parseHttpUrl,
+    kind: 'string',
+    group: 'Follower',
+    description:
+      "Follow this upstream node's public JSON-RPC URL instead of building blocks: every block is re-executed and " +
+      'checked before it is stored, txs are forwarded upstream (docs/follower.md).',
+  }),
+  archiverPollingIntervalMS: setting<number>({
+    key: 'archiverPollingIntervalMS',
+    flag: 'archiver-polling-interval-ms',
+    env: 'NODE_ARCHIVER_POLLING_INTERVAL_MS',
+    defaultValue: 500,
+    parse: parseInteger(10, 3_600_000),
+    parseJson: (v) => parseInteger(10, 3_600_000)(typeof v === 'number' ? String(v) : String(v ?? '')),
+    format: (v) => `${v} ms`,
+    runtime: true,
+    kind: 'string',
+    group: 'Follower',
+    description: "How often a follower polls its upstream's tips (milliseconds; 4.1.2's archiver default is 500).",
+  }),
+} as const;
+
+export type FollowerConfig = SettingValues<typeof FOLLOWER_SETTINGS>;
