@@ -132,7 +132,8 @@ describe('AvmJournal', () => {
     });
     const slot = deriveStorageSlotInMap(UPDATED_CLASS_IDS_SLOT, 0x88n);
     const preimage = [500n, 0n, 2n];
-    preimage.forEach((v, i) => upgraded.setStorage(CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS, slot + BigInt(i), v));
+    for (const [i, v] of preimage.entries())
+      upgraded.setStorage(CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS, slot + BigInt(i), v);
     upgraded.setStorage(CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS, slot + 3n, poseidon2Hash(preimage));
     expect(journalOn(upgraded, 1000n).getContractInstance(0x88n)?.currentContractClassId).toBe(2n);
     expect(() => journalOn(upgraded, 100n).getContractInstance(0x88n)).toThrow('Current class id mismatch');
