@@ -4,18 +4,8 @@ import { Gas } from '../../core/gas/gas.js';
 import type { GasFees } from '../../core/gas/gas-fees.js';
 import type { GasSettings } from '../../core/gas/gas-settings.js';
 import { computeTransactionFee } from '../../core/gas/transaction-fee.js';
+import type { GasUsed } from '../../core/tx/public-simulation-output.js';
 import { PublicTxInvalidError } from './public-tx-invalid-error.js';
-
-/** The four gas figures of a processed tx (4.1.2 GasUsed). */
-export interface PublicTxGasUsed {
-  /** What the tx really used: private, setup, app logic and teardown as run. */
-  readonly totalGas: Gas;
-  readonly teardownGas: Gas;
-  /** Setup, app logic and teardown. */
-  readonly publicGas: Gas;
-  /** What the fee is charged on: like the total, but teardown at its limit (private gas includes it). */
-  readonly billedGas: Gas;
-}
 
 const add = (a: AvmGas, b: AvmGas): AvmGas => ({ l2Gas: a.l2Gas + b.l2Gas, daGas: a.daGas + b.daGas });
 const sub = (a: AvmGas, b: AvmGas): AvmGas => ({ l2Gas: a.l2Gas - b.l2Gas, daGas: a.daGas - b.daGas });
@@ -75,7 +65,7 @@ export class PublicTxGas {
   }
 
   /** The figures after the last phase; refuses a tx that uses more than a tx can ever be given. */
-  final(): PublicTxGasUsed {
+  final(): GasUsed {
     const billed = avm(this.billed());
     const teardownLimit = this.hasTeardown ? avm(this.settings.teardownGasLimits) : ZERO;
     const total = add(sub(billed, teardownLimit), this.usedByTeardown);

@@ -17,12 +17,13 @@ import type { PublicCallRequest } from '../../core/kernel/public-call-request.js
 import type { ContractClassLog } from '../../core/logs/contract-class-log.js';
 import { DebugLog } from '../../core/logs/debug-log.js';
 import type { PrivateLog } from '../../core/logs/private-log.js';
+import type { GasUsed } from '../../core/tx/public-simulation-output.js';
 import { RevertCode } from '../../core/tx/revert-code.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
 import type { WorldStateView } from '../world-state/world-state-view.js';
 import { buildPublicTxEffect } from './public-tx-effect.js';
-import { PublicTxGas, type PublicTxGasUsed } from './public-tx-gas.js';
+import { PublicTxGas } from './public-tx-gas.js';
 import { PublicTxInvalidError } from './public-tx-invalid-error.js';
 import { type PublishedContracts, TxContractSource } from './tx-contract-source.js';
 import { WorldStateAvmReader } from './world-state-avm-reader.js';
@@ -58,7 +59,7 @@ export interface ProcessedPublicTx {
   readonly revertCode: RevertCode;
   /** The first revert's reason (app logic wins over teardown); "TX reverted" when a reverted tx has none. */
   readonly revertReason: AvmRevertReason | undefined;
-  readonly gasUsed: PublicTxGasUsed;
+  readonly gasUsed: GasUsed;
   /** One entry per app-logic call that ran: its return data (revert data when it reverted). */
   readonly appLogicReturnValues: readonly (readonly bigint[])[];
   readonly debugLogs: readonly DebugLog[];

@@ -37,12 +37,13 @@ import { EthAddress } from '../../../src/core/eth-address.js';
 import { Fr } from '../../../src/core/fr.js';
 import { GasFees } from '../../../src/core/gas/gas-fees.js';
 import { computeFeePayerBalanceLeafSlot } from '../../../src/core/hash/siloing.js';
+import { PublicSimulationOutput as OurPublicSimulationOutput } from '../../../src/core/tx/public-simulation-output.js';
 import { Tx } from '../../../src/core/tx/tx.js';
 import { TxEffect } from '../../../src/core/tx/tx-effect.js';
 import { applyTxEffectToFork } from '../../../src/daemon/public-processor/apply-tx-effect.js';
 import { BlockContracts } from '../../../src/daemon/public-processor/block-contracts.js';
 import { chainStoreContracts } from '../../../src/daemon/public-processor/chain-store-contracts.js';
-import { publicSimulationOutputJson } from '../../../src/daemon/public-processor/public-simulation-output.js';
+import { toPublicSimulationOutput } from '../../../src/daemon/public-processor/public-simulation-output.js';
 import { type ProcessedPublicTx, processPublicTx } from '../../../src/daemon/public-processor/public-tx-processor.js';
 import { ChainStore } from '../../../src/daemon/store/chain-store.js';
 import { openNodeDatabase } from '../../../src/daemon/store/node-database.js';
@@ -431,9 +432,11 @@ export function expectSameProcessing(run: DifferentialRun, feePayer = FEE_PAYER)
   );
   expect(mine.appLogicReturnValues).toEqual(oracle.returnValues);
   // node_simulatePublicCalls: our answer equals 4.1.2's on the wire, and the official client parses it.
-  const ourJson = JSON.parse(JSON.stringify(publicSimulationOutputJson(mine)));
+  const ourJson = JSON.parse(JSON.stringify(toPublicSimulationOutput(mine)));
   expect(ourJson).toEqual(JSON.parse(jsonStringify(oracle.output)));
   expect(PublicSimulationOutput.schema.safeParse(ourJson).success).toBe(true);
+  // Our result codec reads it back unchanged (what a follower or the CLI decodes).
+  expect(JSON.parse(JSON.stringify(OurPublicSimulationOutput.fromJSON(ourJson)))).toEqual(ourJson);
   // The effects reached the fork: the fee payer's balance reads the same on both sides.
   // The effects reached the fork: 64 note hash and nullifier slots (padding included), the same new storage slots.
   expect(ours.treeGrowth).toEqual(oracle.treeGrowth);
