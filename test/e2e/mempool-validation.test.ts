@@ -324,12 +324,15 @@ describe('the rest of the mempool surface', () => {
     ]);
   });
 
-  it('answers node_simulatePublicCalls with UNSUPPORTED', async () => {
-    const a = await call(node.publicUrl, 'node_simulatePublicCalls', [build().toJSON()]);
-    expect(a.error).toEqual({
-      code: -32006,
-      message: 'public function calls are not supported by this node yet',
-      data: { code: 'UNSUPPORTED' },
+  it('simulates a tx without public calls as the next block would take it (nothing kept)', async () => {
+    const t = build();
+    const a = await call(node.publicUrl, 'node_simulatePublicCalls', [t.toJSON()]);
+    const out = a.result as { revertReason?: unknown; txEffect: { txHash: string }; publicReturnValues: unknown[] };
+    expect(out.revertReason).toBeUndefined();
+    expect(out.txEffect.txHash).toBe(t.txHash.toString());
+    expect(out.publicReturnValues).toEqual([]);
+    expect((await call(node.publicUrl, 'node_getTxReceipt', [t.txHash.toString()])).result).toMatchObject({
+      status: 'dropped',
     });
   });
 

@@ -12,14 +12,13 @@ import { Body } from '../../core/block/body.js';
 import type { GlobalVariables } from '../../core/block/global-variables.js';
 import { L2Block } from '../../core/block/l2-block.js';
 import { Fr } from '../../core/fr.js';
-import { computeTransactionFee, InsufficientFeePerGasError } from '../../core/gas/transaction-fee.js';
-import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
-import { PublicDataWrite } from '../../core/tx/public-data-write.js';
+import { InsufficientFeePerGasError } from '../../core/gas/transaction-fee.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
 import { txExpiredAt } from '../../core/tx/tx-expiry.js';
 import { applyTxEffectToFork } from '../public-processor/apply-tx-effect.js';
 import { BlockContracts } from '../public-processor/block-contracts.js';
+import { processPrivateOnlyTx } from '../public-processor/private-only-tx.js';
 import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-error.js';
 import { processPublicTx } from '../public-processor/public-tx-processor.js';
 import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
@@ -27,7 +26,6 @@ import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
 import type { WorldStateFork } from '../world-state/world-state-fork.js';
-import { buildPrivateTxEffect } from './private-tx-effect.js';
 
 /** What one block may hold. */
 export interface BlockLimits {
@@ -111,9 +109,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
         dropped.push({ tx, reason: refusal });
         continue;
       }
-      const outcome = tx.hasPublicCalls()
-        ? processPublicCalls(input, fork, contracts, tx, mana)
-        : processPrivateOnly(input, fork, tx, mana);
+      const outcome = processTx(input, fork, contracts, tx, mana);
       if (outcome.kind === 'skip') continue;
       if (outcome.kind === 'drop') {
         dropped.push({ tx, reason: outcome.reason });
@@ -176,44 +172,27 @@ type TxOutcome =
   | { readonly kind: 'skip' }
   | { readonly kind: 'drop'; readonly reason: string };
 
-/** A tx without public calls: its fee from the fee payer's FeeJuice balance, its effect straight from private. */
-function processPrivateOnly(input: BlockBuildInput, fork: WorldStateFork, tx: Tx, mana: number): TxOutcome {
-  const gasUsed = tx.data.gasUsed;
-  if (mana + gasUsed.l2Gas > input.limits.maxL2Gas) return { kind: 'skip' };
-  let fee: Fr;
-  try {
-    fee = computeTransactionFee(input.globals.gasFees, tx.gasSettings, gasUsed);
-  } catch (err) {
-    if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
-    throw err;
-  }
-  const leafSlot = computeFeePayerBalanceLeafSlot(tx.data.feePayer.value);
-  const balance = fork.getPublicStorageAt(leafSlot);
-  if (balance < fee.value) {
-    return {
-      kind: 'drop',
-      reason: `Not enough balance for fee payer ${tx.data.feePayer} to pay for transaction (got ${balance} needs ${fee.value})`,
-    };
-  }
-  const feePayment = new PublicDataWrite(new Fr(leafSlot), new Fr(balance - fee.value));
-  return { kind: 'included', effect: buildPrivateTxEffect(tx, fee, feePayment, input.globals), mana: gasUsed.l2Gas };
-}
-
 /**
- * A tx with public calls, run by the public processor on the block's fork. As 4.1.2 builds proposals, it is only
- * tried when its gas limit still fits the block; its actual total gas is what the block's mana counts.
+ * Runs one candidate on the block's fork: a tx without public calls pays its fee from private's gas, one with
+ * public calls goes through the public processor. As 4.1.2 builds proposals, a public tx is only tried when its
+ * gas limit still fits the block; the mana it adds is its actual total gas. Max fees below the block's leave it
+ * for a later block; a tx no block can take is dropped with the processor's reason.
  */
-function processPublicCalls(
+function processTx(
   input: BlockBuildInput,
   fork: WorldStateFork,
   contracts: BlockContracts,
   tx: Tx,
   mana: number,
 ): TxOutcome {
-  if (mana + tx.gasSettings.gasLimits.l2Gas > input.limits.maxL2Gas) return { kind: 'skip' };
+  const isPublic = tx.hasPublicCalls();
+  const upTo = isPublic ? tx.gasSettings.gasLimits.l2Gas : tx.data.gasUsed.l2Gas;
+  if (mana + upTo > input.limits.maxL2Gas) return { kind: 'skip' };
   try {
-    const processed = processPublicTx({ state: fork, contracts, globals: input.globals, tx });
-    return { kind: 'included', effect: processed.txEffect, mana: processed.gasUsed.totalGas.l2Gas };
+    const { txEffect, gasUsed } = isPublic
+      ? processPublicTx({ state: fork, contracts, globals: input.globals, tx })
+      : processPrivateOnlyTx(fork, input.globals, tx);
+    return { kind: 'included', effect: txEffect, mana: gasUsed.totalGas.l2Gas };
   } catch (err) {
     if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
     if (err instanceof PublicTxInvalidError) return { kind: 'drop', reason: err.message };
