@@ -86,5 +86,22 @@ describe('official 4.1.2 wallet on a fresh dev chain', () => {
       expect((await token.methods.balance_of_public(bob).simulate({ from: bob })).result).toBe(340n);
       expect((await token.methods.balance_of_public(alice).simulate({ from: alice })).result).toBe(600n);
     }, 240_000);
+
+    it('includes a public call that reverts: fee paid, its effects absent', async () => {
+      const [alice, bob] = session.accounts.map((a) => a.address);
+      const { receipt } = await token.methods
+        .transfer_in_public(alice, bob, 10n ** 12n, 0n)
+        .send({ from: alice, wait: { dontThrowOnRevert: true } });
+      expect(receipt.executionResult).toBe('app_logic_reverted');
+      const effect = await session.node.getTxEffect(receipt.txHash);
+      expect(effect?.data.revertCode.getCode()).toBe(1);
+      expect(effect?.data.transactionFee.toBigInt()).toBeGreaterThan(0n);
+      // Only the fee payment is written in public; the transfer's writes are gone.
+      expect(effect?.data.publicDataWrites).toHaveLength(1);
+      const balance = async (who: AztecAddress) =>
+        (await token.methods.balance_of_public(who).simulate({ from: alice })).result;
+      expect(await balance(alice)).toBe(600n);
+      expect(await balance(bob)).toBe(340n);
+    }, 180_000);
   });
 });
