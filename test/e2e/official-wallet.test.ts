@@ -6,6 +6,7 @@
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { BlockNumber } from '@aztec/foundation/branded-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { result } from '../helpers/mempool-e2e.js';
 import {
   deployAccount,
   openOfficialWallet,
@@ -13,12 +14,14 @@ import {
   type WalletSession,
 } from '../helpers/official-wallet.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 let node: RunningNode;
 let session: WalletSession;
+let prefunded: string[];
 
 beforeAll(async () => {
-  const prefunded = await testAccountAddresses();
+  prefunded = await testAccountAddresses();
   node = await spawnNode({ args: ['--prefunded-accounts', prefunded.join(',')] });
   session = await openOfficialWallet(node.publicUrl);
 }, 120_000);
@@ -104,4 +107,33 @@ describe('official 4.1.2 wallet on a fresh dev chain', () => {
       expect(await balance(bob)).toBe(340n);
     }, 180_000);
   });
+
+  it('a follower of the node replays its blocks, public txs included, to the same archive roots', async () => {
+    const tip = await session.node.getBlockNumber();
+    const follower = await spawnNode({
+      args: [
+        '--prefunded-accounts',
+        prefunded.join(','),
+        '--sync-from',
+        node.publicUrl,
+        '--archiver-polling-interval-ms',
+        '100',
+      ],
+    });
+    try {
+      await until(
+        'the follower to replay the chain',
+        async () => ((await result<number>(follower.publicUrl, 'node_getBlockNumber')) >= tip ? true : undefined),
+        120_000,
+      );
+      for (let n = 1; n <= tip; n++) {
+        const ours = await result<{ archive: { root: string } }>(follower.publicUrl, 'node_getBlock', [n]);
+        expect(ours.archive.root, `block ${n}`).toBe(
+          (await session.node.getBlock(BlockNumber(n)))?.archive.root.toString(),
+        );
+      }
+    } finally {
+      await follower.stop();
+    }
+  }, 180_000);
 });
