@@ -81,6 +81,8 @@ if (kind === 'bare') {
     adminPort: 0,
     maxBodySize: 1024 * 1024,
     maxBatchSize: 100,
+    maxResponseSize: 25 * 1024 * 1024,
+    maxRequestsPerConnection: 8,
     corsOrigin: '*',
     dataDirectory: undefined,
     adminApiKeyHash: undefined,

@@ -43,11 +43,11 @@ export const BOT_SETTINGS = {
     env: 'BOT_FEE_PAYER',
     defaultValue: undefined,
     parse: parseAztecAddress,
-    format: (v) => (v ? v.toString() : 'the first prefunded account'),
+    format: (v) => (v ? v.toString() : 'the first test account'),
     toJson: (v) => v?.toString(),
     kind: 'string',
     group: 'Bot',
-    description: "Address whose FeeJuice pays for the bot's txs. Unset: the first prefunded (dev) account.",
+    description: "Address whose FeeJuice pays for the bot's txs. Unset: the first test account (prefunded by default).",
   }),
   botMaxPendingTxs: setting<number>({
     key: 'botMaxPendingTxs',

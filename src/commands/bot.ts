@@ -12,7 +12,7 @@ export default class Bot extends BaseCommand {
     '(spec part 9), builds a rollup-only tx with a fresh nullifier anchored to the latest block, and sends it; a ' +
     'turn is skipped while the mempool holds --bot.maxPendingTxs txs. It prints its rate every --report-every ' +
     'seconds and stops cleanly on Ctrl+C / SIGTERM (or after --count txs), finishing the tx in flight. The fee ' +
-    'payer defaults to dev account 0 of `l2node start`. The --json result is the final figures. The same bot runs ' +
+    'payer defaults to the first test account, which `l2node start` prefunds. The --json result is the final figures. The same bot runs ' +
     'inside the node with `l2node start --bot`.';
   static override examples = [
     '<%= config.bin %> bot',
@@ -29,10 +29,10 @@ export default class Bot extends BaseCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(Bot);
-    const [{ ConfigError, resolveConfig }, { TxBot }, { devAccountAddress }] = await Promise.all([
+    const [{ ConfigError, resolveConfig }, { TxBot }, { TEST_ACCOUNTS }] = await Promise.all([
       import('../daemon/config/resolve-config.js'),
       import('../bot/tx-bot.js'),
-      import('../core/dev-accounts.js'),
+      import('../core/test-accounts.js'),
     ]);
     // Only the bot's rows of the settings table apply here: other NODE_* variables are the node's business.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BOT_')));
@@ -43,7 +43,7 @@ export default class Bot extends BaseCommand {
       if (err instanceof ConfigError) throw CliError.usage(err.message);
       throw err;
     }
-    const feePayer = config.botFeePayer ?? devAccountAddress(0);
+    const feePayer = config.botFeePayer ?? TEST_ACCOUNTS[0].address;
     const human = !this.jsonEnabled();
     const bot = new TxBot({
       rpc: new NodeConnection({ url: flags['node-url'], listener: 'public', timeoutMs: flags.timeout }),

@@ -2,6 +2,7 @@ import { Command, Flags } from '@oclif/core';
 import type { TxBot } from '../bot/tx-bot.js';
 import { ConfigError, type ResolvedConfig, resolveConfig } from '../daemon/config/resolve-config.js';
 import type { NodeConfig } from '../daemon/config/settings.js';
+import { l1SettingsConflict } from '../daemon/l1/l1-settings.js';
 import { installShutdownHandlers } from '../daemon/lifecycle/signals.js';
 import { NodeLogger } from '../daemon/logging/logger.js';
 import { L2Node } from '../daemon/node.js';
@@ -49,6 +50,8 @@ export default class Start extends Command {
       if (config.bot && !config.botFeePayer && config.prefundedAccounts?.length === 0) {
         throw new ConfigError('--bot needs a fee payer with FeeJuice: give --bot.feePayer, or keep prefunded accounts');
       }
+      const l1Conflict = l1SettingsConflict(config);
+      if (l1Conflict) throw new ConfigError(l1Conflict);
     } catch (err) {
       if (err instanceof ConfigError) {
         if (this.jsonEnabled()) {

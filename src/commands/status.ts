@@ -49,13 +49,15 @@ export default class Status extends BaseCommand {
         ])
       : [null, null, false, null, null];
     const admin = await this.checkAdmin(flags);
+    // Why the node is not ready when the node itself is the reason (a full disk): GET /status says it.
+    const notReadyReason = serving && !ready ? at(health.body, 'notReadyReason') : undefined;
 
     const tip = (name: string, path: string) => `${name} ${textAt(tips, `${path}.number`)}`;
     this.log(
       keyValues([
         [
           'node',
-          `${flags['node-url']}  ${textAt(health.body, 'status')}${serving ? (ready ? ', ready for txs' : ', not ready for txs') : ''}`,
+          `${flags['node-url']}  ${textAt(health.body, 'status')}${serving ? (ready ? ', ready for txs' : `, not ready for txs${notReadyReason ? `: ${String(notReadyReason)}` : ''}`) : ''}`,
         ],
         [
           'version',
@@ -87,7 +89,13 @@ export default class Status extends BaseCommand {
       );
     }
     return {
-      node: { url: flags['node-url'], status: at(health.body, 'status') ?? null, httpStatus: health.status, ready },
+      node: {
+        url: flags['node-url'],
+        status: at(health.body, 'status') ?? null,
+        httpStatus: health.status,
+        ready,
+        ...(notReadyReason ? { notReadyReason } : {}),
+      },
       info,
       tips,
       mempool: serving ? { pending, minFees } : null,

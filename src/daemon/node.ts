@@ -1,13 +1,16 @@
 import { MAX_PROCESSABLE_L2_GAS } from '../core/constants.js';
+import { rpcErrors } from '../rpc/errors.js';
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
 import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
-import { ChainState } from './chain/chain-state.js';
+import { ChainState, genesisArchiveRoot } from './chain/chain-state.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
+import { hasL1, L1Service } from './l1/l1-service.js';
+import { l1SettingsConflict } from './l1/l1-settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
@@ -23,12 +26,14 @@ import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
-import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
+import { defaultPrefundedAccounts, prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
+import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
+import { StorageHealth } from './store/storage-health.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
@@ -83,6 +88,8 @@ export class L2Node {
   readonly metrics: MetricsService;
   /** The mempool's changes and the sentinel's slot results (the chain and the operations have emitters of their own). */
   readonly events: NodeEvents;
+  /** Whether the node can write to its data directory (a full disk makes it not ready); none in memory. */
+  readonly storage: StorageHealth | undefined;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
 
@@ -99,12 +106,22 @@ export class L2Node {
         ? `starting node with data directory ${config.dataDirectory}`
         : 'starting node in memory (no --data-directory): nothing is kept after it stops',
     );
+    // One node per data directory: nothing touches it before the lock is held.
+    if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
     // --snapshot-url: the database is restored from a snapshot before it opens.
     if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
+    const conflict = l1SettingsConflict(config);
+    if (conflict) throw new Error(conflict);
     const database = new DatabaseService(config.dataDirectory);
     await runner.start(database);
     try {
-      return new L2Node(config, logger, options, runner, database);
+      // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
+      const l1 = hasL1(config) ? newL1Service(config, database.db, logger) : undefined;
+      if (l1) {
+        await runner.start(l1);
+        config.rollupVersion = l1.deployment.rollupVersion;
+      }
+      return new L2Node(config, logger, options, runner, database, l1);
     } catch (err) {
       log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
       await runner.stopAll();
@@ -118,6 +135,8 @@ export class L2Node {
     options: L2NodeOptions,
     private readonly runner: ServiceRunner,
     database: DatabaseService,
+    /** The node's L1 (--l1 anvil, --l1-rpc-urls); absent: the dev stand-in alone. */
+    readonly l1: L1Service | undefined,
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
@@ -127,7 +146,21 @@ export class L2Node {
     this.events = new NodeEvents((event, err) =>
       this.log.error({ err, event }, `a ${event} listener failed: ${(err as Error).message}`),
     );
-    const upstream = config.syncFrom ? new RpcUpstream({ url: config.syncFrom }) : undefined;
+    this.storage =
+      config.dataDirectory === undefined
+        ? undefined
+        : new StorageHealth({
+            dataDirectory: config.dataDirectory,
+            // A committed write of one page (the schema version, unchanged): fails while the disk is still full.
+            probe: () => {
+              db.pragma(`user_version = ${Number(db.pragma('user_version', { simple: true }))}`);
+            },
+            log: this.log,
+          });
+    const isStorageFailure = (err: unknown) => this.storage?.observe(err) ?? false;
+    const upstream = config.syncFrom
+      ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
+      : undefined;
     // A follower's settlement layer is its upstream, read through the chain store it is built on.
     let settlement: UpstreamSettlement | undefined;
     this.chain = ChainState.open({
@@ -136,6 +169,7 @@ export class L2Node {
       clock: this.clock,
       log: logger.module('chain'),
       settlement: upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url))),
+      l1Contracts: l1?.deployment.addresses,
     });
     print(prefundedAccountsBanner(this.chain.prefundedAccounts));
     const chain = this.chain.chain;
@@ -158,6 +192,7 @@ export class L2Node {
             chain: () => chain,
             settlement,
             config,
+            isStorageFailure,
             isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
             clock: this.clock,
             log: logger.module('sync'),
@@ -171,6 +206,7 @@ export class L2Node {
           this.mempool,
           () => this.feeModel.minFeesForNextBlock(),
           logger.module('chain'),
+          isStorageFailure,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -213,6 +249,8 @@ export class L2Node {
       adminPort: config.adminPort,
       maxBodySize: config.rpcMaxBodySize,
       maxBatchSize: config.rpcMaxBatchSize,
+      maxResponseSize: config.rpcMaxResponseSize,
+      maxRequestsPerConnection: config.rpcMaxRequestsPerConnection,
       corsOrigin: config.rpcCorsOrigin,
       dataDirectory: config.dataDirectory,
       adminApiKeyHash: config.adminApiKeyHash,
@@ -237,6 +275,10 @@ export class L2Node {
       handlers: buildRpcHandlers(this),
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
+      translateError: (err) => {
+        const problem = isStorageFailure(err) ? this.storage?.problem : undefined;
+        return problem && rpcErrors.storageFull(problem.reason, config.dataDirectory as string);
+      },
       // The admin listener's WebSocket event stream (GET /events): the dashboard's source.
       events: new NodeEventFeed({
         config,
@@ -272,6 +314,7 @@ export class L2Node {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
     await this.runner.stopAll();
+    this.storage?.stop();
     this.state = 'stopped';
   }
 
@@ -289,12 +332,15 @@ export class L2Node {
     const serving = this.state === 'running';
     const sync = this.operations.productionStatus();
     const tips = this.chain.chain.readTips();
+    const storage = this.storage?.problem;
     return {
       serving,
       body: {
         status: serving ? 'ok' : this.state,
         state: this.state,
-        ready: serving && sync.state === 'synced',
+        ready: serving && sync.state === 'synced' && storage === undefined,
+        // Why a serving node is not ready, when the node itself is the reason (a full disk).
+        ...(storage ? { notReadyReason: storage.reason, storage: { writable: false, since: storage.since } } : {}),
         blockNumber: this.chainTip(),
         sync,
         tips: {
@@ -310,6 +356,16 @@ export class L2Node {
       },
     };
   }
+}
+
+function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger): L1Service {
+  return new L1Service({
+    config,
+    db,
+    genesisArchiveRoot: () => genesisArchiveRoot(db, config),
+    prefundedFeeJuice: (config.prefundedAccounts ?? defaultPrefundedAccounts()).reduce((sum, a) => sum + a.amount, 0n),
+    log: logger.module('l1'),
+  });
 }
 
 function newFeeModel(db: SqliteDatabase, config: FeeConfig & Pick<SequencerConfig, 'epochDuration'>): FeeModel {

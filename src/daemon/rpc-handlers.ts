@@ -12,6 +12,7 @@ import { PACKAGE_VERSION } from './package-version.js';
 import { PublicCallSimulator } from './public-processor/public-call-simulator.js';
 import { publicProcessorRpcHandlers } from './public-processor/public-processor-rpc-handlers.js';
 import type { Sequencer } from './sequencer/sequencer.js';
+import type { StorageHealth } from './store/storage-health.js';
 import type { ValidatorService } from './validators/validator-service.js';
 import { validatorsRpcHandlers } from './validators/validators-rpc-handlers.js';
 
@@ -27,6 +28,8 @@ export interface RpcHandlerSources {
   readonly sequencer: Sequencer | undefined;
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
+  /** Set while the node cannot write to its data directory (a full disk). */
+  readonly storage: StorageHealth | undefined;
 }
 
 /**
@@ -38,8 +41,8 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
     ...chainRpcHandlers(node.chain, node.config, node.sequencer),
     ...mempoolRpcHandlers(node.mempool, node.feeModel),
     ...publicProcessorRpcHandlers(new PublicCallSimulator(node.chain, node.config, node.feeModel)),
-    // The listeners serve only a running node, so a node that answers accepts txs.
-    node_isReady: async () => node.state === 'running',
+    // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
+    node_isReady: async () => node.state === 'running' && node.storage?.problem === undefined,
     ...operationsRpcHandlers(() => node.operations),
     ...validatorsRpcHandlers(node.validators),
     node_getBlockNumber: async () => node.chainTip(),

@@ -20,6 +20,14 @@ export const APPLICATION_ERRORS = {
   INVALID_STATE: { code: -32005, meaning: 'the node cannot do this now (e.g. a snapshot already running)' },
   UNSUPPORTED: { code: -32006, meaning: 'this node does not support the request' },
   NOT_READY: { code: -32007, meaning: 'the node is starting or stopping; retry shortly' },
+  LIMIT_EXCEEDED: {
+    code: -32008,
+    meaning: 'the request asks for more than a budget allows; data.setting names the setting that sets it',
+  },
+  STORAGE_FULL: {
+    code: -32009,
+    meaning: 'the node cannot write to its data directory (disk full or I/O error); data.dataDirectory names it',
+  },
 } as const;
 
 export type ApplicationErrorName = keyof typeof APPLICATION_ERRORS;
@@ -75,6 +83,10 @@ export const rpcErrors = {
     application('TX_INVALID', `Invalid tx: ${reasons.join(', ')}`, { reasons: [...reasons] }),
   invalidState: (message: string) => application('INVALID_STATE', message),
   unsupported: (message: string) => application('UNSUPPORTED', message),
+  /** A request over a budget of the node: `setting` is the flag that sets the budget, `limit` its value. */
+  limitExceeded: (message: string, setting: string, limit: number) =>
+    application('LIMIT_EXCEEDED', message, { setting, limit }),
+  storageFull: (reason: string, dataDirectory: string) => application('STORAGE_FULL', reason, { dataDirectory }),
   notReady: (state: string) =>
     application('NOT_READY', `The node is ${state} and does not serve requests now; retry shortly`),
 } as const;

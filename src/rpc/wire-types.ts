@@ -162,6 +162,8 @@ export function objectOf<R extends Shape, O extends Shape>(
   typeName: string,
   requiredKeys: R,
   optionalKeys: O,
+  /** Refuse keys not named here (instead of ignoring them), naming the first unknown one. */
+  options: { strict?: boolean } = {},
 ): WireType<
   { [K in keyof R]: InOf<R[K]> } & { [K in keyof O]?: InOf<O[K]> },
   { [K in keyof R]: OutOf<R[K]> } & { [K in keyof O]?: OutOf<O[K]> }
@@ -169,7 +171,14 @@ export function objectOf<R extends Shape, O extends Shape>(
   const fields: Record<string, z.ZodType> = {};
   for (const [k, w] of Object.entries(requiredKeys)) fields[k] = w.schema;
   for (const [k, w] of Object.entries(optionalKeys)) fields[k] = w.schema.optional();
-  const schema = z.object(fields, { error: `expected a ${typeName} object` });
+  const schema = options.strict
+    ? z.strictObject(fields, {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `unknown ${typeName} key "${String(issue.keys[0]).slice(0, 40)}" (known: ${Object.keys(fields).join(', ')})`
+            : `expected a ${typeName} object`,
+      })
+    : z.object(fields, { error: `expected a ${typeName} object` });
   return { type: typeName, schema } as never;
 }
 

@@ -82,7 +82,8 @@ describe('the key start generates', () => {
     expect(out).toContain(`Public RPC      ${node.publicUrl}`);
     expect(out).toContain(`Admin RPC       ${node.adminUrl}`);
     expect(out).toContain(`Data directory  ${dataDirectory}`);
-    expect(out).toMatch(/^\(0\) 0x2e65a3662e199f40e5a6345c71e92ffcc2944e942e0b492de60299de75da3838 {2}10000\.0 FJ/m);
+    expect(out).toMatch(/^\(0\) 0x0a60414ee907527880b7a53d4dacdeb9ef768bb98d9d8d1e7200725c13763331 {2}10000\.0 FJ/m);
+    expect(out).toMatch(/^ {4}secret 0x2153536ff6628eee01cf4024889ff977a18d9fa61d0e414422f7681cf085c281$/m);
     expect(out).toContain('ADMIN API KEY (shown once)');
   });
 });

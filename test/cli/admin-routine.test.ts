@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { l2node } from '../helpers/cli.js';
+import { type CommandRun, runCommand } from '../helpers/run-command.js';
 import { CONFIG_HOME, postJson, REPO_ROOT, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -28,26 +28,15 @@ let dataDirectory: string;
 let snapshots: string;
 let env: Record<string, string>;
 
-function routine(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', [SCRIPT, ...args], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        ...env,
-        L2NODE: `${process.execPath} ${join(REPO_ROOT, 'bin', 'run.js')}`,
-        XDG_CONFIG_HOME: CONFIG_HOME,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-    });
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+function routine(args: readonly string[]): Promise<CommandRun> {
+  return runCommand('bash', [SCRIPT, ...args], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      L2NODE: `${process.execPath} ${join(REPO_ROOT, 'bin', 'run.js')}`,
+      XDG_CONFIG_HOME: CONFIG_HOME,
+    },
   });
 }
 
@@ -65,7 +54,10 @@ async function firstUnservedStep(): Promise<string | undefined> {
 beforeAll(async () => {
   dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-cli-routine-'));
   snapshots = mkdtempSync(join(tmpdir(), 'l2node-cli-snapshots-'));
-  node = await spawnNode({ args: ['--data-directory', dataDirectory, '--sequencer-mode', 'on-demand'] });
+  // No proof during the file: a rollback to block 1 must not meet a finalized block 2 when the machine is slow.
+  node = await spawnNode({
+    args: ['--data-directory', dataDirectory, '--sequencer-mode', 'on-demand', '--proof-delay', '3600'],
+  });
   env = { NODE_URL: node.publicUrl, NODE_ADMIN_URL: node.adminUrl };
   // Three blocks, so there is something to roll back.
   for (let i = 0; i < 3; i++) {

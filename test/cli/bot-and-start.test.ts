@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devAccountAddress } from '../../src/core/dev-accounts.js';
+import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { Tx } from '../../src/core/tx/tx.js';
 import { type Envelope, envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
 import { CONFIG_HOME, REPO_ROOT, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
@@ -62,7 +62,7 @@ describe('start --json --no-save-api-key', () => {
       adminAuth: 'api-key',
       credentialsFile: null,
       dataDirectory: null,
-      bot: `a tx every 1 s from ${devAccountAddress(0)}`,
+      bot: `a tx every 1 s from ${TEST_ACCOUNTS[0].address}`,
     });
     expect(r.adminApiKey).toMatch(/^[0-9a-f]{64}$/);
     expect(node.stdout()).not.toContain('ADMIN API KEY');
@@ -75,12 +75,12 @@ describe('start --json --no-save-api-key', () => {
 });
 
 describe('start --bot', () => {
-  it('sends txs from dev account 0 at min fees x (1 + padding), and they are mined', async () => {
+  it('sends txs from the first test account at min fees x (1 + padding), and they are mined', async () => {
     const [first] = await until('the bot to send a tx', () => (sentByBot().length > 0 ? sentByBot() : undefined));
     const env = { NODE_URL: node.publicUrl };
     const txRun = await l2node(['query', 'tx', first?.txHash as string, '--json'], { env });
     const tx = Tx.fromJSON(envelopeOf(txRun).result);
-    expect(tx.data.feePayer.toString()).toBe(devAccountAddress(0).toString());
+    expect(tx.data.feePayer.toString()).toBe(TEST_ACCOUNTS[0].address.toString());
     const maxFee = tx.data.gasSettings.maxFeesPerGas.feePerL2Gas;
     expect(maxFee.toString()).toBe(first?.maxFeePerL2Gas);
     // min fees x 3: the dev fee model keeps the min fee steady while blocks stay far below the mana target.
@@ -107,11 +107,16 @@ describe('l2node bot', () => {
       /^stopped: 3 txs sent in [\d.]+ s \([\d.]+ tx\/s\), 0 rejected, 0 failed, \d+ turns skipped$/m,
     );
     expect(human.stderr).toMatch(
-      /^bot: a tx every 1 s to http:\/\/127\.0\.0\.1:\d+ from 0x2e65.*, max fees = min fees x 4; Ctrl\+C stops it$/m,
+      /^bot: a tx every 1 s to http:\/\/127\.0\.0\.1:\d+ from 0x0a60414e.*, max fees = min fees x 4; Ctrl\+C stops it$/m,
     );
     const json = envelopeOf(jsonRun);
     expect(json.status).toBe(0);
-    expect(json.result).toMatchObject({ sent: 3, rejected: 0, failed: 0, feePayer: devAccountAddress(0).toString() });
+    expect(json.result).toMatchObject({
+      sent: 3,
+      rejected: 0,
+      failed: 0,
+      feePayer: TEST_ACCOUNTS[0].address.toString(),
+    });
     expect(shapeOf(json.result)).toMatchSnapshot();
   });
 

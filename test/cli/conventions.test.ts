@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliManifest } from '../../src/commands/_lib/docs/cli-manifest.js';
-import { devAccountAddress } from '../../src/core/dev-accounts.js';
+import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
 import { devTxBuilder, genesisHeader } from '../helpers/mempool-e2e.js';
 import { CONFIG_HOME, REPO_ROOT } from '../helpers/spawn-node.js';
@@ -62,7 +62,7 @@ const ONLINE: Record<string, () => string[]> = {
   dashboard: () => ['dashboard', '--once'],
 };
 /** Commands that need no running node. */
-const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup'];
+const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup', 'db:rollback'];
 const env = { NODE_URL: DEAD, NODE_ADMIN_URL: DEAD, XDG_CACHE_HOME: CONFIG_HOME };
 
 beforeAll(() => {
@@ -70,11 +70,7 @@ beforeAll(() => {
   txFile = join(dir, 'tx.json');
   writeFileSync(
     txFile,
-    JSON.stringify(
-      devTxBuilder(genesisHeader([]))
-        .build({ feePayer: devAccountAddress(0) })
-        .toJSON(),
-    ),
+    JSON.stringify(devTxBuilder(genesisHeader([])).build({ feePayer: TEST_ACCOUNTS[0].address }).toJSON()),
   );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

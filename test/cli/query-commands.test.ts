@@ -6,9 +6,9 @@ import { AztecAddress } from '../../src/core/aztec-address.js';
 import { FEE_JUICE_ADDRESS, FEE_JUICE_BALANCES_SLOT } from '../../src/core/constants.js';
 import { ContractClassPublishedEvent } from '../../src/core/contract/contract-class-published-event.js';
 import { PublicKeys } from '../../src/core/contract/public-keys.js';
-import { devAccountAddress } from '../../src/core/dev-accounts.js';
 import { Fr, toHex64 } from '../../src/core/fr.js';
 import { deriveStorageSlotInMap } from '../../src/core/hash/siloing.js';
+import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { type CliRun, type Envelope, envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
@@ -241,7 +241,7 @@ describe('query tx, receipt, effect, pending', () => {
 
 describe('state, trees and witnesses', () => {
   it('query storage reads the fee payer balance of the FeeJuice contract', async () => {
-    const slot = toHex64(deriveStorageSlotInMap(FEE_JUICE_BALANCES_SLOT, devAccountAddress(0).value));
+    const slot = toHex64(deriveStorageSlotInMap(FEE_JUICE_BALANCES_SLOT, TEST_ACCOUNTS[0].address.value));
     const { human, json } = await both(['query', 'storage', toHex64(FEE_JUICE_ADDRESS), slot]);
     const balance = BigInt(json.result as string);
     // 10^22 at genesis, less the fees of the two txs it paid.

@@ -46,6 +46,8 @@ beforeAll(async () => {
   await initAztecOracle();
   node = await spawnNode({
     args: [
+      // Slot timing is what these cases observe; the default instant mode has its own tests.
+      ...['--sequencer-mode', 'interval'],
       ...['--prefunded-accounts', prefundedFlag(FUNDED)],
       ...['--slot-duration', '2', '--blocks-per-slot', '2'],
       ...['--epoch-duration', '2', '--proof-delay', '2', '--finality-delay', '2'],

@@ -7,22 +7,16 @@ import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { BlockNumber } from '@aztec/foundation/branded-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
-import {
-  deployAccount,
-  openOfficialWallet,
-  testAccountAddresses,
-  type WalletSession,
-} from '../helpers/official-wallet.js';
+import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 let node: RunningNode;
 let session: WalletSession;
-let prefunded: string[];
 
 beforeAll(async () => {
-  prefunded = await testAccountAddresses();
-  node = await spawnNode({ args: ['--prefunded-accounts', prefunded.join(',')] });
+  // No flags: the official test accounts are prefunded by default.
+  node = await spawnNode();
   session = await openOfficialWallet(node.publicUrl);
 }, 120_000);
 
@@ -111,14 +105,7 @@ describe('official 4.1.2 wallet on a fresh dev chain', () => {
   it('a follower of the node replays its blocks, public txs included, to the same archive roots', async () => {
     const tip = await session.node.getBlockNumber();
     const follower = await spawnNode({
-      args: [
-        '--prefunded-accounts',
-        prefunded.join(','),
-        '--sync-from',
-        node.publicUrl,
-        '--archiver-polling-interval-ms',
-        '100',
-      ],
+      args: ['--sync-from', node.publicUrl, '--archiver-polling-interval-ms', '100'],
     });
     try {
       await until(

@@ -25,6 +25,8 @@ let nonce = 0n;
 beforeAll(async () => {
   node = await spawnNode({
     args: [
+      // Slot timing is what these cases observe; the default instant mode has its own tests.
+      ...['--sequencer-mode', 'interval'],
       ...['--prefunded-accounts', prefundedFlag(FUNDED), '--min-txs-per-block', '0', '--metrics-port', '0'],
       ...['--slot-duration', '1', '--blocks-per-slot', '1'],
       ...['--epoch-duration', '2', '--proof-delay', '2', '--finality-delay', '4'],

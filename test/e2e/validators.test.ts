@@ -21,6 +21,8 @@ beforeAll(async () => {
   ks.write('a.json', keystoreV1([0, 1, 2], 0));
   node = await spawnNode({
     args: [
+      // Slot timing is what these cases observe; the default instant mode has its own tests.
+      ...['--sequencer-mode', 'interval'],
       '--keystore-directory',
       ks.dir,
       '--committee-addresses',

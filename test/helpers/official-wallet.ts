@@ -56,13 +56,6 @@ function importByPath(file: string): Promise<Record<string, unknown>> {
   return import(pathToFileURL(join(WALLETS_EMBEDDED, file)).href) as Promise<Record<string, unknown>>;
 }
 
-/** The addresses of the official test accounts, for `--prefunded-accounts`. */
-export async function testAccountAddresses(): Promise<string[]> {
-  await initWasmBackends();
-  const { getInitialTestAccountsData } = await import('@aztec/accounts/testing');
-  return (await getInitialTestAccountsData()).map((a) => a.address.toString());
-}
-
 /** Builds the wallet against `nodeUrl` and registers the official test accounts in it. */
 export async function openOfficialWallet(nodeUrl: string): Promise<WalletSession> {
   await initWasmBackends();

@@ -54,6 +54,8 @@ beforeAll(async () => {
     adminPort: 0,
     maxBodySize: 1024 * 1024,
     maxBatchSize: 100,
+    maxResponseSize: 25 * 1024 * 1024,
+    maxRequestsPerConnection: 8,
     corsOrigin: '*',
     dataDirectory: undefined,
     adminApiKeyHash: hashAdminApiKey(KEY).toString('hex'),

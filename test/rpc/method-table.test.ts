@@ -90,6 +90,7 @@ const BEYOND_SPEC = [
     'getMaxPriorityFees',
   ].map((m) => `node_${m}`),
   'nodeDev_sendL1ToL2Message',
+  'nodeDev_mineBlocks',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

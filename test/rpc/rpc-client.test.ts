@@ -27,6 +27,8 @@ beforeAll(async () => {
     // Room for a tx (about 134 KB), not for the 360 KB of the 413 case.
     maxBodySize: 256 * 1024,
     maxBatchSize: 100,
+    maxResponseSize: 25 * 1024 * 1024,
+    maxRequestsPerConnection: 8,
     corsOrigin: '*',
     dataDirectory: undefined,
     adminApiKeyHash: createHash('sha256').update(KEY).digest('hex'),

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { pino } from 'pino';
@@ -63,6 +64,11 @@ const handlers: RpcHandlers = testHandlers({
     throw new TypeError('synchronous failure');
   }) as unknown as RpcHandlers['node_getL2Tips'],
   node_getNodeInfo: async () => ({ big: 1n }) as never,
+  // A slow call: pipelined ones stay in flight together on one connection.
+  node_getEncodedEnr: async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    return undefined;
+  },
   // Not async on purpose: a handler that answers synchronously is still answered.
   node_isReady: (() => true) as unknown as RpcHandlers['node_isReady'],
 });
@@ -77,6 +83,8 @@ function serviceOptions(): ConstructorParameters<typeof RpcService>[0] {
     adminPort: 0,
     maxBodySize: 1024 * 1024,
     maxBatchSize: 100,
+    maxResponseSize: 25 * 1024 * 1024,
+    maxRequestsPerConnection: 8,
     corsOrigin: '*',
     dataDirectory: undefined,
     adminApiKeyHash: undefined,
@@ -191,6 +199,34 @@ describe('batches', () => {
       { jsonrpc: '2.0', id: 'a', result: 3 },
       { jsonrpc: '2.0', id: 'b', result: 31337 },
     ]);
+  });
+});
+
+describe('requests in flight per connection', () => {
+  it('answers pipelined requests past --rpc-max-requests-per-connection with 429 LIMIT_EXCEEDED, the first ones normally', async () => {
+    const { port } = new URL(service.publicUrl);
+    const payload = JSON.stringify(rpc('node_getEncodedEnr'));
+    const one = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n${payload}`;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => {
+        text += c;
+        if ((text.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= 12) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+      socket.write(one.repeat(12));
+    });
+    const statuses = (raw.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((s) => s.slice(9));
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill('200'));
+    expect(statuses.slice(8)).toEqual(Array(4).fill('429'));
+    expect(raw).toContain('"setting":"--rpc-max-requests-per-connection"');
+    // Another connection is not affected.
+    expect((await postJson(service.publicUrl, rpc('node_getBlockNumber'))).status).toBe(200);
   });
 });
 

@@ -1,3 +1,4 @@
+import { TEST_ACCOUNTS } from '../../core/test-accounts.js';
 import type { PrefundedAccount } from '../../daemon/sequencer/prefunded-accounts.js';
 import { prefundedAccountsBanner } from '../../daemon/sequencer/prefunded-accounts.js';
 import type { AdminApiKey } from '../../rpc/server/admin-api-key.js';
@@ -99,7 +100,11 @@ export function startEnvelope(f: StartBannerFacts): { status: 0; result: Record<
       adminUrl: f.adminUrl,
       dataDirectory: f.dataDirectory ?? null,
       sequencer: f.sequencer,
-      prefundedAccounts: f.prefunded.map((a) => ({ address: a.address.toString(), amount: a.amount.toString() })),
+      prefundedAccounts: f.prefunded.map((a) => {
+        const keys = TEST_ACCOUNTS.find((t) => t.address.value === a.address.value);
+        const known = keys ? { secret: keys.secret, salt: keys.salt, signingKey: keys.signingKey } : {};
+        return { address: a.address.toString(), amount: a.amount.toString(), ...known };
+      }),
       adminAuth: f.adminKey.enabled ? 'api-key' : 'disabled',
       adminApiKey: f.adminKey.enabled && f.adminKey.newKey ? f.adminKey.newKey : null,
       credentialsFile: f.keySave?.saved ? f.keySave.file : null,

@@ -1,10 +1,10 @@
 import { AztecAddress } from '../../core/aztec-address.js';
 import { PublicKeys } from '../../core/contract/public-keys.js';
-import { devAccountAddress } from '../../core/dev-accounts.js';
 import { EthAddress } from '../../core/eth-address.js';
 import { Fr } from '../../core/fr.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
 import { PrivateLog } from '../../core/logs/private-log.js';
+import { TEST_ACCOUNTS } from '../../core/test-accounts.js';
 import type { ContractInstanceSpec, TxBuildOptions } from '../../core/tx/tx-builder.js';
 import { CliError } from './cli-error.js';
 
@@ -34,7 +34,7 @@ export function buildOptionsFromFlags(
   flags: TxBuildFlags,
   minFees: GasFees,
 ): { build: TxBuildOptions; vkTreeRoot?: Fr; protocolContractsHash?: Fr } {
-  const feePayer = flags['fee-payer'] ? address(flags['fee-payer'], '--fee-payer') : devAccountAddress(0);
+  const feePayer = flags['fee-payer'] ? address(flags['fee-payer'], '--fee-payer') : TEST_ACCOUNTS[0].address;
   const factor = BigInt(1 + flags['fee-padding']);
   const maxFees = new GasFees(
     flags['max-fee-per-da-gas'] !== undefined

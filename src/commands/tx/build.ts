@@ -12,8 +12,8 @@ export default class TxBuild extends NodeCommand {
     'Builds a rollup-only tx (no public calls, zero proof: what a dev node with fake proofs accepts) anchored to ' +
     'the latest block, with the chain id, rollup version, vk tree root and protocol contracts hash the node ' +
     'reports. Its first nullifier is fresh (from --seed, or random), so it is unique. Max fees default to the ' +
-    "node's current min fees times (1 + --fee-padding). The fee payer must hold FeeJuice: by default dev account 0 " +
-    'of `l2node start`. Prints the Tx JSON (to stdout, or --out), ready for `tx send`; --json prints {txHash, tx}.';
+    "node's current min fees times (1 + --fee-padding). The fee payer must hold FeeJuice: by default the first " +
+    'test account, which `l2node start` prefunds. Prints the Tx JSON (to stdout, or --out), ready for `tx send`; --json prints {txHash, tx}.';
   static override examples = [
     '<%= config.bin %> tx build --note-hash 0x01 --nullifier 0x02 > tx.json',
     '<%= config.bin %> tx build --private-log 0x7a6,0x01,0x02 --l2-to-l1-message 0x000000000000000000000000000000000000beef:0x05 | <%= config.bin %> tx send -',
@@ -21,7 +21,9 @@ export default class TxBuild extends NodeCommand {
     '<%= config.bin %> tx build --fee-payer 0x2e65...3838 --priority-fee-per-l2-gas 10 --json',
   ];
   static override flags = {
-    'fee-payer': Flags.string({ description: 'Address whose FeeJuice pays the fee. Default: dev account 0.' }),
+    'fee-payer': Flags.string({
+      description: "Address whose FeeJuice pays the fee. Default: Aztec's first test account.",
+    }),
     'note-hash': Flags.string({
       description: 'A note hash to insert (final, siloed and unique); repeatable.',
       multiple: true,

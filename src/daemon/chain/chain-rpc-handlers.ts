@@ -19,6 +19,7 @@ import type { PublishedCheckpoint } from '../../rpc/methods/blocks.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { NodeConfig } from '../config/settings.js';
 import { PACKAGE_VERSION } from '../package-version.js';
+import { SequencerBusyError } from '../sequencer/sequencer.js';
 import type { CheckpointRow } from '../store/checkpoint-repository.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
@@ -36,8 +37,8 @@ import { UnwindRefusedError } from './unwind-blocks.js';
 export function chainRpcHandlers(
   service: ChainState,
   config: NodeConfig,
-  /** Dev mode: told of a new L1-to-L2 message (an on-demand sequencer builds at once). */
-  sequencer?: { notifyPendingTx(): void },
+  /** Dev mode: told of a new L1-to-L2 message (an on-demand sequencer builds at once); mines on request. */
+  sequencer?: { notifyPendingTx(): void; mineBlocks(count: number): number[] },
 ) {
   const chain = () => service.chain;
   const store = () => service.chain.store;
@@ -197,6 +198,14 @@ export function chainRpcHandlers(
       sequencer?.notifyPendingTx();
       return position;
     },
+    nodeDev_mineBlocks: async (count) => {
+      if (!sequencer) {
+        throw new DevModeOnlyError(
+          `This node follows ${config.syncFrom}: it builds no blocks; mine on the node it follows`,
+        );
+      }
+      return sequencer.mineBlocks(count ?? 1);
+    },
   } satisfies Partial<RpcHandlers>;
 
   function siblingPath(block: BlockParameter, tree: MerkleTreeId, index: bigint): bigint[] {
@@ -266,6 +275,7 @@ function toRpcError(err: unknown): unknown {
   if (err instanceof SignatureError || err instanceof InboxMessageError) return rpcErrors.invalidParams(err.message);
   if (err instanceof UnwindRefusedError) return rpcErrors.invalidState(err.message);
   if (err instanceof DevModeOnlyError) return rpcErrors.unsupported(err.message);
+  if (err instanceof SequencerBusyError) return rpcErrors.invalidState(err.message);
   if (err instanceof DecodeError) return rpcErrors.invalidParams(err.message);
   return err;
 }

@@ -17,7 +17,7 @@ import { Chain } from './chain.js';
 import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { FunctionSignatures } from './function-signatures.js';
 import { DevL1 } from './settlement/dev-l1.js';
-import type { SettlementLayer } from './settlement/settlement-layer.js';
+import type { L1ContractAddresses, SettlementLayer } from './settlement/settlement-layer.js';
 
 /** The settings the chain opens with: the dev chain's timing and genesis, the world state history, follower mode. */
 export type ChainStateConfig = Readonly<SequencerConfig & StorageConfig & FollowerConfig>;
@@ -29,6 +29,8 @@ export interface OpenChainOptions {
   readonly log: Logger;
   /** A follower's settlement layer (the upstream), over the chain store; without it, the dev L1 stand-in. */
   readonly settlement?: (store: ChainStore) => SettlementLayer;
+  /** The node's L1 deployment (--l1, --l1-rpc-urls): the dev stand-in reports its addresses. */
+  readonly l1Contracts?: L1ContractAddresses;
 }
 
 /**
@@ -53,10 +55,7 @@ export class ChainState {
   static open(o: OpenChainOptions): ChainState {
     const { db, config, log } = o;
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
-    const worldState = WorldState.open(db, {
-      genesisPublicData: prefundedGenesisData(prefunded),
-      historyBlocks: worldStateHistoryBlocks(config),
-    });
+    const worldState = openWorldState(db, config);
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
     const era = recordedSlotEra(store);
     const slots = new SlotClock(
@@ -76,7 +75,14 @@ export class ChainState {
     }
     const settlement = o.settlement
       ? o.settlement(store)
-      : new DevL1({ store, slots, proofDelay: config.proofDelay, finalityDelay: config.finalityDelay });
+      : new DevL1({
+          store,
+          slots,
+          proofDelay: config.proofDelay,
+          finalityDelay: config.finalityDelay,
+          contracts: o.l1Contracts,
+          proveEachCheckpoint: config.sequencerMode === 'instant',
+        });
     const devL1 = settlement instanceof DevL1 ? settlement : undefined;
     const chain = new Chain({
       db,
@@ -140,6 +146,19 @@ export class ChainState {
   }
 }
 
+/** The world state with the configured accounts prefunded at genesis (written on first use). */
+function openWorldState(db: SqliteDatabase, config: ChainStateConfig): WorldState {
+  return WorldState.open(db, {
+    genesisPublicData: prefundedGenesisData(config.prefundedAccounts ?? defaultPrefundedAccounts()),
+    historyBlocks: worldStateHistoryBlocks(config),
+  });
+}
+
+/** The archive root after the genesis block (what an L1 deployment stores as the rollup's genesis archive). */
+export function genesisArchiveRoot(db: SqliteDatabase, config: ChainStateConfig): bigint {
+  return openWorldState(db, config).view(0).getArchiveSnapshot().root.value;
+}
+
 /** Slot 0 starts one slot before the chain's first start, so the first block lands in slot 1; kept for good. */
 function genesisTime(db: SqliteDatabase, store: ChainStore, clock: Clock, slotDuration: number): number {
   const stored = store.meta.get('genesisTime');
@@ -172,6 +191,6 @@ function recordSlotEra(db: SqliteDatabase, store: ChainStore, era: SlotEra): voi
 /** Followers serve reads at scale and need only recent history; a dev chain keeps all of it (issue 4). */
 const FOLLOWER_HISTORY_BLOCKS = 256;
 
-function worldStateHistoryBlocks(config: ChainStateConfig): number {
+export function worldStateHistoryBlocks(config: ChainStateConfig): number {
   return config.worldStateHistoryBlocks ?? (config.syncFrom ? FOLLOWER_HISTORY_BLOCKS : 0);
 }

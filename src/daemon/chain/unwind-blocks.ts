@@ -31,8 +31,10 @@ export function unwindBlocks(chain: ChainParts, target: number, options: UnwindO
     throw new UnwindRefusedError(`Unwind target must be a block number >= 0, got ${target}`);
   }
   const latest = store.latestBlockNumber();
-  if (target >= latest) return [];
-  const finalized = chain.tips.read().finalized.block.number;
+  // Re-deriving at the tip still clears what reaches past it (the offline repair of a store that disagrees).
+  if (target > latest || (target === latest && !options.rederive)) return [];
+  // Tips are read only when they matter: a store being repaired may not give consistent ones.
+  const finalized = options.force ? 0 : chain.tips.read().finalized.block.number;
   if (target < finalized && !options.force) {
     throw new UnwindRefusedError(
       `Cannot unwind to block ${target}: blocks up to ${finalized} are finalized (force overrides)`,

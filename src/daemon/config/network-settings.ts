@@ -1,12 +1,5 @@
-import {
-  parseBoolean,
-  parseByteSize,
-  parseHost,
-  parseInteger,
-  parseNonEmpty,
-  parsePort,
-  parseSha256Hex,
-} from './parsers.js';
+import { byteSize } from './byte-size-setting.js';
+import { parseBoolean, parseHost, parseInteger, parseNonEmpty, parsePort, parseSha256Hex } from './parsers.js';
 import { type SettingValues, setting } from './setting.js';
 
 /** The public and admin JSON-RPC listeners and the metrics endpoint (src/rpc/server, src/daemon/metrics). */
@@ -51,17 +44,14 @@ export const NETWORK_SETTINGS = {
     group: 'Network',
     description: 'Address the admin listener binds. Loopback by default: admin calls come from the host itself.',
   }),
-  rpcMaxBodySize: setting<number>({
-    key: 'rpcMaxBodySize',
-    flag: 'rpc-max-body-size',
-    env: 'NODE_RPC_MAX_BODY_SIZE',
-    defaultValue: 1024 * 1024,
-    parse: parseByteSize,
-    format: (v) => `${v} bytes`,
-    kind: 'string',
-    group: 'Network',
-    description: 'Largest JSON-RPC request body accepted (e.g. 1mb, 512kb); larger bodies get HTTP 413.',
-  }),
+  rpcMaxBodySize: byteSize(
+    'rpcMaxBodySize',
+    'rpc-max-body-size',
+    'NODE_RPC_MAX_BODY_SIZE',
+    1024 * 1024,
+    'Network',
+    'Largest JSON-RPC request body accepted (e.g. 1mb, 512kb); larger bodies get HTTP 413.',
+  ),
   rpcMaxBatchSize: setting<number>({
     key: 'rpcMaxBatchSize',
     flag: 'rpc-max-batch-size',
@@ -71,6 +61,25 @@ export const NETWORK_SETTINGS = {
     kind: 'string',
     group: 'Network',
     description: 'Most requests accepted in one JSON-RPC batch.',
+  }),
+  rpcMaxResponseSize: byteSize(
+    'rpcMaxResponseSize',
+    'rpc-max-response-size',
+    'NODE_RPC_MAX_RESPONSE_SIZE',
+    25 * 1024 * 1024,
+    'Network',
+    'Largest JSON-RPC answer to one request or one batch (e.g. 25mb, as geth); a call whose answer would pass it gets a LIMIT_EXCEEDED error instead, and the node keeps serving others.',
+  ),
+  rpcMaxRequestsPerConnection: setting<number>({
+    key: 'rpcMaxRequestsPerConnection',
+    flag: 'rpc-max-requests-per-connection',
+    env: 'NODE_RPC_MAX_REQUESTS_PER_CONNECTION',
+    defaultValue: 8,
+    parse: parseInteger(1, 1000),
+    kind: 'string',
+    group: 'Network',
+    description:
+      'Most HTTP requests one connection may have in flight at once (pipelined); more get HTTP 429 with a LIMIT_EXCEEDED error.',
   }),
   rpcCorsOrigin: setting<string>({
     key: 'rpcCorsOrigin',
@@ -115,6 +124,8 @@ export const ADMIN_API_SETTINGS = {
     defaultValue: undefined,
     parse: parseSha256Hex,
     kind: 'string',
+    // A hash, but of a key that may be short enough to guess from it: never printed.
+    secret: true,
     group: 'Admin API',
     description: 'Use this pre-generated SHA-256 hash (64 lowercase hex) of the admin API key.',
   }),

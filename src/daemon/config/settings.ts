@@ -1,6 +1,7 @@
 import { BOT_SETTINGS } from '../../bot/bot-settings.js';
 import { CHAIN_SETTINGS } from '../chain/chain-settings.js';
 import { FEE_SETTINGS } from '../fees/fee-settings.js';
+import { L1_SETTINGS } from '../l1/l1-settings.js';
 import { LOGGING_SETTINGS } from '../logging/logging-settings.js';
 import { MEMPOOL_SETTINGS } from '../mempool/mempool-settings.js';
 import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
@@ -21,6 +22,7 @@ export const SETTINGS = {
   ...STORAGE_SETTINGS,
   ...ADMIN_API_SETTINGS,
   ...CHAIN_SETTINGS,
+  ...L1_SETTINGS,
   ...FEE_SETTINGS,
   ...MEMPOOL_SETTINGS,
   ...SEQUENCER_SETTINGS,

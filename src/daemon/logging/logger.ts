@@ -34,13 +34,29 @@ export class NodeLogger {
         })
       : pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
     // The root passes everything a module may want; each module logger filters at its own level.
-    this.root = pino({ level: lowestLevel(options.spec), base: { pid: process.pid } }, stream);
+    this.root = pino({ level: lowestLevel(options.spec), base: { pid: process.pid } }, redactingStream(stream));
   }
 
   /** A child logger for one module, at that module's configured level. */
   module(name: string): Logger {
     return this.root.child({ module: name }, { level: this.spec.modules[name] ?? this.spec.level });
   }
+}
+
+/**
+ * A bare run of 64 hex digits: what an admin API key (and its SHA-256 hash) looks like. Hashes the node logs carry
+ * 0x, so they never match; a key a client put where it does not belong (a URL query, a param) does.
+ */
+const KEY_LIKE = /(?<![0-9A-Za-z])[0-9a-fA-F]{64}(?![0-9A-Za-z])/g;
+export const REDACTED = '<redacted>';
+
+/** Replaces anything that looks like an admin API key in a log line: no line ever carries one, whoever wrote it. */
+export function redactKeys(line: string): string {
+  return line.replace(KEY_LIKE, REDACTED);
+}
+
+function redactingStream(inner: DestinationStream): DestinationStream {
+  return { write: (line: string) => inner.write(redactKeys(line)) };
 }
 
 const ORDER = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;

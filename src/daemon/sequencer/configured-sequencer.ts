@@ -18,9 +18,12 @@ export function configuredSequencer(
   pendingTxs: PendingTxSource,
   minFees: () => GasFees,
   log: Logger,
+  /** True when a failed step was a full disk (the node's storage health reports it once). */
+  isStorageFailure?: (err: unknown) => boolean,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
+    isStorageFailure,
     slots: chain.slots,
     pendingTxs,
     mode: config.sequencerMode,

@@ -1,7 +1,7 @@
 import { AztecAddress } from '../../core/aztec-address.js';
-import { DEV_ACCOUNT_COUNT, devAccountAddress } from '../../core/dev-accounts.js';
 import { FR_MODULUS } from '../../core/fr.js';
 import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
+import { TEST_ACCOUNTS } from '../../core/test-accounts.js';
 import { SettingParseError } from '../config/setting.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
 
@@ -17,15 +17,12 @@ export const DEFAULT_PREFUNDED_AMOUNT = 10n ** 22n;
 const MAX_PREFUNDED = 128;
 
 /**
- * The dev chain's default accounts: ten fixed addresses (sha256 of "l2node dev account <i>", as a field
- * element), each with 10^22 FeeJuice, printed at start like anvil's banner. Deterministic, so scripts and
- * tests can rely on them across runs.
+ * The dev chain's default accounts: Aztec 4.1.2's official test accounts, each with 10^22 FeeJuice as 4.1.2's
+ * local network gives them, printed at start with their keys like anvil's banner, so the official wallets
+ * deploy and use them with no bridging.
  */
 export function defaultPrefundedAccounts(): PrefundedAccount[] {
-  return Array.from({ length: DEV_ACCOUNT_COUNT }, (_, i) => ({
-    address: devAccountAddress(i),
-    amount: DEFAULT_PREFUNDED_AMOUNT,
-  }));
+  return TEST_ACCOUNTS.map((a) => ({ address: a.address, amount: DEFAULT_PREFUNDED_AMOUNT }));
 }
 
 /**
@@ -75,13 +72,30 @@ export function prefundedGenesisData(accounts: readonly PrefundedAccount[]): Gen
   return accounts.map((a) => ({ slot: computeFeePayerBalanceLeafSlot(a.address.value), value: a.amount }));
 }
 
-/** The start-up banner listing the accounts and their balances. */
+/**
+ * The start-up banner listing the accounts and their balances; an official test account also shows its keys and
+ * how aztec.js uses it (anvil prints its accounts' private keys the same way: they are public test keys).
+ */
 export function prefundedAccountsBanner(accounts: readonly PrefundedAccount[]): string {
   if (accounts.length === 0) return 'No prefunded accounts (--prefunded-accounts none).\n';
   const lines = ['', 'Prefunded accounts (FeeJuice at genesis)', '========================================', ''];
+  let testAccounts = 0;
   accounts.forEach((a, i) => {
     lines.push(`(${i}) ${a.address}  ${formatFeeJuice(a.amount)}`);
+    const keys = TEST_ACCOUNTS.find((t) => t.address.value === a.address.value);
+    if (!keys) return;
+    testAccounts++;
+    lines.push(`    secret ${keys.secret}`, `    salt ${keys.salt}`, `    signing key ${keys.signingKey}`);
   });
+  if (testAccounts > 0) {
+    lines.push(
+      '',
+      "The accounts with keys are Aztec's test accounts (Schnorr). In aztec.js 4.1.2, with a wallet on this node:",
+      "  const [a] = await getInitialTestAccountsData(); // from '@aztec/accounts/testing'",
+      '  const account = await wallet.createSchnorrAccount(a.secret, a.salt, a.signingKey);',
+      'then deploy it (`(await account.getDeployMethod()).send({ from: AztecAddress.ZERO })`) paying with its own FeeJuice.',
+    );
+  }
   lines.push(
     '',
     'Txs paying fees from these addresses need no bridging. Change the set with --prefunded-accounts.',

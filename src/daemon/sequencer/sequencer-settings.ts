@@ -6,10 +6,11 @@ import { type SettingValues, setting } from '../config/setting.js';
 import { formatPrefundedAccounts, type PrefundedAccount, parsePrefundedAccounts } from './prefunded-accounts.js';
 
 /**
- * When blocks are built: `interval` at the start of each block interval of every slot; `on-demand` as soon as a
+ * When blocks are built: `instant` as soon as a tx is pending, each block its own checkpoint published at once
+ * (anvil's auto-mine); `interval` at the start of each block interval of every slot; `on-demand` as soon as a
  * tx is pending (up to the slot's block count); `off` never (the chain only moves by sync).
  */
-export type SequencerMode = 'interval' | 'on-demand' | 'off';
+export type SequencerMode = 'instant' | 'interval' | 'on-demand' | 'off';
 
 /** The dev chain: the sequencer's slots and blocks, the dev L1 stand-in's delays, the genesis accounts. */
 export const SEQUENCER_SETTINGS = {
@@ -17,12 +18,14 @@ export const SEQUENCER_SETTINGS = {
     key: 'sequencerMode',
     flag: 'sequencer-mode',
     env: 'NODE_SEQUENCER_MODE',
-    defaultValue: 'interval',
-    parse: parseEnum(['interval', 'on-demand', 'off'] as const),
+    defaultValue: 'instant',
+    parse: parseEnum(['instant', 'interval', 'on-demand', 'off'] as const),
     kind: 'string',
     group: 'Dev chain',
     description:
-      'When the dev sequencer builds blocks: at every block interval of a slot (interval), as soon as a tx is ' +
+      'When the dev sequencer builds blocks: as soon as a tx is pending, each block its own checkpoint, ' +
+      'published and proven at once (instant, like anvil; a block whose slot is taken goes to the next one), ' +
+      'at every block interval of a slot (interval), as soon as a tx is ' +
       'pending (on-demand), or never (off).',
   }),
   slotDuration: setting<number>({
@@ -72,7 +75,9 @@ export const SEQUENCER_SETTINGS = {
     format: (v) => `${v} s`,
     kind: 'string',
     group: 'Dev chain',
-    description: 'Seconds after an epoch ends before the dev L1 stand-in marks it proven.',
+    description:
+      'Seconds after an epoch ends (in instant mode: after a checkpoint is published) before the dev L1 ' +
+      'stand-in marks it proven.',
   }),
   finalityDelay: setting<number>({
     key: 'finalityDelay',
@@ -157,12 +162,13 @@ export const SEQUENCER_SETTINGS = {
     env: 'NODE_PREFUNDED_ACCOUNTS',
     defaultValue: undefined,
     parse: parsePrefundedAccounts,
-    format: (v) => (v ? formatPrefundedAccounts(v) : 'ten dev accounts, printed at start'),
+    format: (v) => (v ? formatPrefundedAccounts(v) : "Aztec's three test accounts, printed at start"),
     kind: 'string',
     group: 'Dev chain',
     description:
-      'Accounts given FeeJuice at genesis: address[:amount],... (amount default 10^22), or none. Unset: ten ' +
-      'fixed dev accounts, printed at start. Changing the set changes the genesis block.',
+      'Accounts given FeeJuice at genesis: address[:amount],... (amount default 10^22), or none. Unset: Aztec ' +
+      "4.1.2's three test accounts (getInitialTestAccountsData), printed at start with their keys. " +
+      'Changing the set changes the genesis block.',
   }),
 } as const;
 

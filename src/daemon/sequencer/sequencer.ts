@@ -18,6 +18,8 @@ import type { SlotClock } from './slot-clock.js';
 
 export interface SequencerOptions {
   readonly chain: Chain;
+  /** Tells the node of a failed step; true when it was a full disk (the node reports it once, not every step). */
+  readonly isStorageFailure?: (err: unknown) => boolean;
   readonly slots: SlotClock;
   /** Where pending txs come from (the mempool), and who says when one arrives. */
   readonly pendingTxs: PendingTxSource;
@@ -36,7 +38,7 @@ export interface SequencerOptions {
   readonly log: Logger;
 }
 
-/** In on-demand mode, how often the pool is looked at between wake-ups (ms of the node's clock). */
+/** In instant and on-demand modes, how often the pool is looked at between wake-ups (ms of the node's clock). */
 const ON_DEMAND_POLL_MS = 100;
 
 /**
@@ -105,9 +107,35 @@ export class Sequencer implements Service, BlockProducer {
     if (this.running) this.reschedule(0);
   }
 
-  /** A tx arrived: in on-demand mode, build now instead of at the next poll. */
+  /** A tx arrived: in instant and on-demand modes, build now instead of at the next poll. */
   notifyPendingTx(): void {
-    if (this.running && !this.#paused && this.o.mode === 'on-demand') this.reschedule(0);
+    if (this.running && !this.#paused && this.o.mode !== 'interval' && this.o.mode !== 'off') this.reschedule(0);
+  }
+
+  /**
+   * Builds `count` blocks now (nodeDev_mineBlocks), whatever the mode and the slot clock: each takes the pending
+   * txs that fit (none is fine) and is its own checkpoint, published at once, in the next free slot. Returns the
+   * numbers of the blocks built.
+   */
+  mineBlocks(count: number): number[] {
+    if (this.#paused) throw new SequencerBusyError('the sequencer is paused (nodeAdmin_resumeSync resumes it)');
+    if (this.sealing || this.ticking) throw new SequencerBusyError('a checkpoint is being built or signed; try again');
+    this.ticking = true;
+    const built: number[] = [];
+    try {
+      for (let i = 0; i < count; i++) {
+        this.resumeUnpublished();
+        if (this.current && this.current.blockCount > 0) this.publish(this.current);
+        this.current = undefined;
+        const before = this.o.chain.latestBlockNumber;
+        this.buildNext(Math.max(this.o.slots.currentSlot(), this.lastUsedSlot() + 1), true);
+        if (this.o.chain.latestBlockNumber === before) break;
+        built.push(this.o.chain.latestBlockNumber);
+      }
+    } finally {
+      this.ticking = false;
+    }
+    return built;
   }
 
   /**
@@ -120,7 +148,8 @@ export class Sequencer implements Service, BlockProducer {
     try {
       this.step();
     } catch (err) {
-      this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
+      if (!this.o.isStorageFailure?.(err))
+        this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
     } finally {
       this.ticking = false;
       if (this.running && !this.#paused) this.reschedule(this.nextDelay());
@@ -136,7 +165,9 @@ export class Sequencer implements Service, BlockProducer {
     const current = this.current;
     if (
       current &&
-      (current.constants.slot < slot || current.blockCount >= slots.blocksPerSlotAt(current.constants.slot))
+      (this.o.mode === 'instant' ||
+        current.constants.slot < slot ||
+        current.blockCount >= slots.blocksPerSlotAt(current.constants.slot))
     ) {
       if (current.blockCount > 0) this.publish(current);
       this.current = undefined;
@@ -149,10 +180,12 @@ export class Sequencer implements Service, BlockProducer {
       if (key === this.lastAttempt) return;
       this.lastAttempt = key;
     }
-    this.buildNext(slot);
+    // Instant: a block never waits for a free slot; it takes the next one, ahead of the wall clock if need be.
+    this.buildNext(this.o.mode === 'instant' ? Math.max(slot, this.lastUsedSlot() + 1) : slot);
   }
 
-  private buildNext(slot: number): void {
+  /** `mined`: build a block now even without txs and publish its checkpoint at once (mineBlocks). */
+  private buildNext(slot: number, mined = false): void {
     const { chain, slots } = this.o;
     let builder = this.current;
     // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.
@@ -165,13 +198,14 @@ export class Sequencer implements Service, BlockProducer {
       const messages = chain.settlement.inboxMessages(number);
       const duty = this.consensus?.proposerFor(slot);
       if (this.consensus && !duty) return;
-      if (head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
+      if (!mined && head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
       builder = new CheckpointBuilder(this.constants(number, slot, duty), messages, this.previousOutHashes(slot));
       this.current = builder;
     }
     const first = builder.blockCount === 0;
     const messages = first ? builder.l1ToL2Messages : [];
-    if (head.done && !(first && (messages.length > 0 || this.o.minTxsPerBlock === 0))) return;
+    const emptyAllowed = mined || (first && (messages.length > 0 || this.o.minTxsPerBlock === 0));
+    if (head.done && !emptyAllowed) return;
     const blockNumber = chain.latestBlockNumber + 1;
     const result = buildBlock({
       worldState: chain.worldState,
@@ -182,7 +216,7 @@ export class Sequencer implements Service, BlockProducer {
       sponge: builder.sponge,
       limits: this.o.limits,
       txs: head.done ? [] : prepend(head.value, pending),
-      allowEmpty: first && (messages.length > 0 || this.o.minTxsPerBlock === 0),
+      allowEmpty: emptyAllowed,
       contracts: this.o.contracts,
     });
     for (const d of result.dropped) {
@@ -190,7 +224,7 @@ export class Sequencer implements Service, BlockProducer {
       this.o.pendingTxs.dropTx(d.tx.txHash, d.reason);
     }
     const built = result.built;
-    const enough = built && (built.included.length >= this.o.minTxsPerBlock || (first && messages.length > 0));
+    const enough = built && (mined || built.included.length >= this.o.minTxsPerBlock || (first && messages.length > 0));
     if (!built || !enough) {
       built?.fork.close();
       // A checkpoint without blocks is not kept: its messages and fees are read again at the next attempt.
@@ -214,7 +248,7 @@ export class Sequencer implements Service, BlockProducer {
       },
       `built block ${b.number} with ${b.body.txEffects.length} txs (checkpoint ${b.checkpointNumber}, slot ${b.slot})`,
     );
-    if (builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) {
+    if (mined || this.o.mode === 'instant' || builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) {
       this.publish(builder);
       this.current = undefined;
     }
@@ -344,7 +378,9 @@ export class Sequencer implements Service, BlockProducer {
     const nextBoundary =
       interval + 1 < slots.blocksPerSlotAt(slot) ? slots.blockStartMs(slot, interval + 1) : slots.slotStartMs(slot + 1);
     const untilBoundary = Math.max(1, nextBoundary - now);
-    return this.o.mode === 'on-demand' ? Math.min(untilBoundary, ON_DEMAND_POLL_MS) : untilBoundary;
+    return this.o.mode === 'interval' || this.o.mode === 'off'
+      ? untilBoundary
+      : Math.min(untilBoundary, ON_DEMAND_POLL_MS);
   }
 
   private reschedule(delayMs: number): void {
@@ -356,4 +392,9 @@ export class Sequencer implements Service, BlockProducer {
 function* prepend<T>(head: T, rest: Iterator<T>): IterableIterator<T> {
   yield head;
   for (let r = rest.next(); !r.done; r = rest.next()) yield r.value;
+}
+
+/** nodeDev_mineBlocks asked of a sequencer that cannot build now. */
+export class SequencerBusyError extends Error {
+  override name = 'SequencerBusyError';
 }

@@ -9,6 +9,7 @@ import { BlockHeader } from '../../core/block/block-header.js';
 import { toHex64 } from '../../core/fr.js';
 import type { Logger } from '../logging/logger.js';
 import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
+import { LOCK_FILE, LOCK_HOLDER_FILE } from '../store/data-directory-lock.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { NODE_DATABASE_FILE } from '../store/node-database.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
@@ -39,7 +40,18 @@ export interface BootstrapResult {
 const DOWNLOAD = '.bootstrap-download.gz';
 const RESTORE = '.bootstrap-restore.sqlite';
 /** What may already be in a data directory that counts as empty: the admin key folder, leftovers of a failed try. */
-const IGNORABLE = new Set(['admin', DOWNLOAD, RESTORE, `${RESTORE}-journal`, `${RESTORE}-wal`, `${RESTORE}-shm`]);
+// The lock files: the node took the directory's lock before bootstrapping into it.
+const IGNORABLE = new Set([
+  LOCK_FILE,
+  `${LOCK_FILE}-journal`,
+  LOCK_HOLDER_FILE,
+  'admin',
+  DOWNLOAD,
+  RESTORE,
+  `${RESTORE}-journal`,
+  `${RESTORE}-wal`,
+  `${RESTORE}-shm`,
+]);
 
 /**
  * `--snapshot-url` (reference aztec-internals 5, "bootstrap"): on an empty data directory, takes the newest

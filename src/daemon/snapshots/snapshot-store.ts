@@ -1,8 +1,8 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, lstatSync } from 'node:fs';
+import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -32,24 +32,41 @@ export function openSnapshotStore(location: string): SnapshotStore {
   const base = location.replace(/\/+$/, '');
   const urlOf = (name: string) => `${base}/${name.split('/').map(encodeURIComponent).join('/')}`;
   if (base.startsWith('file:')) {
+    const root = fileURLToPath(base);
     const pathOf = (name: string) => fileURLToPath(urlOf(name));
+    // Every directory under the location is made here, one level at a time, and none may be a symlink: a link
+    // planted in the location must not carry the node's writes elsewhere.
+    const prepare = async (path: string) => {
+      await realDirectory(root);
+      let dir = root;
+      for (const part of relative(root, dirname(path)).split(sep).filter(Boolean)) {
+        dir = `${dir}${sep}${part}`;
+        await realDirectory(dir);
+      }
+      await rm(`${path}.partial`, { force: true });
+      const existing = await lstat(path).catch(() => undefined);
+      if (existing?.isSymbolicLink()) throw new SnapshotStoreError(`${path} is a symbolic link: refused`);
+    };
     return {
       location: base,
       urlOf,
       readText: async (name) => readLocalText(pathOf(name)),
       writeText: async (name, text) => {
         const path = pathOf(name);
-        await mkdir(dirname(path), { recursive: true });
-        await writeFile(`${path}.partial`, text);
+        await prepare(path);
+        await writeFile(`${path}.partial`, text, { flag: 'wx' });
         await rename(`${path}.partial`, path);
       },
       upload: async (name, localPath, onProgress, signal) => {
         const path = pathOf(name);
-        await mkdir(dirname(path), { recursive: true });
+        await prepare(path);
         try {
-          await pipeline(createReadStream(localPath), counter(onProgress), createWriteStream(`${path}.partial`), {
-            signal,
-          });
+          await pipeline(
+            createReadStream(localPath),
+            counter(onProgress),
+            createWriteStream(`${path}.partial`, { flags: 'wx' }),
+            { signal },
+          );
           await rename(`${path}.partial`, path);
         } catch (err) {
           await rm(`${path}.partial`, { force: true });
@@ -72,6 +89,68 @@ export function openSnapshotStore(location: string): SnapshotStore {
       await put(urlOf(name), body, size, 'application/gzip', signal);
     },
   };
+}
+
+/** A directory that is not a symlink; made (one level) when absent. */
+async function realDirectory(path: string): Promise<void> {
+  const st = await lstat(path).catch(() => undefined);
+  if (st === undefined) {
+    await mkdir(path);
+    return;
+  }
+  if (st.isSymbolicLink()) throw new SnapshotStoreError(`${path} is a symbolic link: refused`);
+  if (!st.isDirectory()) throw new SnapshotStoreError(`${path} is not a directory`);
+}
+
+/**
+ * Checks a file:// snapshot destination before an upload starts: the directory exists, or its parent does (one
+ * level is made); neither the directory nor the parent is a symbolic link. Throws SnapshotStoreError saying why.
+ */
+export function checkFileDestination(location: string): void {
+  const path = fileURLToPath(location);
+  const kind = (p: string) => {
+    try {
+      const st = lstatSync(p);
+      return st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'other';
+    } catch {
+      return 'absent';
+    }
+  };
+  const here = kind(path);
+  if (here === 'dir') return;
+  if (here === 'link') throw new SnapshotStoreError(`${path} is a symbolic link: name the real directory`);
+  if (here === 'other') throw new SnapshotStoreError(`${path} is not a directory`);
+  const parent = dirname(path);
+  const up = kind(parent);
+  if (up === 'dir') return;
+  if (up === 'link') throw new SnapshotStoreError(`${parent} is a symbolic link: name the real directory`);
+  throw new SnapshotStoreError(
+    `${path} does not exist, nor does its parent ${parent}: create the destination directory first`,
+  );
+}
+
+/**
+ * A file system failure in the node's words (the path and what went wrong), not Node's internal error text.
+ * Other errors pass through.
+ */
+export function describeFileError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const what: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'read-only file system',
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    EEXIST: 'the file already exists (another upload may be writing it)',
+    ELOOP: 'too many symbolic links',
+    EISDIR: 'is a directory',
+  };
+  if (typeof e?.code === 'string' && e.code in what) {
+    return `cannot write ${e.path ?? 'the snapshot'}: ${what[e.code]}`;
+  }
+  return e?.message ?? String(err);
 }
 
 /** The text at a file:// or http(s):// URL, or undefined when there is nothing there (404, no such file). */

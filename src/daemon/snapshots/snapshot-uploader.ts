@@ -14,7 +14,7 @@ import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
 import type { SnapshotPhase, SnapshotResult, SnapshotStatus } from './snapshot-status.js';
-import { openSnapshotStore, type SnapshotStore } from './snapshot-store.js';
+import { checkFileDestination, describeFileError, openSnapshotStore, type SnapshotStore } from './snapshot-store.js';
 import { parseSnapshotUrl } from './snapshot-url.js';
 
 /** A snapshot the node cannot start now (one already runs, nothing to snapshot). */
@@ -84,6 +84,13 @@ export class SnapshotUploader {
     }
     if (this.o.chain.latestBlockNumber === 0) {
       throw new SnapshotRefusedError('The chain has no block yet: there is nothing to snapshot');
+    }
+    if (url.startsWith('file:')) {
+      try {
+        checkFileDestination(url);
+      } catch (err) {
+        throw new SnapshotRefusedError((err as Error).message);
+      }
     }
     const abort = new AbortController();
     this.#abort = abort;
@@ -178,7 +185,7 @@ export class SnapshotUploader {
       this.o.log.info(result, `snapshot of block ${tip.blockNumber} uploaded to ${result.indexUrl}`);
       this.update({ running: false, last: result });
     } catch (err) {
-      const error = signal.aborted ? `aborted: ${(signal.reason as Error).message}` : (err as Error).message;
+      const error = signal.aborted ? `aborted: ${(signal.reason as Error).message}` : describeFileError(err);
       this.o.log.error({ location, err: error }, `snapshot upload to ${location} failed: ${error}`);
       this.update({
         running: false,

@@ -45,6 +45,7 @@ export class CheckpointRepository {
   private readonly byBlock: Statement<[number], Raw>;
   private readonly latestStmt: Statement<[], Raw>;
   private readonly upToSlotStmt: Statement<[number], { number: number | null }>;
+  private readonly publishedByStmt: Statement<[number], { number: number | null }>;
   private readonly slotRangeStmt: Statement<[number, number], Raw>;
   private readonly deleteStmt: Statement<[number]>;
 
@@ -55,6 +56,7 @@ export class CheckpointRepository {
     this.byBlock = db.prepare(`SELECT ${COLUMNS} FROM chain_checkpoint WHERE last_block >= ? ORDER BY number LIMIT 1`);
     this.latestStmt = db.prepare(`SELECT ${COLUMNS} FROM chain_checkpoint ORDER BY number DESC LIMIT 1`);
     this.upToSlotStmt = db.prepare('SELECT max(number) AS number FROM chain_checkpoint WHERE slot <= ?');
+    this.publishedByStmt = db.prepare('SELECT max(number) AS number FROM chain_checkpoint WHERE l1_timestamp <= ?');
     this.slotRangeStmt = db.prepare(
       `SELECT ${COLUMNS} FROM chain_checkpoint WHERE slot >= ? AND slot < ? ORDER BY number`,
     );
@@ -97,6 +99,11 @@ export class CheckpointRepository {
   /** The highest checkpoint published for a slot at or before `slot`; 0 when none. */
   latestUpToSlot(slot: number): number {
     return this.upToSlotStmt.get(slot)?.number ?? 0;
+  }
+
+  /** The highest checkpoint published to L1 at or before `timestamp` (Unix seconds); 0 when none. */
+  latestPublishedBy(timestamp: number): number {
+    return this.publishedByStmt.get(timestamp)?.number ?? 0;
   }
 
   /** Checkpoints of slots in [fromSlot, toSlot), in order. */

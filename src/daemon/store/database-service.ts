@@ -1,8 +1,14 @@
 import { join } from 'node:path';
 import type { Service } from '../lifecycle/service.js';
+import { checkDatabaseFile, isCorruptionError, refusal, startupProblems } from './database-integrity.js';
+import { runMigrations } from './migrations/run-migrations.js';
 import { NODE_DATABASE_FILE, openNodeDatabase, type SqliteDatabase } from './node-database.js';
 
-/** Owns the node's one SQLite database: opened (and migrated) first, closed last. */
+/**
+ * Owns the node's one SQLite database: opened (and migrated) first, closed last. A database file is checked
+ * before anything else touches it (docs/operations.md, corruption): an empty or foreign file, a failed quick_check
+ * or stores that disagree stop the start with what is wrong and how to repair it.
+ */
 export class DatabaseService implements Service {
   readonly name = 'database';
   private handle: SqliteDatabase | undefined;
@@ -20,7 +26,25 @@ export class DatabaseService implements Service {
   }
 
   async start(): Promise<void> {
-    this.handle = openNodeDatabase(this.path);
+    const path = this.path;
+    const dir = this.dataDirectory;
+    if (!path || !dir) {
+      this.handle = openNodeDatabase(null);
+      return;
+    }
+    checkDatabaseFile(path);
+    let db: SqliteDatabase | undefined;
+    try {
+      db = openNodeDatabase(path, { migrate: false });
+      const problems = startupProblems(db);
+      if (problems.length > 0) throw refusal(path, dir, problems);
+      runMigrations(db);
+    } catch (err) {
+      db?.close();
+      if (isCorruptionError(err)) throw refusal(path, dir, [{ what: `SQLite reports: ${(err as Error).message}` }]);
+      throw err;
+    }
+    this.handle = db;
   }
 
   async stop(): Promise<void> {

@@ -1,3 +1,4 @@
+import { byteSize } from '../config/byte-size-setting.js';
 import { parseHttpUrl, parseInteger } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 
@@ -15,6 +16,14 @@ export const FOLLOWER_SETTINGS = {
       "Follow this upstream node's public JSON-RPC URL instead of building blocks: every block is re-executed and " +
       'checked before it is stored, txs are forwarded upstream (docs/follower.md).',
   }),
+  syncMaxResponseSize: byteSize(
+    'syncMaxResponseSize',
+    'sync-max-response-size',
+    'NODE_SYNC_MAX_RESPONSE_SIZE',
+    64 * 1024 * 1024,
+    'Follower',
+    'Largest answer a follower reads from its upstream (e.g. 64mb); a larger one is cut off and reported, naming the method. Blocks are then asked for in smaller batches.',
+  ),
   archiverPollingIntervalMS: setting<number>({
     key: 'archiverPollingIntervalMS',
     flag: 'archiver-polling-interval-ms',

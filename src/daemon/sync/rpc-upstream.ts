@@ -4,7 +4,7 @@ import { Fr } from '../../core/fr.js';
 import type { Tx } from '../../core/tx/tx.js';
 import { RpcClient } from '../../rpc/client/rpc-client.js';
 import { RpcClientError } from '../../rpc/client/rpc-client-error.js';
-import { INVALID_PARAMS } from '../../rpc/errors.js';
+import { APPLICATION_ERRORS, INVALID_PARAMS } from '../../rpc/errors.js';
 import type { RpcMethodName, RpcMethods } from '../../rpc/method-table.js';
 import type { PublishedCheckpoint } from '../../rpc/methods/blocks.js';
 import type { ClientArgs, ParamsOf, ResultOf } from '../../rpc/rpc-method.js';
@@ -20,6 +20,7 @@ import {
 /** 4.1.2 answers invalid params with -32701 (reference aztec-wire 1.4); we with -32602. */
 const AZTEC_INVALID_PARAMS = -32701;
 const METHOD_NOT_FOUND = -32601;
+const LIMIT_EXCEEDED = APPLICATION_ERRORS.LIMIT_EXCEEDED.code;
 /** Our node_getBlocks takes up to 100 (spec part 8); 4.1.2's up to 50. */
 const MAX_BLOCKS_PER_CALL = 100;
 const AZTEC_MAX_BLOCKS_PER_CALL = 50;
@@ -29,6 +30,8 @@ export interface RpcUpstreamOptions {
   readonly url: string;
   /** Per call; a stuck upstream must not hold the sync (or a pause) for long. Default 20 s. */
   readonly timeoutMs?: number;
+  /** Largest answer read from the upstream (--sync-max-response-size). */
+  readonly maxResponseSize: number;
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -50,7 +53,12 @@ export class RpcUpstream implements Upstream {
       for (const [k, v] of res.headers) if (k.startsWith('x-aztec-')) this.versionHeaders.set(k, v);
       return res;
     };
-    this.client = new RpcClient({ url: this.url, timeoutMs: o.timeoutMs ?? 20_000, fetch });
+    this.client = new RpcClient({
+      url: this.url,
+      timeoutMs: o.timeoutMs ?? 20_000,
+      maxResponseSize: o.maxResponseSize,
+      fetch,
+    });
   }
 
   async identity(): Promise<UpstreamIdentity> {
@@ -95,6 +103,14 @@ export class RpcUpstream implements Upstream {
         this.maxBlocksPerCall = AZTEC_MAX_BLOCKS_PER_CALL;
         return this.blocks(from, limit);
       }
+      // Blocks too large for one answer (ours, or the upstream's own response budget): ask for fewer.
+      if (
+        n > 1 &&
+        (err instanceof AnswerTooLargeError || (err instanceof UpstreamRpcError && err.code === LIMIT_EXCEEDED))
+      ) {
+        this.maxBlocksPerCall = Math.max(1, Math.floor(n / 2));
+        return this.blocks(from, limit);
+      }
       throw err;
     }
     return [...blocks];
@@ -135,12 +151,18 @@ export class RpcUpstream implements Upstream {
   }
 
   private translate(err: unknown): Error {
+    if (err instanceof RpcClientError && err.kind === 'too-large') {
+      return new AnswerTooLargeError(`${err.message} (--sync-max-response-size)`);
+    }
     if (err instanceof RpcClientError && err.code !== undefined && err.details.remoteMessage !== undefined) {
       return new UpstreamRpcError(err.code, err.details.remoteMessage, err.data);
     }
     return new UpstreamUnavailableError((err as Error).message ?? String(err));
   }
 }
+
+/** An upstream answer past --sync-max-response-size, cut off unread: the message names the method. */
+export class AnswerTooLargeError extends UpstreamUnavailableError {}
 
 /** A published checkpoint as the follower takes it: the archive root after its last block, its blocks and L1 data. */
 export function toUpstreamCheckpoint(p: PublishedCheckpoint): UpstreamCheckpoint {

@@ -21,6 +21,8 @@ import type { UpstreamSettlement } from './upstream-settlement.js';
 
 export interface UpstreamBlockSourceOptions {
   readonly upstream: Upstream;
+  /** Tells the node of a failed step; true when it was a full disk (reported by the node's storage health). */
+  readonly isStorageFailure?: (err: unknown) => boolean;
   /** The chain (open once the chain service started). */
   readonly chain: () => Chain;
   /** The chain's settlement layer, fed with the upstream's tips. */
@@ -304,7 +306,18 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     let next = this.fetch(tips, position);
     while (next && this.active) {
       const batch = await next;
-      if (!batch || batch.items.length === 0 || !this.active) break;
+      if (!batch || !this.active) break;
+      if (batch.items.length === 0) {
+        // The upstream's tips promise more than it serves: say so, or the node would stay not-ready silently.
+        const [what, at, method] =
+          batch.kind === 'checkpoints'
+            ? ['checkpoint', position.checkpoint, 'node_getCheckpoints']
+            : ['block', position.block, 'node_getBlocks'];
+        throw new UpstreamUnavailableError(
+          `it announces block ${tips.proposed.number} and checkpoint ${tips.checkpointed.checkpoint.number} ` +
+            `(node_getL2Tips) but ${method} serves no ${what} after ${what} ${at}`,
+        );
+      }
       position = batchEnd(batch, position);
       if (batch.kind === 'checkpoints') this.sizeCheckpointBatches(batch.items);
       next = this.fetch(tips, position);
@@ -478,6 +491,8 @@ export class UpstreamBlockSource implements Service, BlockProducer {
 
   private onFailure(err: unknown): void {
     const { log, upstream } = this.o;
+    // A full disk is the node's problem, not the upstream's: the storage health reports it (and not-ready).
+    this.o.isStorageFailure?.(err);
     let subject: string;
     let state: SyncState;
     let message: string;

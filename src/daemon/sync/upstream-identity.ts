@@ -95,7 +95,7 @@ export function checkUpstreamGenesis(
     !p.publicDataTree.equals(q.publicDataTree);
   const why = onlyPublicData
     ? 'their public data trees differ, so the prefunded accounts do: start this node with the same ' +
-      '--prefunded-accounts as the upstream (unset means the ten dev accounts, "none" no account)'
+      '--prefunded-accounts as the upstream (unset means the three test accounts, "none" no account)'
     : 'their genesis states differ';
   const where = ours.hasBlocks ? '; this data directory holds another chain: use another --data-directory' : '';
   throw new UpstreamMismatchError(

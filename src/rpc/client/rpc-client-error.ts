@@ -1,5 +1,12 @@
 /** Why a call failed, so callers (and `l2node` commands) can choose an exit code and a next step. */
-export type RpcClientErrorKind = 'unreachable' | 'timeout' | 'unauthorized' | 'http' | 'rpc' | 'bad-response';
+export type RpcClientErrorKind =
+  | 'unreachable'
+  | 'timeout'
+  | 'unauthorized'
+  | 'http'
+  | 'rpc'
+  | 'bad-response'
+  | 'too-large';
 
 /**
  * A failed call, with a message that says what to do next. JSON-RPC errors keep the node's code and

@@ -10,6 +10,8 @@ export interface RpcClientOptions {
   readonly apiKey?: string;
   /** Per call; default 30 s. */
   readonly timeoutMs?: number;
+  /** Largest answer read, in bytes; a larger one is cut off and the call fails. Unset: no limit. */
+  readonly maxResponseSize?: number;
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -24,6 +26,7 @@ export class RpcClient {
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
   private readonly fetch: typeof globalThis.fetch;
+  private readonly maxResponseSize: number | undefined;
   private nextId = 1;
 
   constructor(options: RpcClientOptions) {
@@ -32,6 +35,7 @@ export class RpcClient {
     if (options.apiKey) this.headers['x-api-key'] = options.apiKey;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetch = options.fetch ?? globalThis.fetch;
+    this.maxResponseSize = options.maxResponseSize;
   }
 
   /** Calls a method of the table; the result is decoded (and checked) by the table's codec. */
@@ -65,7 +69,7 @@ export class RpcClient {
     } catch (err) {
       throw this.transportError(err, method);
     }
-    const text = await response.text().catch(() => '');
+    const text = await this.readBody(response, method);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -115,6 +119,41 @@ export class RpcClient {
       );
     }
     return parsed.result;
+  }
+
+  /** The answer's text, read no further than maxResponseSize: a huge answer must not take the memory with it. */
+  private async readBody(response: Response, method: string): Promise<string> {
+    const max = this.maxResponseSize;
+    if (max === undefined || !response.body) return response.text().catch(() => '');
+    const tooLarge = () =>
+      new RpcClientError(
+        'too-large',
+        `${this.url} answered ${method} with more than ${max} bytes, the most this node reads from it`,
+        { httpStatus: response.status },
+      );
+    if (Number(response.headers.get('content-length')) > max) {
+      await response.body.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > max) {
+          await reader.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(value);
+      }
+    } catch (err) {
+      if (err instanceof RpcClientError) throw err;
+      return '';
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   private transportError(err: unknown, method: string): RpcClientError {

@@ -35,6 +35,8 @@ const logFilter = objectOf(
     contractAddress: aztecAddress,
     tag: field,
   },
+  // A misspelt key (fromblock) would silently widen the query to every log: refused instead.
+  { strict: true },
 );
 
 /** One list of logs per tag asked, in the order asked. */

@@ -129,7 +129,10 @@ export const NODE_METHODS = {
 
   // Debug operations
   node_registerContractFunctionSignatures: defineMethod({
-    summary: 'Registers function signatures so the node can name selectors in its logs.',
+    summary:
+      'Registers function signatures so the node can name selectors in its logs. Each must be a Noir signature ' +
+      'such as transfer((Field),u128) of at most 1,024 characters. The node keeps 10,000 at most, dropping the ' +
+      'oldest registrations first, and a selector keeps the first signature registered for it.',
     params: [required('functionSignatures', arrayOf(string(10_000), 100), 'Signatures (at most 100).')],
     result: voidResult,
     compat: SAME,

@@ -11,9 +11,13 @@ export interface DispatcherOptions {
   readonly listener: Listener;
   readonly handlers: RpcHandlers;
   readonly maxBatchSize: number;
+  /** Largest answer (bytes of JSON) to one request or one batch: --rpc-max-response-size. */
+  readonly maxResponseSize: number;
   readonly log: Logger;
   /** Undefined while the node serves; otherwise its state ("starting", "stopping"), answered as NOT_READY. */
   readonly notServing: () => string | undefined;
+  /** Turns a failure the node recognises (a full disk) into its application error; else it is an internal error. */
+  readonly translateError?: (err: unknown) => RpcError | undefined;
   /** Told of every call a handler answered (metrics): method, seconds, and whether it succeeded. */
   readonly observe?: (method: string, seconds: number, ok: boolean) => void;
 }
@@ -23,8 +27,20 @@ type AnyHandler = (...args: unknown[]) => Promise<unknown>;
 const INVALID_REQUEST_MESSAGE =
   'Invalid request: expected {"jsonrpc":"2.0","method":"<name>","params":[...],"id":<number or string>}';
 
-/** Receives the answer owed for a body: a response, an array of them for a batch, or undefined (notifications). */
-export type Reply = (response: unknown) => void;
+/** Receives the answer owed for a body, serialised: a response, an array of them for a batch, or undefined (notifications). */
+export type Reply = (response: JsonText | undefined) => void;
+
+/** An answer already serialised: the dispatcher measures every answer against the response budget. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A batch yields to the event loop after this many bytes of answers: a batch of large answers must not hold up
+ * the small requests of other clients (each item's work is mostly synchronous SQLite reads).
+ */
+const YIELD_AFTER_BYTES = 1024 * 1024;
+const RESPONSE_SIZE_FLAG = '--rpc-max-response-size';
 
 /**
  * Runs JSON-RPC requests (single or batch) against the methods of one listener, with jayson doing the
@@ -56,53 +72,156 @@ export class MethodDispatcher {
    */
   dispatch(body: unknown, reply: Reply): void {
     if (!Array.isArray(body)) {
-      this.one(body, reply);
+      this.one(body, (answer) => reply(answer === undefined ? undefined : this.measured(answer, idOf(body))));
       return;
     }
     if (body.length === 0) {
-      reply(errorResponse(rpcErrors.invalidRequest('empty batch')));
+      reply(this.serialise(errorResponse(rpcErrors.invalidRequest('empty batch'))));
       return;
     }
     if (body.length > this.options.maxBatchSize) {
       reply(
-        errorResponse(
-          rpcErrors.invalidRequest(
-            `batch of ${body.length} requests exceeds the limit of ${this.options.maxBatchSize} (--rpc-max-batch-size)`,
+        this.serialise(
+          errorResponse(
+            rpcErrors.invalidRequest(
+              `batch of ${body.length} requests exceeds the limit of ${this.options.maxBatchSize} (--rpc-max-batch-size)`,
+            ),
           ),
         ),
       );
       return;
     }
-    // Items run concurrently and are answered in request order; notifications get no slot.
-    const answers = new Array<unknown>(body.length);
-    let pending = body.length;
-    body.forEach((item, i) => {
-      this.one(item, (answer) => {
-        answers[i] = answer;
-        if (--pending > 0) return;
-        const owed = answers.filter((a) => a !== undefined);
-        reply(owed.length > 0 ? owed : undefined);
-      });
-    });
+    this.batch(body, reply);
   }
 
-  private one(request: unknown, reply: Reply): void {
+  /**
+   * A batch: items run concurrently (the next starts when the previous answered or the event loop turned, so
+   * items that wait on each other still finish) and are answered in request order; notifications get no slot.
+   * Every answer is serialised as it arrives and counted against --rpc-max-response-size: once the batch is over
+   * it, the answers kept so far stay, and every later item gets LIMIT_EXCEEDED without running. So a batch holds
+   * at most the budget in memory, however much its items ask for (geth bounds batch answers the same way).
+   */
+  private batch(items: readonly unknown[], reply: Reply): void {
+    const max = this.options.maxResponseSize;
+    const parts = new Array<string | undefined>(items.length);
+    let size = 2;
+    let over = false;
+    let pending = items.length;
+    let next = 0;
+    let sinceYield = 0;
+    const record = (i: number, answer: JsonText | undefined) => {
+      if (answer !== undefined) {
+        // Past the budget an answer is dropped as it arrives: only the refusal is kept.
+        const text = over ? this.overBudgetText(idOf(items[i])) : answer.text;
+        size += text.length + 1;
+        sinceYield += text.length;
+        if (size > max && !over) {
+          over = true;
+          parts[i] = this.overBudgetText(idOf(items[i]));
+        } else {
+          parts[i] = text;
+        }
+      }
+      if (--pending > 0) return;
+      const owed = parts.filter((p) => p !== undefined);
+      reply(owed.length > 0 ? new JsonText(`[${owed.join(',')}]`) : undefined);
+    };
+    const launch = (): void => {
+      while (next < items.length) {
+        const i = next++;
+        const item = items[i];
+        if (over) {
+          // Over budget: the rest is refused without running (a notification is owed nothing).
+          record(i, isNotification(item) ? undefined : new JsonText(''));
+          continue;
+        }
+        let advanced = false;
+        let synchronous = true;
+        let continueLoop = false;
+        const turn = setImmediate(() => {
+          if (advanced) return;
+          advanced = true;
+          launch();
+        });
+        this.one(item, (answer) => {
+          record(i, answer === undefined ? undefined : this.serialise(answer));
+          if (advanced) return;
+          // Past the yield threshold the immediate starts the next item: other requests get their turn first.
+          if (sinceYield >= YIELD_AFTER_BYTES) {
+            sinceYield = 0;
+            return;
+          }
+          advanced = true;
+          clearImmediate(turn);
+          if (synchronous) continueLoop = true;
+          else launch();
+        });
+        synchronous = false;
+        if (!continueLoop) return;
+      }
+    };
+    launch();
+  }
+
+  /** One answer (not a batch) against the budget: past it, LIMIT_EXCEEDED with the request's id. */
+  private measured(answer: unknown, id: string | number | null): JsonText {
+    const text = this.serialise(answer);
+    return text.text.length > this.options.maxResponseSize ? new JsonText(this.overBudgetText(id)) : text;
+  }
+
+  private overBudgetText(id: string | number | null): string {
+    const max = this.options.maxResponseSize;
+    return JSON.stringify(
+      errorResponse(
+        rpcErrors.limitExceeded(
+          `the answer is larger than ${max} bytes (${RESPONSE_SIZE_FLAG}): ask for less at once (fewer blocks, a smaller batch) or raise the limit`,
+          RESPONSE_SIZE_FLAG,
+          max,
+        ),
+        id,
+      ),
+    );
+  }
+
+  /**
+   * Serialises an answer. Plain JSON.stringify: results are already JSON-safe (encoded by the table), and
+   * jayson's circular-safe stringify costs about half the CPU on large results.
+   */
+  private serialise(answer: unknown): JsonText {
+    try {
+      return new JsonText(JSON.stringify(answer));
+    } catch (err) {
+      this.options.log.error({ err }, 'a response could not be serialised');
+      return new JsonText(
+        JSON.stringify(
+          errorResponse(
+            new RpcError(INTERNAL_ERROR, 'Internal error: the response could not be serialised'),
+            idOf(answer),
+          ),
+        ),
+      );
+    }
+  }
+
+  private one(request: unknown, reply: (response: unknown) => void): void {
     // jayson would re-parse a string body and never answers a nested array: both are invalid requests here.
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
       reply(errorResponse(new RpcError(INVALID_REQUEST, INVALID_REQUEST_MESSAGE)));
+      return;
+    }
+    // An id such as 1e400 parses to Infinity, which no answer can carry back: refused, not run.
+    const id = (request as { id?: unknown }).id;
+    if (typeof id === 'number' && !Number.isFinite(id)) {
+      reply(
+        errorResponse(rpcErrors.invalidRequest('the id is a number out of range; use a smaller number or a string')),
+      );
       return;
     }
     try {
       this.server.call(request as jayson.JSONRPCRequestLike, (error, success) => reply(error ?? success));
     } catch (err) {
       // jayson itself failed on this request (handlers never throw, see bind): still an answer, never a crash.
-      const id = (request as { id?: unknown }).id;
-      reply(
-        errorResponse(
-          this.internalError(err, 'the request'),
-          typeof id === 'string' || typeof id === 'number' ? id : null,
-        ),
-      );
+      reply(errorResponse(this.internalError(err, 'the request'), idOf(request)));
     }
   }
 
@@ -164,6 +283,8 @@ export class MethodDispatcher {
       this.options.log.debug({ method, code: err.code, err: err.message }, `${method} answered error ${err.code}`);
       return err.toJSON();
     }
+    const known = this.options.translateError?.(err);
+    if (known) return known.toJSON();
     return this.internalError(err, method).toJSON();
   }
 
@@ -183,6 +304,18 @@ function refusingMethod(refusal: JsonRpcErrorObject): jayson.Method {
 /** jayson's typings want `data` to be an object; at run time it passes any JSON-RPC error object through. */
 function asJaysonError(error: JsonRpcErrorObject): jayson.JSONRPCErrorLike {
   return error as jayson.JSONRPCErrorLike;
+}
+
+/** The id of a request (or response) object, when it has a valid one. */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** A request object without an id: JSON-RPC owes it no answer. */
+function isNotification(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !('id' in value);
 }
 
 export function errorResponse(error: RpcError, id: string | number | null = null): unknown {

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { gzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, rpcErrors } from '../errors.js';
 import type { Listener } from '../rpc-method.js';
 import type { AdminAuthenticator } from './admin-authenticator.js';
-import { errorResponse, type MethodDispatcher } from './method-dispatcher.js';
+import { errorResponse, JsonText, type MethodDispatcher } from './method-dispatcher.js';
 import { type RpcRequestHeaders, readRpcRequestHeaders } from './request-headers.js';
 
 /** What GET /status answers: 200 while the node serves, 503 while it starts or stops. */
@@ -21,6 +21,8 @@ export interface RpcListenerOptions {
   readonly port: number;
   /** Largest request body in bytes; larger ones get HTTP 413. */
   readonly maxBodySize: number;
+  /** Most requests one connection may have in flight (pipelined); more get HTTP 429. */
+  readonly maxRequestsPerConnection: number;
   readonly dispatcher: MethodDispatcher;
   /** Sent on every response except the 401 (version headers). */
   readonly headers: readonly (readonly [string, string])[];
@@ -56,6 +58,8 @@ export class RpcListener {
   private readonly jsonHeaders: string[];
   private readonly closingHeaders: string[];
   private readonly corsHeaders: string[];
+  /** Requests in flight per connection (--rpc-max-requests-per-connection). */
+  private readonly inFlight = new WeakMap<Socket, number>();
   private closing = false;
   private boundUrl: string | undefined;
 
@@ -138,7 +142,7 @@ export class RpcListener {
       const path = q === -1 ? url : url.slice(0, q);
       if (this.options.auth && !this.options.auth.accepts(req.headers)) {
         this.options.log.warn(
-          { remoteAddress: req.socket.remoteAddress, method: req.method, path: req.url },
+          { remoteAddress: req.socket.remoteAddress, method: req.method, path: withoutQuery(req.url) },
           'admin event stream refused: invalid or missing API key',
         );
         rawResponse(socket, 401, UNAUTHORIZED_BODY, ['WWW-Authenticate: Bearer realm="l2node admin"']);
@@ -198,6 +202,16 @@ export class RpcListener {
       );
       return;
     }
+    if (!this.admit(req, res)) {
+      const limit = this.options.maxRequestsPerConnection;
+      const error = rpcErrors.limitExceeded(
+        `more than ${limit} requests in flight on one connection (--rpc-max-requests-per-connection): wait for answers before sending more`,
+        '--rpc-max-requests-per-connection',
+        limit,
+      );
+      this.sendJson(headers, res, 429, errorResponse(error));
+      return;
+    }
     const max = this.options.maxBodySize;
     const declared = Number(headers.contentLength);
     if (declared > DRAIN_LIMIT) {
@@ -236,6 +250,24 @@ export class RpcListener {
     });
   }
 
+  /** Counts a request against its connection's cap until its response is done; false when over the cap. */
+  private admit(req: IncomingMessage, res: ServerResponse): boolean {
+    const socket = req.socket;
+    const count = this.inFlight.get(socket) ?? 0;
+    if (count >= this.options.maxRequestsPerConnection) return false;
+    this.inFlight.set(socket, count + 1);
+    // Done when the answer is written ('finish') or the connection went away first ('close'): whichever comes first.
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      this.inFlight.set(socket, (this.inFlight.get(socket) ?? 1) - 1);
+    };
+    res.once('finish', release);
+    res.once('close', release);
+    return true;
+  }
+
   private answer(headers: RpcRequestHeaders, res: ServerResponse, raw: Buffer): void {
     let body: unknown;
     try {
@@ -250,7 +282,7 @@ export class RpcListener {
       return;
     }
     // `reply` runs inside the handler's promise reaction: it must not throw (that would be an unhandled rejection).
-    const reply = (response: unknown) => {
+    const reply = (response: JsonText | undefined) => {
       try {
         if (response === undefined) this.sendEmpty(headers, res, 204);
         else this.sendJson(headers, res, 200, response);
@@ -297,7 +329,7 @@ export class RpcListener {
 
   private unauthorized(req: IncomingMessage, res: ServerResponse): void {
     this.options.log.warn(
-      { remoteAddress: req.socket.remoteAddress, method: req.method, path: req.url },
+      { remoteAddress: req.socket.remoteAddress, method: req.method, path: withoutQuery(req.url) },
       'admin request refused: invalid or missing API key',
     );
     res.writeHead(401, [
@@ -367,17 +399,9 @@ export class RpcListener {
     value: unknown,
     close = false,
   ): void {
-    let text: string;
-    try {
-      // Plain JSON.stringify: results are already JSON-safe (encoded by the table), and jayson's
-      // circular-safe stringify costs about half the CPU on large results (perf-anchors 1.3).
-      text = JSON.stringify(value);
-    } catch (err) {
-      this.options.log.error({ err }, 'a response could not be serialised');
-      text = JSON.stringify(
-        errorResponse(new RpcError(INTERNAL_ERROR, 'Internal error: the response could not be serialised')),
-      );
-    }
+    // The dispatcher's answers come serialised (it measures them against the response budget); the listener's own
+    // refusals are plain objects.
+    const text = value instanceof JsonText ? value.text : JSON.stringify(value);
     const base = this.baseHeaders(headers, close);
     if (text.length <= GZIP_THRESHOLD) {
       writeText(res, status, base, text);
@@ -398,6 +422,16 @@ export class RpcListener {
       res.end(zipped);
     });
   }
+}
+
+/**
+ * A request path for the log, its query string replaced: a client may put a key there (`/?x-api-key=...`), and
+ * the node never accepts one from there anyway.
+ */
+export function withoutQuery(url: string | undefined): string {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q === -1 ? u : `${u.slice(0, q)}?<redacted>`;
 }
 
 /** Writes an uncompressed text answer with its length. */

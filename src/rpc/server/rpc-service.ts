@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { RpcError } from '../errors.js';
 import { EVENT_STREAM_PATH } from '../node-stream-event.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AdminApiKey, adminKeyBanner, resolveAdminApiKey } from './admin-api-key.js';
@@ -15,6 +16,8 @@ export interface RpcServiceOptions {
   readonly adminPort: number;
   readonly maxBodySize: number;
   readonly maxBatchSize: number;
+  readonly maxResponseSize: number;
+  readonly maxRequestsPerConnection: number;
   readonly corsOrigin: string;
   readonly dataDirectory: string | undefined;
   readonly adminApiKeyHash: string | undefined;
@@ -28,6 +31,8 @@ export interface RpcServiceOptions {
   readonly notServing: () => string | undefined;
   /** The node's events, served as a WebSocket stream on the admin listener (GET /events, same API key). */
   readonly events?: EventFeed;
+  /** Turns a failure the node recognises (a full disk) into its application error. */
+  readonly translateError?: (err: unknown) => RpcError | undefined;
   /** Told of every call a handler answered (metrics). */
   readonly observeCall?: (call: { listener: 'public' | 'admin'; method: string; seconds: number; ok: boolean }) => void;
   readonly log: Logger;
@@ -67,14 +72,22 @@ export class RpcService {
     const o = this.options;
     const key = resolveAdminApiKey(o, o.log);
     const headers = versionHeaders(o.versions);
-    const common = { maxBodySize: o.maxBodySize, headers, status: o.status, log: o.log };
+    const common = {
+      maxBodySize: o.maxBodySize,
+      maxRequestsPerConnection: o.maxRequestsPerConnection,
+      headers,
+      status: o.status,
+      log: o.log,
+    };
     const dispatcher = (listener: 'public' | 'admin') =>
       new MethodDispatcher({
         listener,
         handlers: o.handlers,
         maxBatchSize: o.maxBatchSize,
+        maxResponseSize: o.maxResponseSize,
         log: o.log,
         notServing: o.notServing,
+        translateError: o.translateError,
         observe: o.observeCall && ((method, seconds, ok) => o.observeCall?.({ listener, method, seconds, ok })),
       });
     const publicListener = new RpcListener({

@@ -363,7 +363,7 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
       0,
     );
     // 4.1.2 names functions by selector only; the oracle's data source is given the same names.
-    for (const [selector, name] of c.functionNames ?? []) store.functionSignatures.put(selector, name);
+    store.functionSignatures.putAll([...(c.functionNames ?? [])]);
   }
   upgrades.forEach((u, position) => {
     const event = new ContractInstanceUpdatedEvent(new AztecAddress(u.address), 0n, u.newClassId, u.timestampOfChange);

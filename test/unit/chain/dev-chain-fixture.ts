@@ -92,6 +92,8 @@ export async function startDevChain(
 ): Promise<DevChain> {
   const { config } = resolveConfig(
     {
+      // The cases describe slot timing; instant mode has its own (dev-chain-instant.test.ts).
+      'sequencer-mode': 'interval',
       'slot-duration': '4',
       'blocks-per-slot': '2',
       'epoch-duration': '2',

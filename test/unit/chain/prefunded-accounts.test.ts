@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../../src/core/aztec-address.js';
 import { toHex64 } from '../../../src/core/fr.js';
+import { TEST_ACCOUNTS } from '../../../src/core/test-accounts.js';
 import { resolveConfig } from '../../../src/daemon/config/resolve-config.js';
 import {
   DEFAULT_PREFUNDED_AMOUNT,
@@ -39,13 +40,20 @@ describe('--prefunded-accounts', () => {
     expect(entry?.value).toBe(9n);
   });
 
-  it('has ten fixed default accounts, printed with their balances', () => {
+  it("defaults to Aztec's three test accounts, printed with their balances and keys", () => {
     const accounts = defaultPrefundedAccounts();
-    expect(accounts).toHaveLength(10);
-    expect(defaultPrefundedAccounts()).toEqual(accounts);
-    expect(new Set(accounts.map((a) => a.address.toString())).size).toBe(10);
+    expect(accounts.map((a) => a.address)).toEqual(TEST_ACCOUNTS.map((a) => a.address));
+    expect(accounts.every((a) => a.amount === 10n ** 22n)).toBe(true);
     const banner = prefundedAccountsBanner(accounts);
     expect(banner).toContain(`(0) ${accounts[0]?.address}  10000.0 FJ (10000000000000000000000)`);
+    for (const t of TEST_ACCOUNTS) {
+      expect(banner).toContain(`secret ${t.secret}`);
+      expect(banner).toContain(`signing key ${t.signingKey}`);
+    }
+    expect(banner).toContain('wallet.createSchnorrAccount(a.secret, a.salt, a.signingKey)');
+    // An account that is not a test account has no keys to print.
+    const other = prefundedAccountsBanner([{ address: new AztecAddress(1n), amount: 1n }]);
+    expect(other).not.toMatch(/secret|createSchnorrAccount/);
     expect(prefundedAccountsBanner([])).toMatch(/No prefunded accounts/);
   });
 });

@@ -16,6 +16,13 @@ export interface DevL1Options {
   readonly proofDelay: number;
   /** Seconds after a proof lands before it is finalized. */
   readonly finalityDelay: number;
+  /** The contracts of the node's real L1 deployment, when it has one (docs/l1.md); else fixed stand-ins. */
+  readonly contracts?: L1ContractAddresses;
+  /**
+   * Prove each checkpoint `proofDelay` seconds after it is published instead of waiting for its epoch to end:
+   * the instant sequencer's blocks run ahead of the wall clock, and its users want the proven tip promptly.
+   */
+  readonly proveEachCheckpoint?: boolean;
 }
 
 /** A message the dev inbox refuses. */
@@ -25,7 +32,8 @@ export class InboxMessageError extends Error {
 
 /**
  * The local L1 stand-in of dev mode (docs/dev-chain.md). Checkpoints "land" on a simulated L1 when published;
- * an epoch is proven `proofDelay` seconds after it ends and finalized `finalityDelay` seconds after that;
+ * an epoch is proven `proofDelay` seconds after it ends (with `proveEachCheckpoint`, each checkpoint that long
+ * after it is published) and finalized `finalityDelay` seconds after that;
  * the Inbox takes messages for the first checkpoint whose first block is not built yet, giving each the leaf
  * index the message tree will hold it at (1024 per checkpoint, as the Inbox contract assigns them).
  * Its state lives in the chain store's tables, so it survives restarts with the chain.
@@ -74,11 +82,12 @@ export class DevL1 implements SettlementLayer {
   }
 
   /**
-   * Fixed stand-in addresses (the last 20 bytes of sha256 of "l2node dev L1 <contract>"): there are no
-   * contracts, but clients expect the full set (docs/dev-chain.md).
+   * The node's L1 deployment, or fixed stand-in addresses (the last 20 bytes of sha256 of
+   * "l2node dev L1 <contract>"): without an L1 there are no contracts, but clients expect the full set
+   * (docs/dev-chain.md).
    */
   l1ContractAddresses(): L1ContractAddresses {
-    return DEV_L1_CONTRACT_ADDRESSES;
+    return this.o.contracts ?? DEV_L1_CONTRACT_ADDRESSES;
   }
 
   provenCheckpoint(): number {
@@ -92,6 +101,9 @@ export class DevL1 implements SettlementLayer {
   /** The last checkpoint of the last epoch that ended at least `delay` seconds ago. */
   private settledCheckpoint(delay: number): number {
     const { slots } = this.o;
+    if (this.o.proveEachCheckpoint) {
+      return this.o.store.checkpoints.latestPublishedBy(Math.floor(slots.clock.now() / 1000) - delay);
+    }
     const { epochDuration } = slots.timing;
     // Epochs wholly before the slot of `delay` seconds ago (slot lengths can change at runtime).
     const epochsEnded = slots.epochOf(slots.slotAt(slots.clock.now() - delay * 1000));

@@ -1,0 +1,60 @@
+import type { PublicClient } from 'viem';
+import type { Logger } from '../logging/logger.js';
+import { deployL1Contracts, type L1DeployConfig } from './deploy-l1-contracts.js';
+import { addressesFromRegistry, type L1Deployment, readL1Deployment } from './l1-deployment.js';
+import type { L1DeploymentRepository } from './l1-deployment-repository.js';
+
+export interface AttachL1Options {
+  readonly client: PublicClient;
+  readonly rpcUrl: string;
+  /** The chain id the node was told (`--l1-chain-id`): the L1 must answer the same. */
+  readonly chainId: number;
+  /** `--registry-address`: attach to this deployment; absent: deploy one (once, then reuse it). */
+  readonly registryAddress: `0x${string}` | undefined;
+  /** How to deploy, asked only when the node deploys (its genesis archive root is computed for it). */
+  readonly deploy: () => Omit<L1DeployConfig, 'rpcUrl' | 'log'>;
+  readonly deployments: L1DeploymentRepository;
+  readonly log: Logger;
+}
+
+/** The L1 is not the one the node needs (wrong chain, contracts gone, another deployment). */
+export class L1AttachError extends Error {
+  override name = 'L1AttachError';
+}
+
+/**
+ * The deployment the node settles on: the one in its store (checked to still be on L1), else the one the
+ * registry of `--registry-address` names, else a fresh deployment of Aztec's contracts. Stored once found.
+ */
+export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
+  const chainId = await o.client.getChainId();
+  if (chainId !== o.chainId) {
+    throw new L1AttachError(`the L1 at ${o.rpcUrl} has chain id ${chainId}, but --l1-chain-id is ${o.chainId}`);
+  }
+  const stored = o.deployments.get();
+  if (stored) {
+    if (stored.chainId !== chainId) {
+      throw new L1AttachError(`this node settles on L1 chain ${stored.chainId}, not ${chainId} (data directory)`);
+    }
+    if (o.registryAddress && o.registryAddress.toLowerCase() !== stored.addresses.registryAddress) {
+      throw new L1AttachError(
+        `this node settles on the deployment of registry ${stored.addresses.registryAddress}, not ${o.registryAddress}`,
+      );
+    }
+    const code = await o.client.getCode({ address: stored.addresses.rollupAddress as `0x${string}` });
+    if (!code || code === '0x') {
+      throw new L1AttachError(
+        `the rollup ${stored.addresses.rollupAddress} this node settles on is not on the L1 at ${o.rpcUrl} ` +
+          '(was the L1 reset?): start with a new data directory to deploy again',
+      );
+    }
+    o.log.info({ rollup: stored.addresses.rollupAddress }, 'settling on the stored L1 deployment');
+    return stored;
+  }
+  const addresses = o.registryAddress
+    ? await addressesFromRegistry(o.client, o.registryAddress)
+    : await deployL1Contracts({ ...o.deploy(), rpcUrl: o.rpcUrl, log: o.log });
+  const deployment = await readL1Deployment(o.client, chainId, addresses, o.registryAddress === undefined);
+  o.deployments.set(deployment);
+  return deployment;
+}

@@ -1,0 +1,111 @@
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import { AnvilProcess } from './anvil-process.js';
+import { attachL1 } from './attach-l1.js';
+import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient } from './l1-client.js';
+import type { L1Deployment } from './l1-deployment.js';
+import { L1DeploymentRepository } from './l1-deployment-repository.js';
+import type { L1Config } from './l1-settings.js';
+
+/** What the node's L1 is built from: the L1 settings and the chain values a deployment is made with. */
+export interface L1ServiceConfig extends L1Config {
+  readonly dataDirectory: string | undefined;
+  readonly l1ChainId: number;
+  readonly slotDuration: number;
+  readonly epochDuration: number;
+  readonly initialEthPerFeeAsset: bigint;
+  readonly vkTreeRoot: { readonly value: bigint };
+  readonly protocolContractsHash: { readonly value: bigint };
+}
+
+export interface L1ServiceOptions {
+  readonly config: L1ServiceConfig;
+  readonly db: SqliteDatabase;
+  /** The archive root of the node's genesis block: a deployment stores it in the rollup. Asked only to deploy. */
+  readonly genesisArchiveRoot: () => bigint;
+  /** FeeJuice the genesis state gives away: minted to the portal at deployment so it is backed on L1. */
+  readonly prefundedFeeJuice: bigint;
+  readonly log: Logger;
+}
+
+/** Seconds between anvil's blocks once the contracts are deployed: L1 time follows the wall clock. */
+const ANVIL_BLOCK_TIME = 1;
+
+/** True when the node runs with an L1 (`--l1 anvil` or `--l1-rpc-urls`). */
+export function hasL1(config: L1Config): boolean {
+  return config.l1 !== undefined || config.l1RpcUrls !== undefined;
+}
+
+/**
+ * The node's L1 (docs/l1.md): with `--l1 anvil`, the anvil child process; the Aztec deployment the node
+ * settles on (stored, found from `--registry-address`, or deployed). Started right after the database, so the
+ * services above find the deployment in place; stopped after them (anvil last).
+ */
+export class L1Service implements Service {
+  readonly name = 'l1';
+  private readonly anvil: AnvilProcess | undefined;
+  private found: L1Deployment | undefined;
+  private url: string | undefined;
+
+  constructor(private readonly o: L1ServiceOptions) {
+    const { config } = o;
+    this.anvil =
+      config.l1 === 'anvil'
+        ? new AnvilProcess({ dataDirectory: config.dataDirectory, chainId: config.l1ChainId, log: o.log })
+        : undefined;
+  }
+
+  /** The deployment the node settles on (once started). */
+  get deployment(): L1Deployment {
+    if (!this.found) throw new Error('The L1 is not attached yet');
+    return this.found;
+  }
+
+  /** The L1's first JSON-RPC URL (anvil's own when the node runs it). */
+  get rpcUrl(): string {
+    if (!this.url) throw new Error('The L1 is not attached yet');
+    return this.url;
+  }
+
+  async start(): Promise<void> {
+    const { config, log } = this.o;
+    if (this.anvil) await this.anvil.start();
+    const rpcUrls = this.anvil ? [this.anvil.rpcUrl] : [...(config.l1RpcUrls ?? [])];
+    this.url = rpcUrls[0] as string;
+    const client = l1PublicClient({ rpcUrls, chainId: config.l1ChainId });
+    this.found = await attachL1({
+      client,
+      rpcUrl: this.url,
+      chainId: config.l1ChainId,
+      registryAddress: config.registryAddress as `0x${string}` | undefined,
+      deployments: new L1DeploymentRepository(this.o.db),
+      log,
+      deploy: () => ({
+        deployerPrivateKey: config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY,
+        slotDuration: config.slotDuration,
+        epochDuration: config.epochDuration,
+        initialEthPerFeeAsset: config.initialEthPerFeeAsset,
+        feeJuicePortalInitialBalance: this.o.prefundedFeeJuice,
+        vkTreeRoot: config.vkTreeRoot.value,
+        protocolContractsHash: config.protocolContractsHash.value,
+        genesisArchiveRoot: this.o.genesisArchiveRoot(),
+      }),
+    });
+    // Deployed in automine (forge needs it); from now on a block a second, as a live L1.
+    if (this.anvil) await this.anvil.mineEvery(ANVIL_BLOCK_TIME);
+    const d = this.found;
+    log.info(
+      { rpcUrl: this.url, chainId: d.chainId, rollup: d.addresses.rollupAddress, rollupVersion: d.rollupVersion },
+      `L1 chain ${d.chainId} at ${this.url}: rollup ${d.addresses.rollupAddress} (version ${d.rollupVersion})`,
+    );
+    log.warn(
+      'checkpoints, proofs, L1-to-L2 messages and min fees still come from the settlement stand-in: nothing is ' +
+        'proposed to the rollup yet (docs/l1.md)',
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.anvil?.stop();
+  }
+}

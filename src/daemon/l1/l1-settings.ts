@@ -1,0 +1,89 @@
+import { parseEnum, parseEthAddress, parseHttpUrl } from '../config/parsers.js';
+import { SettingParseError, type SettingValues, setting } from '../config/setting.js';
+
+/** `--l1-rpc-urls`: one or more http(s) URLs, comma-separated, tried in order. */
+function parseRpcUrls(raw: string): readonly string[] {
+  const urls = raw
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u.length > 0);
+  if (urls.length === 0) throw new SettingParseError('expected one or more http(s) URLs separated by commas');
+  return urls.map(parseHttpUrl);
+}
+
+function parsePrivateKey(raw: string): string {
+  const s = raw.trim();
+  if (!/^0x[0-9a-fA-F]{64}$/.test(s)) throw new SettingParseError('expected 0x and 64 hex digits');
+  return s.toLowerCase();
+}
+
+/** The node's L1 (src/daemon/l1, docs/l1.md): none (the dev stand-in), anvil run by the node, or an EVM chain. */
+export const L1_SETTINGS = {
+  l1: setting<'anvil' | undefined>({
+    key: 'l1',
+    flag: 'l1',
+    env: 'NODE_L1',
+    defaultValue: undefined,
+    parse: parseEnum(['anvil'] as const),
+    kind: 'string',
+    group: 'L1',
+    description:
+      "anvil: run anvil 1.7.1 (from npm) as the node's L1, with its state in the data directory, and deploy " +
+      "Aztec's L1 contracts on it (docs/l1.md). Unset: no L1, the dev stand-in settles checkpoints instantly.",
+  }),
+  l1RpcUrls: setting<readonly string[] | undefined>({
+    key: 'l1RpcUrls',
+    flag: 'l1-rpc-urls',
+    env: 'ETHEREUM_HOSTS',
+    defaultValue: undefined,
+    parse: parseRpcUrls,
+    format: (v) => (v ? v.join(',') : ''),
+    toJson: (v) => (v ? [...v] : v),
+    kind: 'string',
+    group: 'L1',
+    description:
+      'Attach to an existing EVM chain at these JSON-RPC URLs (comma-separated, tried in order); its chain id must ' +
+      'be --l1-chain-id.',
+  }),
+  registryAddress: setting<string | undefined>({
+    key: 'registryAddress',
+    flag: 'registry-address',
+    env: 'REGISTRY_CONTRACT_ADDRESS',
+    defaultValue: undefined,
+    parse: parseEthAddress,
+    kind: 'string',
+    group: 'L1',
+    description:
+      "Settle on the Aztec deployment of this registry (every address is read from it); unset: deploy Aztec's L1 " +
+      'contracts once and keep using them.',
+  }),
+  l1DeployerPrivateKey: setting<string | undefined>({
+    key: 'l1DeployerPrivateKey',
+    flag: 'l1-deployer-private-key',
+    env: 'L1_DEPLOYER_PRIVATE_KEY',
+    defaultValue: undefined,
+    parse: parsePrivateKey,
+    secret: true,
+    kind: 'string',
+    group: 'L1',
+    description: "Key of the L1 account that deploys the contracts; default: anvil's first test account.",
+  }),
+} as const;
+
+export type L1Config = SettingValues<typeof L1_SETTINGS>;
+
+/** L1 settings that cannot go together, or that need an L1; the message names the flags. */
+export function l1SettingsConflict(config: L1Config & { readonly syncFrom: string | undefined }): string | undefined {
+  if (config.l1 === 'anvil' && config.l1RpcUrls) {
+    return '--l1 anvil runs its own L1: give either it or --l1-rpc-urls (ETHEREUM_HOSTS), not both';
+  }
+  const l1 = config.l1 !== undefined || config.l1RpcUrls !== undefined;
+  if (!l1 && config.registryAddress) return '--registry-address needs an L1: add --l1-rpc-urls or --l1 anvil';
+  if (!l1 && config.l1DeployerPrivateKey) {
+    return '--l1-deployer-private-key needs an L1: add --l1-rpc-urls or --l1 anvil';
+  }
+  if (l1 && config.syncFrom) {
+    return 'a follower (--sync-from) takes its L1 facts from its upstream; checking them on an L1 is not available yet';
+  }
+  return undefined;
+}

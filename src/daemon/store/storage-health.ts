@@ -1,0 +1,86 @@
+import { statfsSync } from 'node:fs';
+import type { Logger } from '../logging/logger.js';
+
+/** SQLite's and the file system's ways of saying a write found no room or could not reach the disk. */
+const FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/** True for an error of a write that failed for want of space or on an I/O error of the data directory's disk. */
+export function isStorageError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && (FULL_CODES.has(code) || code.startsWith('SQLITE_IOERR'));
+}
+
+/** Free space the data directory needs before writes are tried again after a full disk. */
+export const RECOVERY_FREE_BYTES = 4 * 1024 * 1024;
+const PROBE_EVERY_MS = 1000;
+
+export interface StorageHealthOptions {
+  readonly dataDirectory: string;
+  /** A small committed write to the node database; throws while the disk is still full. */
+  readonly probe: () => void;
+  readonly log: Logger;
+}
+
+export interface StorageProblem {
+  /** What the node says about it (status, RPC errors): names the data directory and what to do. */
+  readonly reason: string;
+  readonly since: string;
+}
+
+/**
+ * Whether the node can write to its data directory. A write that fails for want of space (or on an I/O error)
+ * starts an episode: it is logged once, the node says it is not ready (GET /status, node_isReady, l2node status)
+ * and writes are refused with STORAGE_FULL. Every second it then checks the free space and tries a small write;
+ * once both succeed the episode ends, logged once, and the node is ready again by itself.
+ */
+export class StorageHealth {
+  #problem: StorageProblem | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: StorageHealthOptions) {}
+
+  get problem(): StorageProblem | undefined {
+    return this.#problem;
+  }
+
+  /** Tells whether `err` is a storage failure, starting an episode if none runs. */
+  observe(err: unknown): boolean {
+    if (!isStorageError(err)) return false;
+    if (this.#problem) return true;
+    const code = (err as { code: string }).code;
+    const why =
+      code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'its disk is full'
+        : 'the disk reports an I/O error';
+    this.#problem = {
+      reason: `the node cannot write to its data directory ${this.o.dataDirectory}: ${why} (${code}). Free space there; the node resumes by itself`,
+      since: new Date().toISOString(),
+    };
+    this.o.log.error({ dataDirectory: this.o.dataDirectory, code, err: (err as Error).message }, this.#problem.reason);
+    this.timer = setInterval(() => this.tryRecover(), PROBE_EVERY_MS);
+    this.timer.unref();
+    return true;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private tryRecover(): void {
+    try {
+      const fs = statfsSync(this.o.dataDirectory);
+      if (fs.bavail * fs.bsize < RECOVERY_FREE_BYTES) return;
+      this.o.probe();
+    } catch {
+      return;
+    }
+    const since = this.#problem?.since;
+    this.#problem = undefined;
+    this.stop();
+    this.o.log.info(
+      { dataDirectory: this.o.dataDirectory, since },
+      `the data directory ${this.o.dataDirectory} is writable again`,
+    );
+  }
+}

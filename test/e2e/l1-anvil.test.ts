@@ -1,0 +1,159 @@
+/**
+ * `l2node start --l1 anvil` over the real binary: anvil 1.7.1 from npm as the node's child process, Aztec
+ * 4.1.2's L1 contracts deployed by the shipped forge script, checked with viem and the official ABIs of
+ * `@aztec/l1-artifacts`. One deployment is shared by the cases (deploying takes seconds).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InboxAbi } from '@aztec/l1-artifacts/InboxAbi';
+import { RegistryAbi } from '@aztec/l1-artifacts/RegistryAbi';
+import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { result } from '../helpers/mempool-e2e.js';
+import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
+
+type Addresses = Record<string, string>;
+
+const dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-l1-anvil-'));
+let node: RunningNode;
+let anvilUrl: string;
+let l1: PublicClient;
+let addresses: Addresses;
+
+/** The URL anvil listens on, from the node's log. */
+function anvilUrlOf(n: RunningNode): string {
+  const line = n.logs().find((l) => l.msg?.startsWith('anvil listening on'));
+  if (!line) throw new Error('the node did not report anvil');
+  return line.rpcUrl as string;
+}
+
+const startL1Node = () =>
+  spawnNode({
+    // Empty blocks too: the chain runs on while the cases look at L1.
+    args: ['--l1', 'anvil', '--data-directory', dataDirectory, '--min-txs-per-block', '0'],
+    readyTimeoutMs: 120_000,
+  });
+
+beforeAll(async () => {
+  node = await startL1Node();
+  anvilUrl = anvilUrlOf(node);
+  l1 = createPublicClient({ transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
+  addresses = await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses');
+}, 150_000);
+
+afterAll(async () => {
+  await node?.stop();
+  rmSync(dataDirectory, { recursive: true, force: true });
+});
+
+describe('l2node start --l1 anvil', () => {
+  it('runs anvil on loopback and deploys the contracts the registry names; the node reports them', async () => {
+    expect(new URL(anvilUrl).hostname).toBe('127.0.0.1');
+    expect(await l1.getChainId()).toBe(31337);
+    const registry = addresses.registryAddress as `0x${string}`;
+    const rollup = await l1.readContract({ address: registry, abi: RegistryAbi, functionName: 'getCanonicalRollup' });
+    expect(rollup.toLowerCase()).toBe(addresses.rollupAddress);
+    const at = { address: rollup, abi: RollupAbi } as const;
+    const [inbox, outbox, portal, feeAsset, version] = await Promise.all([
+      l1.readContract({ ...at, functionName: 'getInbox' }),
+      l1.readContract({ ...at, functionName: 'getOutbox' }),
+      l1.readContract({ ...at, functionName: 'getFeeAssetPortal' }),
+      l1.readContract({ ...at, functionName: 'getFeeAsset' }),
+      l1.readContract({ ...at, functionName: 'getVersion' }),
+    ]);
+    expect(inbox.toLowerCase()).toBe(addresses.inboxAddress);
+    expect(outbox.toLowerCase()).toBe(addresses.outboxAddress);
+    expect(portal.toLowerCase()).toBe(addresses.feeJuicePortalAddress);
+    expect(feeAsset.toLowerCase()).toBe(addresses.feeJuiceAddress);
+    // The rollup's version is the chain's: txs and L1-to-L2 messages carry it.
+    expect(await result<number>(node.publicUrl, 'node_getVersion')).toBe(Number(version));
+    expect(
+      await l1.readContract({ address: inbox, abi: InboxAbi, functionName: 'VERSION' }).then((v) => Number(v)),
+    ).toBe(Number(version));
+    const info = await result<{ l1ContractAddresses: Addresses; rollupVersion: number }>(
+      node.publicUrl,
+      'node_getNodeInfo',
+    );
+    expect(info.l1ContractAddresses).toEqual(addresses);
+    expect(info.rollupVersion).toBe(Number(version));
+  });
+
+  it("deploys with the node's slot and epoch durations, no committee, and its genesis archive", async () => {
+    const at = { address: addresses.rollupAddress as `0x${string}`, abi: RollupAbi } as const;
+    const [slot, epoch, committee, genesisArchive] = await Promise.all([
+      l1.readContract({ ...at, functionName: 'getSlotDuration' }),
+      l1.readContract({ ...at, functionName: 'getEpochDuration' }),
+      l1.readContract({ ...at, functionName: 'getTargetCommitteeSize' }),
+      l1.readContract({ ...at, functionName: 'archiveAt', args: [0n] }),
+    ]);
+    expect([Number(slot), Number(epoch), Number(committee)]).toEqual([4, 4, 0]);
+    const block1 = await until('block 1', async () => {
+      const h = await result<{ lastArchive: { root: string } } | null>(node.publicUrl, 'node_getBlockHeader', [1]);
+      return h ?? undefined;
+    });
+    // Block 1's lastArchive is the archive after genesis: what the rollup holds as checkpoint 0's archive.
+    expect(genesisArchive).toBe(block1.lastArchive.root);
+  });
+
+  it('anvil mines a block a second after the deployment, so L1 time follows the wall clock', async () => {
+    const b0 = await l1.getBlockNumber();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await l1.getBlockNumber()).toBeGreaterThan(b0);
+  });
+
+  it('a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry', async () => {
+    const other = await spawnNode({
+      args: ['--l1-rpc-urls', anvilUrl, '--registry-address', addresses.registryAddress as string],
+      readyTimeoutMs: 60_000,
+    });
+    try {
+      const theirs = await result<Addresses>(other.publicUrl, 'node_getL1ContractAddresses');
+      for (const key of Object.keys(theirs)) expect(theirs[key], key).toBe(addresses[key]);
+      expect(Object.keys(theirs)).toEqual(expect.arrayContaining(Object.keys(addresses).slice(0, 11)));
+      expect(await result<number>(other.publicUrl, 'node_getVersion')).toBe(
+        await result<number>(node.publicUrl, 'node_getVersion'),
+      );
+      expect(other.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
+    } finally {
+      await other.stop();
+    }
+  }, 90_000);
+
+  it('an L1 whose chain id is not --l1-chain-id stops start-up naming both', async () => {
+    const proc = spawnNodeProcess({ args: ['--l1-rpc-urls', anvilUrl, '--l1-chain-id', '5'] });
+    const exit = await proc.exited;
+    expect(exit.code).toBe(1);
+    expect(proc.stdout()).toMatch(/has chain id 31337, but --l1-chain-id is 5/);
+  });
+
+  it('a restart resumes the same L1 and deployment: no second deployment, same addresses, anvil stopped with the node', async () => {
+    const before = await result<number>(node.publicUrl, 'node_getBlockNumber');
+    await node.stop();
+    // anvil stopped with the node: its port no longer answers.
+    await expect(l1.getBlockNumber()).rejects.toThrow();
+    node = await startL1Node();
+    expect(node.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
+    expect(node.logs().some((l) => l.msg === 'settling on the stored L1 deployment')).toBe(true);
+    expect(await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses')).toEqual(addresses);
+    expect(await result<number>(node.publicUrl, 'node_getBlockNumber')).toBeGreaterThanOrEqual(before);
+    const restarted = createPublicClient({ transport: http(anvilUrlOf(node)), cacheTime: 0 });
+    const code = await restarted.getCode({ address: addresses.rollupAddress as `0x${string}` });
+    expect(code && code.length > 2).toBe(true);
+  }, 150_000);
+});
+
+describe('L1 settings', () => {
+  it.each([
+    [['--registry-address', '0x0000000000000000000000000000000000000001'], /--registry-address needs an L1/],
+    [['--l1', 'anvil', '--l1-rpc-urls', 'http://127.0.0.1:1'], /either it or --l1-rpc-urls/],
+    [['--l1', 'ganache'], /--l1: expected one of anvil, got "ganache"/],
+  ])('%j stops start-up with a usage error', async (args, message) => {
+    const proc = spawnNodeProcess({ args });
+    const exit = await proc.exited;
+    expect(exit.code).toBe(2);
+    expect(proc.stderr()).toMatch(message);
+  });
+});
