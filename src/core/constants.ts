@@ -132,3 +132,89 @@ export const FEE_JUICE_BALANCES_SLOT = 1n;
 
 /** Package version of Aztec whose wire format and hashes this node reproduces. */
 export const AZTEC_COMPAT_VERSION = '4.1.2';
+
+// Public execution (AVM).
+export const MEM_TAG_FF = 0;
+export const MEM_TAG_U1 = 1;
+export const MEM_TAG_U8 = 2;
+export const MEM_TAG_U16 = 3;
+export const MEM_TAG_U32 = 4;
+export const MEM_TAG_U64 = 5;
+export const MEM_TAG_U128 = 6;
+export const AVM_MEMORY_SIZE = 4294967296;
+export const AVM_MAX_OPERANDS = 7;
+export const NOTE_HASH_TREE_LEAF_COUNT = 4398046511104n;
+export const L1_TO_L2_MSG_TREE_LEAF_COUNT = 68719476736n;
+export const MAX_ETH_ADDRESS_VALUE = 1461501637330902918203684832716283019655932542975n;
+/** Addresses 1..MAX_PROTOCOL_CONTRACTS are reserved for protocol contracts (no deployment nullifier). */
+export const MAX_PROTOCOL_CONTRACTS = 11;
+export const MAX_PUBLIC_CALLS_TO_UNIQUE_CONTRACT_CLASS_IDS = 21;
+export const PROTOCOL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX = 1;
+/** The instance registry's map of contract updates (delayed public mutable class ids). */
+export const UPDATED_CLASS_IDS_SLOT = 1n;
+export const UPDATES_VALUE_SIZE = 1;
+export const DEFAULT_MAX_DEBUG_LOG_MEMORY_READS = 125000;
+/** Return and revert data are read back at most this many fields (Aztec's "best effort" read cap). */
+export const AVM_BEST_EFFORT_READ_CAP = 10000;
+
+// AVM gas per opcode (base L2, base DA, dynamic per unit).
+export const AVM_ADDRESSING_BASE_RESOLUTION_L2_GAS = 3;
+export const AVM_ADDRESSING_INDIRECT_L2_GAS = 3;
+export const AVM_ADDRESSING_RELATIVE_L2_GAS = 3;
+export const AVM_ADD_BASE_L2_GAS = 12;
+export const AVM_SUB_BASE_L2_GAS = 12;
+export const AVM_MUL_BASE_L2_GAS = 27;
+export const AVM_DIV_BASE_L2_GAS = 27;
+export const AVM_FDIV_BASE_L2_GAS = 225;
+export const AVM_EQ_BASE_L2_GAS = 12;
+export const AVM_LT_BASE_L2_GAS = 42;
+export const AVM_LTE_BASE_L2_GAS = 42;
+export const AVM_AND_BASE_L2_GAS = 12;
+export const AVM_OR_BASE_L2_GAS = 12;
+export const AVM_XOR_BASE_L2_GAS = 12;
+export const AVM_NOT_BASE_L2_GAS = 12;
+export const AVM_SHL_BASE_L2_GAS = 18;
+export const AVM_SHR_BASE_L2_GAS = 18;
+export const AVM_CAST_BASE_L2_GAS = 27;
+export const AVM_GETENVVAR_BASE_L2_GAS = 12;
+export const AVM_CALLDATACOPY_BASE_L2_GAS = 18;
+export const AVM_SUCCESSCOPY_BASE_L2_GAS = 12;
+export const AVM_RETURNDATASIZE_BASE_L2_GAS = 12;
+export const AVM_RETURNDATACOPY_BASE_L2_GAS = 18;
+export const AVM_JUMP_BASE_L2_GAS = 9;
+export const AVM_JUMPI_BASE_L2_GAS = 9;
+export const AVM_INTERNALCALL_BASE_L2_GAS = 9;
+export const AVM_INTERNALRETURN_BASE_L2_GAS = 9;
+export const AVM_SET_BASE_L2_GAS = 27;
+export const AVM_MOV_BASE_L2_GAS = 12;
+export const AVM_SLOAD_BASE_L2_GAS = 1290;
+export const AVM_SSTORE_BASE_L2_GAS = 33140;
+export const AVM_NOTEHASHEXISTS_BASE_L2_GAS = 504;
+export const AVM_EMITNOTEHASH_BASE_L2_GAS = 19275;
+export const AVM_NULLIFIEREXISTS_BASE_L2_GAS = 903;
+export const AVM_EMITNULLIFIER_BASE_L2_GAS = 30800;
+export const AVM_L1TOL2MSGEXISTS_BASE_L2_GAS = 540;
+export const AVM_GETCONTRACTINSTANCE_BASE_L2_GAS = 6108;
+export const AVM_EMITPUBLICLOG_BASE_L2_GAS = 15;
+export const AVM_SENDL2TOL1MSG_BASE_L2_GAS = 5239;
+export const AVM_CALL_BASE_L2_GAS = 9936;
+export const AVM_STATICCALL_BASE_L2_GAS = 9936;
+export const AVM_RETURN_BASE_L2_GAS = 9;
+export const AVM_REVERT_BASE_L2_GAS = 9;
+export const AVM_DEBUGLOG_BASE_L2_GAS = 9;
+export const AVM_POSEIDON2_BASE_L2_GAS = 360;
+export const AVM_SHA256COMPRESSION_BASE_L2_GAS = 12288;
+export const AVM_KECCAKF1600_BASE_L2_GAS = 58176;
+export const AVM_ECADD_BASE_L2_GAS = 270;
+export const AVM_TORADIXBE_BASE_L2_GAS = 24;
+export const AVM_CALLDATACOPY_DYN_L2_GAS = 3;
+export const AVM_RETURNDATACOPY_DYN_L2_GAS = 3;
+export const AVM_TORADIXBE_DYN_L2_GAS = 3;
+export const AVM_BITWISE_DYN_L2_GAS = 3;
+export const AVM_EMITPUBLICLOG_DYN_L2_GAS = 3;
+export const AVM_EMITNOTEHASH_BASE_DA_GAS = 32;
+export const AVM_EMITNULLIFIER_BASE_DA_GAS = 32;
+export const AVM_SENDL2TOL1MSG_BASE_DA_GAS = 32;
+export const AVM_EMITPUBLICLOG_BASE_DA_GAS = 64;
+export const AVM_EMITPUBLICLOG_DYN_DA_GAS = 32;
+export const AVM_SSTORE_DYN_DA_GAS = 64;

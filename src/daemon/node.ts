@@ -401,7 +401,10 @@ function newMempool(
     },
     epochDuration: config.epochDuration,
     minedTxLookup: chainMinedTxLookup(chain.chain),
-    contractClassIdOf: (address) => chain.store.contractInstances.get(address)?.currentContractClassId.value,
+    // The class in force when the next block runs (upgrades applied; protocol contracts from genesis).
+    contractClassIdOf: (address) =>
+      chain.store.getContractInstanceAt(address, chain.slots.slotTimestamp(chain.slots.currentSlot()))
+        ?.currentContractClassId.value,
     ...o,
   });
   o.log?.info(

@@ -9,6 +9,8 @@ import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
 import { operationsRpcHandlers } from './operations/operations-rpc-handlers.js';
 import type { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { PublicCallSimulator } from './public-processor/public-call-simulator.js';
+import { publicProcessorRpcHandlers } from './public-processor/public-processor-rpc-handlers.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { StorageHealth } from './store/storage-health.js';
 import type { ValidatorService } from './validators/validator-service.js';
@@ -38,6 +40,7 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
     ...chainRpcHandlers(node.chain, node.config, node.sequencer),
     ...mempoolRpcHandlers(node.mempool, node.feeModel),
+    ...publicProcessorRpcHandlers(new PublicCallSimulator(node.chain, node.config, node.feeModel)),
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
     node_isReady: async () => node.state === 'running' && node.storage?.problem === undefined,
     ...operationsRpcHandlers(() => node.operations),

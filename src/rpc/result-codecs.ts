@@ -302,19 +302,3 @@ function concatNodes(head: Buffer, nodes: readonly Uint8Array[]): string {
 function splitNodes(b: Buffer, at: number, n: number): Buffer[] {
   return Array.from({ length: n }, (_, i) => b.subarray(at + 32 * i, at + 32 + 32 * i));
 }
-
-/**
- * A result l2node never produces because the method always refuses (its feature is not in this node yet,
- * the refusal says so): the docs still name the reference type, and reading one is refused plainly.
- */
-export function refusedResult(type: string, why: string): ResultCodec<never> {
-  return {
-    type,
-    encode: () => {
-      throw new Error(`${type} has no encoder: ${why}`);
-    },
-    decode: (_json, path = '') => {
-      throw new DecodeError(path, `l2node does not read ${type}: ${why}`);
-    },
-  };
-}

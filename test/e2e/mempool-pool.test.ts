@@ -162,7 +162,7 @@ describe('the pool over RPC', () => {
     const list = (await call(node.publicUrl, 'node_getAllowedPublicSetup')).result as unknown[];
     expect(list.at(-1)).toEqual({ classId: CLASS_ID, selector: '0x11223344' });
     const t = withPublicCalls(tx(1n), { setup: [{ contract: 77n, sender: 1n, calldata: [new Fr(0x11223344n)] }] });
-    const reasons = [TX_ERROR.SETUP_FUNCTION_UNKNOWN_CONTRACT, TX_ERROR.PUBLIC_CALLS_UNSUPPORTED];
+    const reasons = [TX_ERROR.SETUP_FUNCTION_UNKNOWN_CONTRACT];
     expect((await call(node.publicUrl, 'node_isValidTx', [t.toJSON()])).result).toEqual({
       result: 'invalid',
       reason: reasons,

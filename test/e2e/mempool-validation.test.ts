@@ -99,7 +99,6 @@ const instanceLog = (address: bigint, version: number): PrivateLog =>
     instance.publicKeys,
     instance.deployer,
   ).toLog();
-const PUBLIC = TX_ERROR.PUBLIC_CALLS_UNSUPPORTED;
 
 const CASES: [string, () => Tx, string[]][] = [
   [
@@ -155,44 +154,34 @@ const CASES: [string, () => Tx, string[]][] = [
     [TX_ERROR.INSUFFICIENT_FEE_PAYER_BALANCE],
   ],
   [
-    'public calls',
-    () => withPublicCalls(build(), { app: [{ contract: 9n, sender: 1n, calldata: [new Fr(1n)] }] }),
-    [PUBLIC],
-  ],
-  [
     'a setup function not on the allow list',
     () => setup(77n, 1n, [new Fr(0x1234n)]),
-    [TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED, PUBLIC],
+    [TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED],
   ],
   [
     'an allowed setup function with the wrong calldata length',
     () => setup(1n, 0x99n, [SET_AUTHORIZED, new Fr(1n)]),
-    [TX_ERROR.SETUP_WRONG_CALLDATA_LENGTH, PUBLIC],
+    [TX_ERROR.SETUP_WRONG_CALLDATA_LENGTH],
   ],
   [
     'an only_self setup function called by another contract',
     () => setup(5n, 0x99n, [INCREASE_BALANCE, new Fr(1n), new Fr(1n)]),
-    [TX_ERROR.SETUP_ONLY_SELF_WRONG_SENDER, PUBLIC],
+    [TX_ERROR.SETUP_ONLY_SELF_WRONG_SENDER],
   ],
   [
     'a setup function called by the null msg sender',
     () => setup(1n, NULL_MSG_SENDER_CONTRACT_ADDRESS, [SET_AUTHORIZED, new Fr(1n), new Fr(1n)]),
-    [TX_ERROR.SETUP_NULL_MSG_SENDER, PUBLIC],
-  ],
-  [
-    'a setup function of the settings extension (instance entry)',
-    () => setup(0x4dn, 1n, [new Fr(0x11223344n)]),
-    [PUBLIC],
+    [TX_ERROR.SETUP_NULL_MSG_SENDER],
   ],
   [
     'calldata missing for a public call',
     () => withPublicCalls(build(), { app: [{ contract: 9n, sender: 1n, calldata: [new Fr(1n)], omitCalldata: true }] }),
-    [TX_ERROR.CALLDATA_COUNT_MISMATCH, PUBLIC],
+    [TX_ERROR.CALLDATA_COUNT_MISMATCH],
   ],
   [
     'calldata that is not what the call committed to',
     () => withPublicCalls(build(), { app: [{ contract: 9n, sender: 1n, calldata: [new Fr(1n)], wrongHash: true }] }),
-    [TX_ERROR.INCORRECT_CALLDATA, PUBLIC],
+    [TX_ERROR.INCORRECT_CALLDATA],
   ],
   [
     'more than 16,000 calldata fields',
@@ -200,7 +189,7 @@ const CASES: [string, () => Tx, string[]][] = [
       withPublicCalls(build(), {
         app: [{ contract: 9n, sender: 1n, calldata: Array.from({ length: 16_001 }, () => new Fr(1n)) }],
       }),
-    [TX_ERROR.SIZE_ABOVE_LIMIT, TX_ERROR.CALLDATA_COUNT_TOO_LARGE, PUBLIC],
+    [TX_ERROR.SIZE_ABOVE_LIMIT, TX_ERROR.CALLDATA_COUNT_TOO_LARGE],
   ],
   ['a contract class log missing', () => withClassLogFields(published(), []), [TX_ERROR.CONTRACT_CLASS_LOG_COUNT]],
   [
@@ -238,6 +227,13 @@ describe('validation over RPC: one reason per rule', () => {
       message: `Invalid tx: ${reasons.join(', ')}`,
       data: { code: 'TX_INVALID', reasons },
     });
+  });
+
+  it('finds public calls valid, a setup function of the settings extension (instance entry) included', async () => {
+    const app = withPublicCalls(build(), { app: [{ contract: 9n, sender: 1n, calldata: [new Fr(1n)] }] });
+    for (const t of [app, setup(0x4dn, 1n, [new Fr(0x11223344n)])]) {
+      expect((await call(node.publicUrl, 'node_isValidTx', [t.toJSON()])).result).toEqual({ result: 'valid' });
+    }
   });
 
   it('max fee per gas below the current min fee: skipped by isValidTx, refused by sendTx', async () => {
@@ -328,12 +324,15 @@ describe('the rest of the mempool surface', () => {
     ]);
   });
 
-  it('answers node_simulatePublicCalls with UNSUPPORTED', async () => {
-    const a = await call(node.publicUrl, 'node_simulatePublicCalls', [build().toJSON()]);
-    expect(a.error).toEqual({
-      code: -32006,
-      message: 'public function calls are not supported by this node yet',
-      data: { code: 'UNSUPPORTED' },
+  it('simulates a tx without public calls as the next block would take it (nothing kept)', async () => {
+    const t = build();
+    const a = await call(node.publicUrl, 'node_simulatePublicCalls', [t.toJSON()]);
+    const out = a.result as { revertReason?: unknown; txEffect: { txHash: string }; publicReturnValues: unknown[] };
+    expect(out.revertReason).toBeUndefined();
+    expect(out.txEffect.txHash).toBe(t.txHash.toString());
+    expect(out.publicReturnValues).toEqual([]);
+    expect((await call(node.publicUrl, 'node_getTxReceipt', [t.txHash.toString()])).result).toMatchObject({
+      status: 'dropped',
     });
   });
 

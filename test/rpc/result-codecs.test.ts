@@ -113,11 +113,11 @@ describe('result codecs refuse answers of the wrong shape, naming the path', () 
     expect(refusal('node_getBlocks', [{}])).toMatch(/^\[0\]\.archive: expected an object/);
   });
 
-  it('refuses binary of the wrong length and results l2node never produces', () => {
+  it('refuses binary of the wrong length, and a simulation output without its parts', () => {
     expect(refusal('node_getNoteHashMembershipWitness', Buffer.alloc(33).toString('base64'))).toMatch(
       /a membership witness is a 32-byte index and 32-byte nodes, got 33 bytes/,
     );
-    expect(refusal('node_simulatePublicCalls', {})).toMatch(/l2node does not read PublicSimulationOutput/);
+    expect(refusal('node_simulatePublicCalls', {})).toMatch(/^gasUsed: expected an object/);
     expect(refusal('node_isValidTx', { result: 'maybe' })).toBe(
       'result: expected "valid", "invalid" or "skipped", got string "maybe"',
     );

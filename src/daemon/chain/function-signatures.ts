@@ -1,10 +1,9 @@
-import type { Tx } from '../../core/tx/tx.js';
 import { selectorFromSignature } from '../mempool/selector-from-signature.js';
 import type { FunctionSignatureRepository } from '../store/function-signature-repository.js';
 
 /**
  * Function signatures clients registered (node_registerContractFunctionSignatures), kept in the database by
- * selector so that errors can name the function a tx calls instead of a bare selector.
+ * selector so that revert reasons of public execution name the functions that failed (by name, as 4.1.2 does).
  */
 export class FunctionSignatures {
   constructor(private readonly repo: FunctionSignatureRepository) {}
@@ -29,20 +28,6 @@ export class FunctionSignatures {
   /** The registered signature of a selector. */
   nameOf(selector: number): string | undefined {
     return this.repo.get(selector);
-  }
-
-  /** The first public function a tx calls: `signature (selector) on contract`, or the selector alone. */
-  describeFirstPublicCall(tx: Tx): string {
-    const call = tx.data.getPublicCallRequests()[0];
-    if (!call) return 'no public function';
-    const calldata = tx.publicFunctionCalldata.find((c) => c.hash.equals(call.calldataHash));
-    const first = calldata?.values[0];
-    const at = `on ${call.contractAddress}`;
-    if (!first || first.value > 0xffffffffn) return `a public function ${at}`;
-    const selector = Number(first.value);
-    const hex = `0x${selector.toString(16).padStart(8, '0')}`;
-    const name = this.nameOf(selector);
-    return name ? `${name} (${hex}) ${at}` : `public function ${hex} ${at}`;
   }
 }
 

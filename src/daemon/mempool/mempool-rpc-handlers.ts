@@ -3,7 +3,6 @@ import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { FeeModel } from '../fees/fee-model.js';
 import type { Mempool } from './mempool.js';
 import { allowedSetupFunctionToJson } from './tx-checks/allowed-setup-function.js';
-import { TX_ERROR } from './tx-checks/tx-error-texts.js';
 
 /** Largest number of pending txs one node_getPendingTxs call returns (spec part 8). */
 const MAX_PENDING_TXS_PAGE = 100;
@@ -27,10 +26,6 @@ export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel) {
         isSimulation: options?.isSimulation ?? false,
         skipFeeEnforcement: options?.skipFeeEnforcement ?? false,
       }),
-
-    node_simulatePublicCalls: async () => {
-      throw rpcErrors.unsupported(TX_ERROR.PUBLIC_CALLS_UNSUPPORTED);
-    },
 
     node_getPendingTxs: async (limit, after) => mempool.pendingTxs(Math.min(limit, MAX_PENDING_TXS_PAGE), after),
 

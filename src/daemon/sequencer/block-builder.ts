@@ -12,17 +12,20 @@ import { Body } from '../../core/block/body.js';
 import type { GlobalVariables } from '../../core/block/global-variables.js';
 import { L2Block } from '../../core/block/l2-block.js';
 import { Fr } from '../../core/fr.js';
-import { computeTransactionFee, InsufficientFeePerGasError } from '../../core/gas/transaction-fee.js';
-import { computeFeePayerBalanceLeafSlot } from '../../core/hash/siloing.js';
-import { PublicDataWrite } from '../../core/tx/public-data-write.js';
+import { InsufficientFeePerGasError } from '../../core/gas/transaction-fee.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
 import { txExpiredAt } from '../../core/tx/tx-expiry.js';
+import { applyTxEffectToFork } from '../public-processor/apply-tx-effect.js';
+import { BlockContracts } from '../public-processor/block-contracts.js';
+import { processPrivateOnlyTx } from '../public-processor/private-only-tx.js';
+import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-error.js';
+import { processPublicTx } from '../public-processor/public-tx-processor.js';
+import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
 import type { WorldStateFork } from '../world-state/world-state-fork.js';
-import { buildPrivateTxEffect } from './private-tx-effect.js';
 
 /** What one block may hold. */
 export interface BlockLimits {
@@ -46,8 +49,8 @@ export interface BlockBuildInput {
   readonly txs: Iterable<Tx>;
   /** Build even without txs (a checkpoint's first block bringing messages, or empty blocks by configuration). */
   readonly allowEmpty: boolean;
-  /** Names a function selector for error messages (registered signatures), if known. */
-  readonly describeCall?: (tx: Tx) => string;
+  /** The published contracts public calls run (the chain store's, protocol contracts included). */
+  readonly contracts: PublishedContracts;
 }
 
 /** A tx that can never be included (it is dropped from the pool, with the reason). */
@@ -74,7 +77,8 @@ export interface BlockBuildResult {
 /**
  * Builds the next block on a fork of the latest world state: the checkpoint's L1-to-L2 messages on its first
  * block, then the candidate txs in priority order while they fit (tx count, mana, the checkpoint's blob
- * space), each charged its fee from the fee payer's FeeJuice balance; then the header (global variables, state,
+ * space), each charged its fee from the fee payer's FeeJuice balance, public calls run by the public processor;
+ * then the header (global variables, state,
  * sponge blob hash, fees, mana) and the archive after it. Txs that cannot be included in any block are reported
  * as dropped; txs that do not fit this block (limits, fees below the block's) are left for later.
  */
@@ -96,6 +100,8 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
     const dropped: UnbuildableTx[] = [];
     let mana = 0;
     let totalFees = 0n;
+    // One contracts view for the block: later txs can call what earlier txs deployed.
+    const contracts = new BlockContracts(input.contracts);
     for (const tx of input.txs) {
       if (included.length >= limits.maxTxs) break;
       const refusal = permanentRefusal(input, fork, tx);
@@ -103,49 +109,28 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
         dropped.push({ tx, reason: refusal });
         continue;
       }
-      const gasUsed = tx.data.gasUsed;
-      if (mana + gasUsed.l2Gas > limits.maxL2Gas) continue;
-      let fee: Fr;
-      try {
-        fee = computeTransactionFee(globals.gasFees, tx.gasSettings, gasUsed);
-      } catch (err) {
-        if (err instanceof InsufficientFeePerGasError) continue;
-        throw err;
-      }
-      const feePayer = tx.data.feePayer.value;
-      const leafSlot = computeFeePayerBalanceLeafSlot(feePayer);
-      const balance = fork.getPublicStorageAt(leafSlot);
-      if (balance < fee.value) {
-        dropped.push({
-          tx,
-          reason: `Not enough balance for fee payer ${tx.data.feePayer} to pay for transaction (got ${balance} needs ${fee.value})`,
-        });
+      const outcome = processTx(input, fork, contracts, tx, mana);
+      if (outcome.kind === 'skip') continue;
+      if (outcome.kind === 'drop') {
+        dropped.push({ tx, reason: outcome.reason });
         continue;
       }
-      const effect = buildPrivateTxEffect(
-        tx,
-        fee,
-        new PublicDataWrite(new Fr(leafSlot), new Fr(balance - fee.value)),
-        globals,
-      );
+      const { effect } = outcome;
       const fields = txEffectBlobFieldCount(effect);
       if (fields > blobBudget) continue;
       try {
-        fork.applyTxEffects({
-          noteHashes: effect.noteHashes.map((f) => f.value),
-          nullifiers: effect.nullifiers.map((f) => f.value),
-          publicDataWrites: effect.publicDataWrites.map((w) => ({ leafSlot: w.leafSlot.value, value: w.value.value })),
-        });
+        applyTxEffectToFork(fork, effect);
       } catch (err) {
         if (!(err instanceof WorldStateError)) throw err;
         dropped.push({ tx, reason: err.message });
         continue;
       }
+      contracts.addTxEffect(effect);
       included.push(tx);
       effects.push(effect);
       blobBudget -= fields;
-      mana += gasUsed.l2Gas;
-      totalFees += fee.value;
+      mana += outcome.mana;
+      totalFees += effect.transactionFee.value;
     }
     if (included.length === 0 && !input.allowEmpty) {
       fork.close();
@@ -181,13 +166,43 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
   }
 }
 
+/** What processing one candidate gave: its effect and mana, or leave it for a later block, or drop it. */
+type TxOutcome =
+  | { readonly kind: 'included'; readonly effect: TxEffect; readonly mana: number }
+  | { readonly kind: 'skip' }
+  | { readonly kind: 'drop'; readonly reason: string };
+
+/**
+ * Runs one candidate on the block's fork: a tx without public calls pays its fee from private's gas, one with
+ * public calls goes through the public processor. As 4.1.2 builds proposals, a public tx is only tried when its
+ * gas limit still fits the block; the mana it adds is its actual total gas. Max fees below the block's leave it
+ * for a later block; a tx no block can take is dropped with the processor's reason.
+ */
+function processTx(
+  input: BlockBuildInput,
+  fork: WorldStateFork,
+  contracts: BlockContracts,
+  tx: Tx,
+  mana: number,
+): TxOutcome {
+  const isPublic = tx.hasPublicCalls();
+  const upTo = isPublic ? tx.gasSettings.gasLimits.l2Gas : tx.data.gasUsed.l2Gas;
+  if (mana + upTo > input.limits.maxL2Gas) return { kind: 'skip' };
+  try {
+    const { txEffect, gasUsed } = isPublic
+      ? processPublicTx({ state: fork, contracts, globals: input.globals, tx })
+      : processPrivateOnlyTx(fork, input.globals, tx);
+    return { kind: 'included', effect: txEffect, mana: gasUsed.totalGas.l2Gas };
+  } catch (err) {
+    if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
+    if (err instanceof PublicTxInvalidError) return { kind: 'drop', reason: err.message };
+    throw err;
+  }
+}
+
 /** Why a tx can never be included, or undefined. The mempool checks these too; the chain may have moved since. */
 function permanentRefusal(input: BlockBuildInput, fork: WorldStateFork, tx: Tx): string | undefined {
   const g = input.globals;
-  if (tx.hasPublicCalls()) {
-    const call = input.describeCall?.(tx) ?? 'a public function';
-    return `Tx calls ${call}: this node builds blocks without public execution (private-only txs are supported)`;
-  }
   const ctx = tx.data.constants.txContext;
   if (!ctx.chainId.equals(g.chainId))
     return `Incorrect L1 chain id: tx has ${ctx.chainId.value}, chain is ${g.chainId.value}`;

@@ -2,6 +2,7 @@ import type { GasFees } from '../../core/gas/gas-fees.js';
 import type { ChainConfig } from '../chain/chain-settings.js';
 import type { ChainState } from '../chain/chain-state.js';
 import type { Logger } from '../logging/logger.js';
+import { chainStoreContracts } from '../public-processor/chain-store-contracts.js';
 import type { PendingTxSource } from './pending-tx-source.js';
 import { Sequencer } from './sequencer.js';
 import type { SequencerConfig } from './sequencer-settings.js';
@@ -46,7 +47,7 @@ export function configuredSequencer(
       return config.feeRecipient;
     },
     minFees,
-    describeCall: (tx) => chain.functionSignatures.describeFirstPublicCall(tx),
+    contracts: chainStoreContracts(chain.chain.store),
     log,
   });
 }

@@ -3,12 +3,12 @@ import type { EthAddress } from '../../core/eth-address.js';
 import { Fr } from '../../core/fr.js';
 import type { GasFees } from '../../core/gas/gas-fees.js';
 import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
-import type { Tx } from '../../core/tx/tx.js';
 import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
 import type { Cancel } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
 import { type BlockLimits, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
@@ -33,8 +33,8 @@ export interface SequencerOptions {
   readonly feeRecipient: AztecAddress;
   /** The min fees per gas the next checkpoint charges (the fee model). */
   readonly minFees: () => GasFees;
-  /** Names the public function a tx calls, for the reason it is dropped. */
-  readonly describeCall?: (tx: Tx) => string;
+  /** The published contracts the txs' public calls run (the chain store's, protocol contracts included). */
+  readonly contracts: PublishedContracts;
   readonly log: Logger;
 }
 
@@ -217,7 +217,7 @@ export class Sequencer implements Service, BlockProducer {
       limits: this.o.limits,
       txs: head.done ? [] : prepend(head.value, pending),
       allowEmpty: emptyAllowed,
-      describeCall: this.o.describeCall,
+      contracts: this.o.contracts,
     });
     for (const d of result.dropped) {
       this.o.log.warn({ txHash: d.tx.txHash.toString(), reason: d.reason }, `dropped tx ${d.tx.txHash}: ${d.reason}`);

@@ -4,8 +4,12 @@ import { Body } from '../../core/block/body.js';
 import { L2Block } from '../../core/block/l2-block.js';
 import { BlockHash } from '../../core/block-hash.js';
 import { NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP } from '../../core/constants.js';
+import type { ContractClassPublic } from '../../core/contract/contract-class-public.js';
 import { ContractClassPublishedEvent } from '../../core/contract/contract-class-published-event.js';
 import { ContractInstancePublishedEvent } from '../../core/contract/contract-instance-published-event.js';
+import { ContractInstanceUpdatedEvent } from '../../core/contract/contract-instance-updated-event.js';
+import { ContractInstanceWithAddress } from '../../core/contract/contract-instance-with-address.js';
+import { getProtocolContractClass, getProtocolContractInstance } from '../../core/contract/protocol-contracts.js';
 import { Fr } from '../../core/fr.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
@@ -16,6 +20,7 @@ import { CheckpointAttestationRepository } from './checkpoint-attestation-reposi
 import { CheckpointRepository } from './checkpoint-repository.js';
 import { ContractClassRepository } from './contract-class-repository.js';
 import { ContractInstanceRepository } from './contract-instance-repository.js';
+import { ContractInstanceUpdateRepository } from './contract-instance-update-repository.js';
 import { DevL1InboxRepository } from './dev-l1-inbox-repository.js';
 import { FunctionSignatureRepository } from './function-signature-repository.js';
 import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
@@ -47,6 +52,8 @@ export class ChainStore {
   readonly tags: LogTagRepository;
   readonly contractClasses: ContractClassRepository;
   readonly contractInstances: ContractInstanceRepository;
+  /** Upgrades scheduled through the instance registry (its public logs). */
+  readonly contractInstanceUpdates: ContractInstanceUpdateRepository;
   readonly l1ToL2Messages: L1ToL2MessageRepository;
   readonly checkpoints: CheckpointRepository;
   /** Each checkpoint's committee attestations (src/daemon/validators). */
@@ -64,6 +71,7 @@ export class ChainStore {
     this.tags = new LogTagRepository(db);
     this.contractClasses = new ContractClassRepository(db);
     this.contractInstances = new ContractInstanceRepository(db);
+    this.contractInstanceUpdates = new ContractInstanceUpdateRepository(db);
     this.l1ToL2Messages = new L1ToL2MessageRepository(db);
     this.checkpoints = new CheckpointRepository(db);
     this.checkpointAttestations = new CheckpointAttestationRepository(db);
@@ -80,6 +88,7 @@ export class ChainStore {
     const n = block.number;
     let publicLogs = 0;
     let classLogs = 0;
+    let updates = 0;
     const effects = block.body.txEffects;
     for (let i = 0; i < effects.length; i++) {
       const effect = effects[i] as TxEffect;
@@ -88,7 +97,7 @@ export class ChainStore {
       this.indexTags(n, i, stored, 'insert');
       publicLogs += stored.publicLogCount;
       classLogs += stored.contractClassLogCount;
-      this.indexContracts(n, i, effect);
+      updates = this.indexContracts(block, i, effect, updates);
     }
     this.blocks.insert({
       number: n,
@@ -127,6 +136,7 @@ export class ChainStore {
     this.blocks.deleteAbove(blockNumber);
     this.contractClasses.deleteAbove(blockNumber);
     this.contractInstances.deleteAbove(blockNumber);
+    this.contractInstanceUpdates.deleteAbove(blockNumber);
     this.l1ToL2Messages.deleteAbove(blockNumber);
     this.checkpoints.deleteEndingAbove(blockNumber);
     return removed;
@@ -251,7 +261,8 @@ export class ChainStore {
   }
 
   /** Contract classes and instances announced by the registries' events in a tx (4.1.2 archiver rules). */
-  private indexContracts(blockNumber: number, txIndex: number, effect: TxEffect): void {
+  private indexContracts(block: L2Block, txIndex: number, effect: TxEffect, updatesBefore: number): number {
+    const blockNumber = block.number;
     for (const log of effect.contractClassLogs) {
       if (!ContractClassPublishedEvent.isContractClassPublishedEvent(log)) continue;
       try {
@@ -276,5 +287,52 @@ export class ChainStore {
         });
       }
     }
+    let updates = updatesBefore;
+    for (const log of effect.publicLogs) {
+      if (!ContractInstanceUpdatedEvent.isContractInstanceUpdatedEvent(log)) continue;
+      try {
+        this.contractInstanceUpdates.insert(ContractInstanceUpdatedEvent.fromLog(log), {
+          blockNumber,
+          blockTimestamp: block.header.globalVariables.timestamp,
+          position: updates,
+        });
+        updates++;
+      } catch (err) {
+        this.warn('ignored a malformed contract instance update', {
+          blockNumber,
+          txIndex,
+          reason: (err as Error).message,
+        });
+      }
+    }
+    return updates;
+  }
+
+  /**
+   * The instance at `address` with its class as of `timestamp` (upgrades applied): the protocol contracts at
+   * addresses 1..6 from genesis, other instances from their publication.
+   */
+  getContractInstanceAt(address: bigint, timestamp: bigint): ContractInstanceWithAddress | undefined {
+    const protocol = getProtocolContractInstance(address);
+    if (protocol) return protocol;
+    const published = this.contractInstances.get(address);
+    if (!published) return undefined;
+    const original = published.originalContractClassId.value;
+    const current = this.contractInstanceUpdates.currentClassId(address, timestamp, original);
+    if (current === published.currentContractClassId.value) return published;
+    return new ContractInstanceWithAddress(
+      published.salt,
+      published.deployer,
+      new Fr(current),
+      published.originalContractClassId,
+      published.initializationHash,
+      published.publicKeys,
+      published.address,
+    );
+  }
+
+  /** A contract class by id: the protocol contracts' from genesis, others from their publication. */
+  getContractClass(classId: bigint): ContractClassPublic | undefined {
+    return getProtocolContractClass(classId) ?? this.contractClasses.get(classId);
   }
 }

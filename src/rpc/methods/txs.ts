@@ -1,17 +1,10 @@
 import { DecodeError, joinPath } from '../../core/serialize/decode-error.js';
 import { describe, readObject } from '../../core/serialize/json-reader.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
+import { PublicSimulationOutput } from '../../core/tx/public-simulation-output.js';
 import { Tx } from '../../core/tx/tx.js';
 import { TxReceipt } from '../../core/tx/tx-receipt.js';
-import {
-  arrayResult,
-  classResult,
-  integerResult,
-  nullable,
-  refusedResult,
-  stringResult,
-  voidResult,
-} from '../result-codecs.js';
+import { arrayResult, classResult, integerResult, nullable, stringResult, voidResult } from '../result-codecs.js';
 import { defaulted, defineMethod, optional, type ResultCodec, required } from '../rpc-method.js';
 import { arrayOf, boolean, booleanOrNull, integer, objectOf, txHash, tx as txWire } from '../wire-types.js';
 import { SAME } from './shared-params.js';
@@ -113,7 +106,7 @@ export const TX_METHODS = {
   node_simulatePublicCalls: defineMethod({
     summary: 'Simulates the public calls of a transaction on the latest state.',
     params: [tx, optional('skipFeeEnforcement', boolean, 'Do not check fees.')],
-    result: refusedResult('PublicSimulationOutput', 'this node has no public VM yet, so it refuses every simulation'),
+    result: classResult('PublicSimulationOutput', PublicSimulationOutput.fromJSON),
     compat: SAME,
   }),
 };

@@ -142,7 +142,7 @@ describe('gas', () => {
     };
     const tx = withPublicCalls(h.tx({ payer: broke }), { setup: [claim] });
     expect(TxMeta.of(tx).claimAmount).toBe(10n ** 16n);
-    expect(reasons(tx)).toEqual([TX_ERROR.PUBLIC_CALLS_UNSUPPORTED]);
+    expect(reasons(tx)).toEqual([]);
   });
   it('skipFeeEnforcement leaves gas and fees out', () => {
     const r = h.mempool.isValidTx(h.tx({ payer: new AztecAddress(0xdeadn), maxFee: 1n }), { skipFeeEnforcement: true });
@@ -152,9 +152,9 @@ describe('gas', () => {
 
 describe('setup allow list (phases)', () => {
   const setupTx = (call: Parameters<typeof withPublicCalls>[1]['setup']) => withPublicCalls(h.tx(), { setup: call });
-  it('accepts the defaults (reporting only that public calls need the AVM)', () => {
+  it('accepts the defaults', () => {
     const ok = setupTx([{ contract: 1n, sender: 0x99n, calldata: [SET_AUTHORIZED, 1n, 1n].map((v) => new Fr(v)) }]);
-    expect(reasons(ok)).toEqual([TX_ERROR.PUBLIC_CALLS_UNSUPPORTED]);
+    expect(reasons(ok)).toEqual([]);
   });
   it('refuses a function not on the list', () => {
     const tx = setupTx([{ contract: 77n, sender: 0x99n, calldata: [new Fr(0x1234n)] }]);
@@ -175,9 +175,7 @@ describe('setup allow list (phases)', () => {
     const tx = setupTx([{ contract: 1n, sender: NULL_MSG_SENDER_CONTRACT_ADDRESS, calldata }]);
     expect(reasons(tx)).toContain(TX_ERROR.SETUP_NULL_MSG_SENDER);
     const internal = [SET_AUTHORIZED_INTERNAL, 1n, 1n, 1n].map((v) => new Fr(v));
-    expect(reasons(setupTx([{ contract: 1n, sender: 1n, calldata: internal }]))).toEqual([
-      TX_ERROR.PUBLIC_CALLS_UNSUPPORTED,
-    ]);
+    expect(reasons(setupTx([{ contract: 1n, sender: 1n, calldata: internal }]))).toEqual([]);
   });
   it('refuses a class-based entry for a contract the node does not know', () => {
     h.settings.txPublicSetupAllowListExtend = parseAllowedSetupList(`C:0x${'0b'.repeat(32)}:0x11223344`);
@@ -187,14 +185,14 @@ describe('setup allow list (phases)', () => {
   it('takes instance entries of the settings extension', () => {
     h.settings.txPublicSetupAllowListExtend = parseAllowedSetupList(`I:0x${'00'.repeat(31)}4d:0x11223344:rn`);
     const tx = setupTx([{ contract: 0x4dn, sender: 1n, calldata: [new Fr(0x11223344n)] }]);
-    expect(reasons(tx)).toEqual([TX_ERROR.PUBLIC_CALLS_UNSUPPORTED]);
+    expect(reasons(tx)).toEqual([]);
   });
 });
 
 describe('public calls', () => {
-  it('are invalid until the node has a public VM', () => {
+  it('are valid: the node runs them', () => {
     const tx = withPublicCalls(h.tx(), { app: [{ contract: 9n, sender: 1n, calldata: [new Fr(1n)] }] });
-    expect(reasons(tx)).toEqual([TX_ERROR.PUBLIC_CALLS_UNSUPPORTED]);
+    expect(reasons(tx)).toEqual([]);
   });
 });
 

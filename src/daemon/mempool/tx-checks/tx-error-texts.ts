@@ -34,5 +34,4 @@ export const TX_ERROR = {
   INCORRECT_CONTRACT_ADDRESS: 'Incorrect contract instance deployment address',
   MALFORMED_CONTRACT_INSTANCE_LOG: 'Failed to parse contract instance deployment log',
   DURING_VALIDATION: 'Unexpected error during validation',
-  PUBLIC_CALLS_UNSUPPORTED: 'public function calls are not supported by this node yet',
 } as const;

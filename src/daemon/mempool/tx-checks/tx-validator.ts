@@ -8,7 +8,6 @@ import { validateGas } from './gas-validator.js';
 import { validateMetadata } from './metadata-validator.js';
 import { validatePhases } from './phases-validator.js';
 import { validateProof } from './proof-validator.js';
-import { validatePublicCallsSupported } from './public-calls-validator.js';
 import { validateSize } from './size-validator.js';
 import { validateTimestamp } from './timestamp-validator.js';
 import { TX_ERROR } from './tx-error-texts.js';
@@ -32,7 +31,6 @@ export type TxValidatorName =
   | 'doubleSpend'
   | 'data'
   | 'contractInstance'
-  | 'publicCalls'
   | 'gas'
   | 'proof';
 
@@ -45,7 +43,7 @@ interface NamedValidator {
 
 /**
  * The validators of the RPC path (node_sendTx, node_isValidTx), in 4.1.2's order (reference
- * aztec-internals 3.1), plus ours for public calls.
+ * aztec-internals 3.1).
  */
 export const RPC_TX_VALIDATORS: readonly NamedValidator[] = [
   { name: 'timestamp', run: validateTimestamp },
@@ -56,7 +54,6 @@ export const RPC_TX_VALIDATORS: readonly NamedValidator[] = [
   { name: 'doubleSpend', run: validateDoubleSpend },
   { name: 'data', run: validateData },
   { name: 'contractInstance', run: validateContractInstances },
-  { name: 'publicCalls', run: validatePublicCallsSupported },
   { name: 'gas', run: validateGas, skippedBy: 'skipFeeEnforcement' },
   { name: 'proof', run: validateProof, skippedBy: 'isSimulation' },
 ];

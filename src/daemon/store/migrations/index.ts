@@ -1,6 +1,7 @@
 import { worldStateMigration } from './100-world-state.js';
 import { chainMigration } from './200-chain.js';
 import { functionSignatureOrderMigration } from './201-function-signature-order.js';
+import { contractInstanceUpdatesMigration } from './210-contract-instance-updates.js';
 import { mempoolMigration } from './300-mempool.js';
 import { feeHeadersMigration } from './301-fee-headers.js';
 import { validatorsMigration } from './400-validators.js';
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly Migration[] = [
   worldStateMigration,
   chainMigration,
   functionSignatureOrderMigration,
+  contractInstanceUpdatesMigration,
   mempoolMigration,
   feeHeadersMigration,
   validatorsMigration,
