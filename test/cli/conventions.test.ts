@@ -60,6 +60,7 @@ const ONLINE: Record<string, () => string[]> = {
   'admin:slash:offenses': () => ['admin', 'slash', 'offenses'],
   'admin:send-l1-message': () => ['admin', 'send-l1-message', '0x01'],
   dashboard: () => ['dashboard', '--once'],
+  'dev:mine': () => ['dev', 'mine', '1'],
 };
 /** Commands that need no running node. */
 const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup', 'db:rollback'];
@@ -167,7 +168,7 @@ describe('config, --version, --help, completion', () => {
   it('--help lists each topic once, with examples for a command', async () => {
     const root = await l2node(['--help']);
     const topics = root.stdout.slice(root.stdout.indexOf('TOPICS'), root.stdout.indexOf('COMMANDS'));
-    expect(topics.match(/^ {2}\S+/gm)).toEqual(['  admin', '  db', '  query', '  tx']);
+    expect(topics.match(/^ {2}\S+/gm)).toEqual(['  admin', '  db', '  dev', '  query', '  tx']);
     const help = await l2node(['admin', 'rollback', '--help']);
     expect(help.stdout).toMatch(/^EXAMPLES\n\s+\$ l2node admin rollback 10$/m);
   });
