@@ -42,7 +42,7 @@ const CONTRACT_FILES = ['out', 'lib', 'cache', 'src', 'script', 'generated', 'te
  * Answers forge's version probe. The shipped `out/` and `cache/` are current, so forge never compiles; without
  * this, forge would try to download the pinned solc 0.8.30, which an offline machine cannot.
  */
-const SOLC_VERSION_STUB = '#!/bin/sh\necho "Version: 0.8.30+commit.73712a01.Linux.g++"\n';
+const SOLC_VERSION_PROBE_ANSWER = '#!/bin/sh\necho "Version: 0.8.30+commit.73712a01.Linux.g++"\n';
 
 /** The l1-contracts folder of `@aztec/l1-artifacts` 4.1.2: sources, forge build output and deploy scripts. */
 function l1ContractsFolder(): string {
@@ -95,8 +95,8 @@ export async function deployL1Contracts(c: L1DeployConfig): Promise<DeployedL1Co
     for (const entry of CONTRACT_FILES) {
       cpSync(join(contracts, entry), join(work, entry), { recursive: true, preserveTimestamps: true });
     }
-    const solc = join(work, 'solc-version-stub');
-    writeFileSync(solc, SOLC_VERSION_STUB);
+    const solc = join(work, 'solc-version-probe-answer');
+    writeFileSync(solc, SOLC_VERSION_PROBE_ANSWER);
     chmodSync(solc, 0o755);
     const args = ['script', 'script/deploy/DeployAztecL1Contracts.s.sol', '--sig', 'run()'];
     args.push('--rpc-url', c.rpcUrl, '--broadcast', '--offline', '--private-key', c.deployerPrivateKey);
