@@ -1,0 +1,144 @@
+import type { L2Block } from '../../core/block/l2-block.js';
+import type { Chain } from '../chain/chain.js';
+import type { NodeConfig } from '../config/settings.js';
+import { verifyCheckpointAttestations } from '../validators/verify-checkpoint-attestations.js';
+import type { WorldState } from '../world-state/world-state.js';
+import { CheckpointSponge } from './checkpoint-sponge.js';
+import { verifyUpstreamCheckpoint } from './checkpoint-verification.js';
+import { SyncRefusedError } from './sync-refused-error.js';
+import type { SyncStage } from './sync-stage.js';
+import type { Upstream, UpstreamCheckpoint } from './upstream.js';
+import { UpstreamReorgedError } from './upstream-reorg.js';
+
+/**
+ * The block verifier: checks every block from the upstream before the chain's one applyBlock path stores it
+ * (its position and parent, the chain's identity, its body against the header through the checkpoint's blob
+ * sponge; then the roots and the archive inside applyBlock), and every checkpoint against the stored blocks
+ * and its committee's attestations. A block that does not verify throws SyncRefusedError and nothing of it is
+ * stored. Its unwind forgets the sponge of the checkpoint being synced (rebuilt from the stored blocks).
+ */
+export class UpstreamBlockVerifier implements SyncStage {
+  private sponge: CheckpointSponge | undefined;
+
+  constructor(
+    private readonly o: {
+      readonly upstream: Upstream;
+      readonly chain: () => Chain;
+      /** Read live: the identity is adopted from the upstream at start. */
+      readonly config: NodeConfig;
+      /** False once the sync is paused or stopped: a checkpoint's remaining blocks are left for later. */
+      readonly active: () => boolean;
+      /** A block was stored. */
+      readonly applied: (blockNumber: number) => void;
+    },
+  ) {}
+
+  unwind(): void {
+    this.sponge?.reset();
+  }
+
+  /** Applies a checkpoint's blocks, then records the checkpoint once it is checked against them. */
+  async applyCheckpoint(c: UpstreamCheckpoint): Promise<void> {
+    const chain = this.o.chain();
+    for (const b of c.blocks) {
+      if (!this.o.active()) return;
+      await this.applyBlock(b);
+    }
+    if (!this.o.active()) return;
+    const row = verifyUpstreamCheckpoint(c, chain.store);
+    // The attestations are what makes a checkpoint final for its committee: a follower takes it only when
+    // every signature recovers to its member and a quorum signed (spec part 4 validators; issue 9).
+    const check = await verifyCheckpointAttestations({
+      header: c.header,
+      archiveRoot: c.archiveRoot.value,
+      attestations: c.attestations,
+    });
+    if (!check.ok) {
+      throw new SyncRefusedError(
+        `checkpoint ${c.number}`,
+        c.blocks[0]?.number ?? 0,
+        `its attestations ${check.problem}`,
+      );
+    }
+    chain.recordCheckpoint(row, c.attestations.length > 0 ? { attestations: c.attestations } : undefined);
+  }
+
+  /** Verifies and applies one block that extends the chain; one this node has must be the same block. */
+  async applyBlock(block: L2Block): Promise<void> {
+    const chain = this.o.chain();
+    const ws = chain.worldState;
+    const n = block.number;
+    const ours = chain.latestBlockNumber;
+    if (n <= ours) {
+      if (chain.store.getBlockHash(n) !== block.hash().value) {
+        throw new UpstreamReorgedError(`the upstream's block ${n} is ${block.hash()}, not this node's`);
+      }
+      return;
+    }
+    const subject = `block ${n}`;
+    if (n !== ours + 1) {
+      throw new SyncRefusedError(subject, ours + 1, `the upstream sent block ${n} after block ${ours}`);
+    }
+    if (!block.header.lastArchive.equals(ws.getArchiveSnapshot())) await this.parentCheck(block, ws);
+    const { config } = this.o;
+    const g = block.header.globalVariables;
+    if (g.chainId.value !== BigInt(config.l1ChainId) || g.version.value !== BigInt(config.rollupVersion)) {
+      throw new SyncRefusedError(
+        subject,
+        n,
+        `it is for chain id ${g.chainId.value} and rollup version ${g.version.value}, this chain is ${config.l1ChainId} version ${config.rollupVersion}`,
+      );
+    }
+    const messages = await this.messagesOf(block, ws);
+    const sponge = this.checkpointSponge.verify(block);
+    try {
+      chain.applyBlock({ block, l1ToL2Messages: messages });
+    } catch (err) {
+      throw new SyncRefusedError(subject, n, (err as Error).message);
+    }
+    this.checkpointSponge.advance(block, sponge);
+    this.o.applied(n);
+  }
+
+  /** A block whose parent is not this node's tip: the upstream reorged, or the block is wrong. */
+  private async parentCheck(block: L2Block, ws: WorldState): Promise<void> {
+    const ours = block.number - 1;
+    // Both chains start from the same genesis (checked at start): below block 1 the block itself is wrong.
+    if (ours > 0 && (await this.o.upstream.blockHash(ours)) !== this.o.chain().store.getBlockHash(ours)) {
+      throw new UpstreamReorgedError(`the upstream's block ${block.number} does not extend this node's block ${ours}`);
+    }
+    const have = ws.getArchiveSnapshot();
+    throw new SyncRefusedError(
+      `block ${block.number}`,
+      block.number,
+      `its last archive (${block.header.lastArchive.root}, ${block.header.lastArchive.nextAvailableLeafIndex}) is not ` +
+        `the archive after block ${ours} (${have.root}, ${have.nextAvailableLeafIndex}), which the upstream also has`,
+    );
+  }
+
+  /**
+   * The L1-to-L2 messages a checkpoint's first block inserts. Appending zeros leaves an append-only tree's root
+   * as it was, so an unchanged message tree root means none; otherwise they come from the upstream.
+   */
+  private async messagesOf(block: L2Block, ws: WorldState): Promise<readonly bigint[]> {
+    if (block.indexWithinCheckpoint !== 0) return [];
+    const before = ws.getStateReference('latest').l1ToL2MessageTree.root;
+    if (block.header.state.l1ToL2MessageTree.root.equals(before)) return [];
+    const messages = await this.o.upstream.l1ToL2Messages(block.checkpointNumber);
+    if (messages === undefined) {
+      throw new SyncRefusedError(
+        `block ${block.number}`,
+        block.number,
+        `its checkpoint ${block.checkpointNumber} inserts L1-to-L2 messages and the upstream does not serve them ` +
+          '(node_getL1ToL2Messages is an l2node extension; a 4.1.2 node reads them from L1, which a follower cannot)',
+      );
+    }
+    return messages;
+  }
+
+  /** The sponge of the checkpoint being synced, built from the store the first time (the chain is open by then). */
+  private get checkpointSponge(): CheckpointSponge {
+    this.sponge ??= new CheckpointSponge(this.o.chain().store);
+    return this.sponge;
+  }
+}
