@@ -2,8 +2,8 @@
 // From the built commands (dist/commands; run `tsc -b` first), writes:
 //  - oclif.manifest.json: oclif reads it at start-up instead of importing every command (CLI start-up time);
 //  - man/<bin>.1 and one man/<bin>-<topic>-<command>.1 per command, and package.json's `man` list of them;
-//  - with --readme: the command reference of README.md (between <!-- commands --> and <!-- commandsstop -->).
-// `npm run build` runs it without --readme; `npm run docs` with. test/cli/cli-docs.test.ts fails when
+//  - with --docs: docs/cli.md, the command reference.
+// `npm run build` runs it without --docs; `npm run docs` with. test/cli/cli-docs.test.ts fails when
 // any of these differs from what the commands render.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,15 +48,16 @@ process.stdout.write(
   `oclif.manifest.json: ${Object.keys(manifest.commands).length} commands; man/: ${pages.size} pages (${changed} changed)\n`,
 );
 
-if (process.argv.includes('--readme')) {
-  const { renderCommandReference, replaceReferenceSection } = await import(
-    '../dist/commands/_lib/docs/render-command-reference.js'
-  );
-  const readmeFile = join(root, 'README.md');
-  const readme = readFileSync(readmeFile, 'utf8');
-  const updated = replaceReferenceSection(readme, await renderCommandReference(root, manifest));
-  if (updated !== readme) {
-    writeFileSync(readmeFile, updated);
-    process.stdout.write('README.md: command reference updated\n');
-  } else process.stdout.write('README.md: command reference already current\n');
+if (process.argv.includes('--docs')) {
+  const { renderCliDocs } = await import('../dist/commands/_lib/docs/render-cli-docs.js');
+  const file = join(root, 'docs', 'cli.md');
+  let old = '';
+  try {
+    old = readFileSync(file, 'utf8');
+  } catch {}
+  const content = await renderCliDocs(root, manifest);
+  if (content !== old) {
+    writeFileSync(file, content);
+    process.stdout.write('docs/cli.md: command reference updated\n');
+  } else process.stdout.write('docs/cli.md: command reference already current\n');
 }
