@@ -2,7 +2,7 @@
 //
 //  1. block ingest: the chain store writing blocks of 64 txs and 320 tagged private logs (one SQLite
 //     transaction per block) beside a bare better-sqlite3 loop inserting the very same rows with the same
-//     schema, and beside the perf-anchors section 2 loop (its own schema and row sizes) for reference;
+//     schema, and beside the docs/baselines.md section 2.1 loop (its own schema and row sizes) for reference;
 //  2. blocks built per second by the dev sequencer (tx effects, fees, world state, sponge, applyBlock), with
 //     full blocks (64 txs) and with 1-tx blocks;
 //  3. query latency on a 10k-block store: getBlock, getPublicLogs, getLogsByTags (store read and JSON encoding,
@@ -159,7 +159,7 @@ function ingestSideBySide(blocks, prepared) {
   return { bare: (blocks.length * 1000) / bareMs, store: (blocks.length * 1000) / storeMs };
 }
 
-/** perf-anchors Appendix B: 1 block row (320 B header), 64 tx rows (256 B), 320 log rows (tag + 256 B). */
+/** docs/baselines.md section 2.1: 1 block row (320 B header), 64 tx rows (256 B), 320 log rows (tag + 256 B). */
 function anchorLoop(file, n) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -225,7 +225,7 @@ benchResult(
   { engine: POSEIDON2_ENGINE, blocks: ingestBlocks, txsPerBlock: TXS },
 );
 console.log(
-  `   perf-anchors section 2 loop         : ${fmt(anchor)} blocks/s (its own schema; reference 81 blocks/s)  store/anchor ${fmt(store / anchor, 2)}`,
+  `   baselines.md 2.1 insert loop        : ${fmt(anchor)} blocks/s (its own schema; reference 81 blocks/s)  store/anchor ${fmt(store / anchor, 2)}`,
 );
 
 // ---- 2. blocks built ----

@@ -2,7 +2,7 @@
 //
 //   npm run build && node bench/poseidon2/run.js [reps=5] [seconds per measurement=1]
 //
-// Method (as in perf-anchors §3.1): the implementations run interleaved, one measurement each per rep, and the
+// Method (as in docs/baselines.md section 3.1): the implementations run interleaved, one measurement each per rep, and the
 // table gives each one's median over the reps, plus the ratio to bb.js WASM measured in the same run. Every
 // implementation is first checked to give the same hash for (0x1234, 0x5678). Inputs are random field
 // elements, fixed per run.

@@ -1,7 +1,7 @@
 // One benchmark server per process, so the load generator and the server each get their own core.
 // Usage: node bench/rpc/bench-server.js <bare|bare-same-headers|l2node>; prints {"port":N} once listening.
 //   bare              - node:http, JSON.parse, dispatch, JSON.stringify, content-type and content-length only
-//                       (perf-anchors appendix A): the practical limit the target is set against
+//                       (docs/baselines.md section 1.2): the practical limit the target is set against
 //   bare-same-headers - the same handler writing the headers l2node's answers carry for a client that is not
 //                       a browser (the version headers of spec part 1 with a dev node's values, and Vary on
 //                       answers long enough to be compressed): the limit for our wire

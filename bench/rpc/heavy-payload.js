@@ -1,4 +1,4 @@
-// The ~20 KB result of the RPC benchmark, built as perf-anchors appendix A describes it: a block-like
+// The ~20 KB result of the RPC benchmark, built as docs/baselines.md section 1.2 describes it: a block-like
 // object with 26 tx-effect-like entries of 32-byte hex strings (about 20.9 KB of JSON). Deterministic, so runs compare.
 import { createHash } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// The HTTP load generators bench/rpc can drive: wrk (C, the method of perf-anchors section 1.1) when it is
+// The HTTP load generators bench/rpc can drive: wrk (C, the method of docs/baselines.md section 1.1) when it is
 // installed, else autocannon (JavaScript, always present). autocannon's own CPU becomes the limit near 60k
 // req/s on these machines, which leaves the server idle part of the time and pulls every ratio towards 1:
 // prefer wrk (`apt-get install wrk`).

@@ -1,12 +1,12 @@
 // RPC serving benchmark (issue 3): requests/s, p50 and p99 of node_getBlockNumber and of a ~20 KB result,
 // for the node's server beside two bare node:http JSON handlers measured in the same run, and the ratios.
-//   bare              - perf-anchors appendix A: content-type and content-length only. The issue's target
+//   bare              - docs/baselines.md section 1.2: content-type and content-length only. The issue's target
 //                       (>= 0.90 for both cases) is set against this one.
 //   bare-same-headers - the same handler writing the headers l2node's answers carry (the version headers of
 //                       spec part 1, Vary on long answers): what is left between it and l2node is the
 //                       server's own cost.
 // Each server runs in its own process pinned to CPU 0 when taskset exists; the load generator (wrk when
-// installed, as in perf-anchors 1.1, else autocannon) runs on CPU 1 with 64 keep-alive connections.
+// installed, as in docs/baselines.md section 1.1, else autocannon) runs on CPU 1 with 64 keep-alive connections.
 // Usage: node bench/rpc/run.js [--duration 10] [--warmup 3] [--reps 3] [--connections 64] [--load wrk|autocannon]
 // (`npm run bench` builds first; this file needs dist/.)
 import { execFileSync, spawn } from 'node:child_process';

@@ -2,7 +2,7 @@
 /**
  * World-state benchmark (issue 4): our trees beside Aztec's own TypeScript trees, run in the same process on
  * the same inputs, and beside the hash-bound floor (Poseidon2 calls our trees made x measured cost per call).
- * Aztec's native (C++) figures cannot run on these machines (reference perf-anchors 3.3b); they are printed as
+ * Aztec's native (C++) figures cannot run on these machines (docs/baselines.md section 3.3); they are printed as
  * the published anchors.
  *
  * How to run (plain JavaScript over the built output, so no TypeScript tooling is involved):
@@ -35,7 +35,7 @@ const quick = flag('--quick');
 const prefill = option('--prefill', quick ? 100_000 : 1_000_000);
 const log = (s) => console.log(s);
 
-/** Published native figures (reference perf-anchors 3.3b and aztec-internals 7.1). */
+/** Published native figures (docs/baselines.md section 3.3). */
 const NATIVE = {
   appends: 51_200,
   nullifiers: 3_220,
@@ -212,7 +212,7 @@ async function main() {
   const hashesPer = (h, n) => ((h[2] + h[3] + h[4]) / n).toFixed(2);
   log(
     `Hashes per item (l2node): appends ${hashesPer(ours.hashes.appends, items)}, nullifier inserts ${hashesPer(ours.hashes.nullifiers, items)}, ` +
-      `public data writes ${hashesPer(ours.hashes.publicData, items)} (Aztec's batchInsert: ~45.5 per insert, reference perf-anchors 3.2)`,
+      `public data writes ${hashesPer(ours.hashes.publicData, items)} (Aztec's batchInsert: ~45.5 per insert, docs/baselines.md section 3.2)`,
   );
   const times = (bySize) =>
     Object.entries(bySize)

@@ -10,7 +10,7 @@ export interface TxNodeRpc {
     method: N,
     ...params: ClientArgs<ParamsOf<RpcMethods[N]>>
   ): Promise<ResultOf<RpcMethods[N]>>;
-  /** Response headers of the last call: the node's component versions travel there (aztec-wire 1.6). */
+  /** Response headers of the last call: the node's component versions travel there (docs/aztec-facts.md section 1.2). */
   readonly lastHeaders: Headers | undefined;
 }
 

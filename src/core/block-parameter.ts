@@ -1,9 +1,9 @@
 import { BlockHash } from './block-hash.js';
 
 /**
- * Which block a query reads (DESIGN section 4): a block number, the literal `latest`, or a block hash.
+ * Which block a query reads (docs/architecture.md section 4.6): a block number, the literal `latest`, or a block hash.
  * On the wire a number is a JSON number and a hash is `0x` + 64 hex digits; a decimal string is refused,
- * because 4.1.2 would silently read `"5"` as the hash 0x…05 (reference aztec-wire 2.4).
+ * because 4.1.2 would silently read `"5"` as the hash 0x…05 (docs/aztec-facts.md section 1.5).
  */
 export type BlockParameter = number | 'latest' | BlockHash;
 

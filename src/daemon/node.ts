@@ -65,7 +65,7 @@ export class L2Node {
   state: NodeState = 'starting';
   readonly startedAt = new Date();
   readonly log: Logger;
-  /** The node's one clock (DESIGN section 4). */
+  /** The node's one clock (docs/architecture.md section 4.7). */
   readonly clock: Clock;
   readonly database: DatabaseService;
   /** World state, chain store, slot clock and settlement layer (the dev L1 stand-in, or the upstream). */

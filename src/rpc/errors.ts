@@ -1,5 +1,5 @@
 /**
- * JSON-RPC error codes of the node (DESIGN section 4). The standard codes come from JSON-RPC 2.0; the
+ * JSON-RPC error codes of the node (docs/architecture.md section 4.4). The standard codes come from JSON-RPC 2.0; the
  * application codes start at -32000 and each carries a stable `data.code` string that clients switch on.
  * A JSON-RPC error travels with HTTP 200, except UNAUTHORIZED (401); 405 and 413 are HTTP-level refusals.
  * Aztec 4.1.2 uses -32701/-32702 and HTTP 400 instead: see docs/compatibility.md.

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /**
- * The shape of one row of the method table (DESIGN section 4: each RPC method is declared once). The
+ * The shape of one row of the method table (docs/architecture.md section 4.2: each RPC method is declared once). The
  * table is shared by the server, the client, `l2node rpc`, the generated docs and the conformance tests,
  * so it holds no handler and imports nothing from the daemon: the daemon supplies handlers by name
  * (`RpcHandlers`) and the server binds them.

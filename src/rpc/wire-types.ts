@@ -59,7 +59,7 @@ export const nonEmptyString: WireType<string, string> = wireType('string', 'a no
   return v;
 });
 
-/** Number, "latest" or block hash (DESIGN section 4). */
+/** Number, "latest" or block hash (docs/architecture.md section 4.6). */
 export const blockParameter: WireType<number | 'latest' | string, BlockParameter> = wireType(
   'number | "latest" | hex32',
   'a block number, "latest" or a block hash (0x + 64 hex digits)',

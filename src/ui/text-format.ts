@@ -1,6 +1,6 @@
 /**
  * How the dashboard's panels write figures: durations, counts, rates, hashes, bars and sparklines. A figure that
- * cannot be known yet is "--", never "unknown" (reference operator-ux 3.3, reth #3569).
+ * cannot be known yet is "--", never "unknown" (docs/aztec-facts.md section 8.2, reth #3569).
  */
 
 export const UNKNOWN = '--';

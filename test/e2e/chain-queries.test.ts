@@ -7,7 +7,7 @@ import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/s
 
 /**
  * The chain's queries over RPC on a spawned dev node without prefunded accounts (so its genesis is the
- * reference's) that builds an empty block every 1 s slot: genesis, tips, L1-to-L2 messages sent through the
+ * Aztec 4.1.2's) that builds an empty block every 1 s slot: genesis, tips, L1-to-L2 messages sent through the
  * admin port and the CLI, block hash witnesses, and the limits and bad params of each method.
  */
 let node: RunningNode;
@@ -63,7 +63,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
 }
 
 describe('genesis', () => {
-  it("block 0's header hashes to the reference's genesis block header hash", async () => {
+  it("block 0's header hashes to Aztec 4.1.2's genesis block header hash", async () => {
     const header = BlockHeader.fromJSON(await result('node_getBlockHeader', [0]));
     expect(header.hash().value).toBe(GENESIS_BLOCK_HEADER_HASH);
     const block = await result<{ header: unknown; checkpointNumber: number; body: { txEffects: unknown[] } }>(

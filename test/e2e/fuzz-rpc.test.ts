@@ -6,7 +6,7 @@ import { type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 /**
  * Hostile input (issue 12): a seeded fuzz run over the method table, on both listeners (admin with the key).
  * Every answer must be a well-formed JSON-RPC error of the right class (or a result where the input happens
- * to be valid), with the HTTP status of DESIGN section 4, no stack or file path, and the node keeps serving.
+ * to be valid), with the HTTP status of docs/architecture.md section 4.4, no stack or file path, and the node keeps serving.
  * L2NODE_FUZZ_CASES scales the run (default 3000); the seed is fixed so a failure replays.
  */
 const CASES = Number(process.env.L2NODE_FUZZ_CASES ?? 3000);
@@ -207,7 +207,7 @@ async function send(c: Case): Promise<{ status: number; codes: number[] }> {
   if (c.listener === 'admin') headers['x-api-key'] = key;
   const res = await fetch(url, { method: 'POST', headers, body: c.body });
   const text = await res.text();
-  // No status outside DESIGN section 4's: 200 for any JSON-RPC answer, 204 for notifications only, 413 too large.
+  // No status outside docs/architecture.md section 4.4's: 200 for any JSON-RPC answer, 204 for notifications only, 413 too large.
   expect([200, 204, 413], `${c.label}: HTTP ${res.status}`).toContain(res.status);
   if (res.status === 204) {
     expect(text, `${c.label}: 204 has no body`).toBe('');

@@ -13,7 +13,7 @@ import { withPublicCalls } from '../helpers/mempool-txs.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 
 /**
- * The pool over RPC (spec part 7, reference aztec-wire 10): every rejection code with its figures, pending
+ * The pool over RPC (spec part 7, docs/aztec-facts.md section 1.7): every rejection code with its figures, pending
  * queries, duplicates, and a restart on the same data directory that brings the pending txs back in order.
  * Fees are simplified (no L1 costs, proving cost 1 wei per mana: min fee 100,000 per L2 gas) so the figures
  * are easy to check; capacity 6.

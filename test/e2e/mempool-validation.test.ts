@@ -26,7 +26,7 @@ import { withClassLogFields, withClassLogLength, withPublicCalls } from '../help
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 
 /**
- * Every validator reason over RPC (reference aztec-internals 3.2): each tx breaks one rule and goes through
+ * Every validator reason over RPC (docs/aztec-facts.md section 5.2): each tx breaks one rule and goes through
  * node_isValidTx (TxValidationResult) and node_sendTx (-32004 TX_INVALID with data.reasons). The reasons
  * RPC cannot reach are covered in test/unit/mempool/tx-checks.test.ts: a wrong claimed tx hash (JSON
  * txs are always rehashed, as in 4.1.2), an invalid proof (realProofs=false), a failing validator; the

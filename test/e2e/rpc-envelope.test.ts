@@ -6,7 +6,7 @@ import {
 } from '../../src/daemon/config/published-chain-values.js';
 import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
 
-/** The JSON-RPC envelope rules of issue 3 and DESIGN section 4, against one spawned node. */
+/** The JSON-RPC envelope rules of issue 3 and docs/architecture.md section 4.4, against one spawned node. */
 const PACKAGE_VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The reference values produced by Aztec 4.1.2 (a copy of `shared/reference/vectors.json`, kept in the
+ * The reference values produced by Aztec 4.1.2 (a copy of the project's shared vectors file, kept in the
  * repo so a clone anywhere can run the tests; test/unit/core/vectors-fixture.test.ts checks the copy
  * against the shared original whenever that one is beside the project).
  */

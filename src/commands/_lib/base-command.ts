@@ -24,7 +24,7 @@ export interface JsonFailure {
 }
 
 /**
- * The base of every l2node command (operator-ux 1.9, after salesforce's SfCommand): human output by
+ * The base of every l2node command (docs/aztec-facts.md section 8.1, after salesforce's SfCommand): human output by
  * default, `--json` on every command with one stable envelope, exit codes scripts can branch on
  * (src/commands/_lib/exit-codes.ts), and errors that say what to do next.
  *
@@ -85,7 +85,7 @@ export abstract class BaseCommand extends Command {
   }
 }
 
-/** JSON with bigints as decimal strings (the wire convention, DESIGN section 4). */
+/** JSON with bigints as decimal strings (the wire convention, docs/architecture.md section 4.6). */
 export function toJsonText(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2);
 }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { CliError } from './cli-error.js';
 
-/** A block as the commands take it: a number, `latest`, or a block hash (DESIGN section 4). */
+/** A block as the commands take it: a number, `latest`, or a block hash (docs/architecture.md section 4.6). */
 export type BlockArgument = number | 'latest' | `0x${string}`;
 
 /** The optional `block` argument of the query commands (read with parseBlockArgument); the latest block by default. */

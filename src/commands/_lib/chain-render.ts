@@ -4,7 +4,7 @@ import { at, listAt, textAt } from './wire-json.js';
 
 /**
  * Human views of the node's answers (blocks, headers, tx effects, receipts, tips), read from the wire JSON
- * (reference aztec-wire section 6) so that `--json` and the human output come from the same answer.
+ * (docs/aztec-facts.md section 2) so that `--json` and the human output come from the same answer.
  */
 
 /** The hash of a header given as wire JSON: the archive leaf of its block. */

@@ -15,7 +15,7 @@ export interface NodeConnectionOptions {
 /**
  * One listener of a running node, as commands use it: the typed RPC client (src/rpc/client), whose failures
  * become command errors naming the right flag, and the response headers of the last answer (the node's
- * component versions travel there, reference aztec-wire 1.6).
+ * component versions travel there, docs/aztec-facts.md section 1.2).
  */
 export class NodeConnection {
   readonly url: string;

@@ -12,7 +12,7 @@ export const dataDirectoryFlag = Flags.string({
 });
 
 /**
- * Opens the node database of a data directory read-only (operator-ux 1.9: offline commands say their access).
+ * Opens the node database of a data directory read-only (docs/aztec-facts.md section 8.1: offline commands say their access).
  * A running node may keep writing: SQLite's WAL lets this reader see one consistent snapshot per transaction.
  * better-sqlite3 and the store are imported here, inside the command run, so other commands start fast.
  */

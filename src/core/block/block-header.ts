@@ -30,8 +30,8 @@ export interface BlockHeaderFields {
 
 /**
  * An L2 block header (4.1.2 tx/block_header.ts). Its hash is the block hash and the block's archive leaf:
- * Poseidon2 with the BLOCK_HEADER_HASH separator over its 22 fields, in member order (reference
- * aztec-internals 2.1). Binary form, 440 bytes: lastArchive (36), state (180), spongeBlobHash (32),
+ * Poseidon2 with the BLOCK_HEADER_HASH separator over its 22 fields, in member order
+ * (docs/aztec-facts.md section 4.1). Binary form, 440 bytes: lastArchive (36), state (180), spongeBlobHash (32),
  * globalVariables (164), totalFees (32), totalManaUsed (32). Immutable; the hash is computed once.
  */
 export class BlockHeader {

@@ -47,7 +47,7 @@ export interface ContractClassPublicJson {
 }
 
 /**
- * A published contract class as `node_getContractClass` returns it (reference aztec-wire 6.15): id, artifact
+ * A published contract class as `node_getContractClass` returns it (docs/aztec-facts.md section 2.7): id, artifact
  * hash, packed public bytecode (base64), private functions root, version 1, and the private and utility
  * functions broadcast so far (usually none). Key order follows the verified 4.1.2 sample.
  */

@@ -17,7 +17,7 @@ export interface ContractInstanceWithAddressJson {
 }
 
 /**
- * A deployed contract instance as `node_getContract` returns it (reference aztec-wire 6.16). The current
+ * A deployed contract instance as `node_getContract` returns it (docs/aztec-facts.md section 2.7). The current
  * class differs from the original after an upgrade; the address commits to the original.
  */
 export class ContractInstanceWithAddress {

@@ -1,5 +1,5 @@
 /**
- * Siloing and uniqueness hashes (Aztec 4.1.2 stdlib hash/hash.ts rules, reference aztec-internals 2.5).
+ * Siloing and uniqueness hashes (Aztec 4.1.2's rules, docs/aztec-facts.md section 4.2).
  * A contract's note hashes, nullifiers and storage slots are "siloed" with its address so that two
  * contracts can never collide in the shared trees.
  */

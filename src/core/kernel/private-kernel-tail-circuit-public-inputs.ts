@@ -22,7 +22,7 @@ import type { ScopedLogHash } from './scoped-log-hash.js';
 
 /**
  * The public output of the private kernel tail circuit: the binary `Tx.data` (4.1.2
- * kernel/private_kernel_tail_circuit_public_inputs.ts, reference aztec-wire 6.6).
+ * kernel/private_kernel_tail_circuit_public_inputs.ts, docs/aztec-facts.md section 2.1).
  *
  * Binary: isForPublic (1 B), constants (648 B), gasUsed (8 B), feePayer (32 B), expirationTimestamp (u64),
  * then either the public part (82,025 B; 82,722 B in all) or the rollup side effects (37,860 B; 38,557 B).

@@ -4,7 +4,7 @@ import { ExtendedContractClassLog, type ExtendedContractClassLogJson } from './e
 import { ExtendedPublicLog, type ExtendedPublicLogJson } from './extended-public-log.js';
 
 /**
- * A page of logs (`node_getPublicLogs`, `node_getContractClassLogs`, reference aztec-wire 6.12).
+ * A page of logs (`node_getPublicLogs`, `node_getContractClassLogs`, docs/aztec-facts.md section 2.5).
  * `maxLogsHit` says the page is full and the caller should continue with `afterLog` = the last id.
  */
 export interface GetLogsResponse<T> {

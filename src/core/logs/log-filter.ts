@@ -6,7 +6,7 @@ import type { TxHash } from '../tx-hash.js';
 import { LogId, type LogIdJson } from './log-id.js';
 
 /**
- * Which public or contract class logs to fetch (reference aztec-wire 6.11); the keys combine as an
+ * Which public or contract class logs to fetch (docs/aztec-facts.md section 2.5); the keys combine as an
  * intersection. `fromBlock` is inclusive, `toBlock` exclusive, `tag` matches a log's first field (public
  * logs only).
  */

@@ -16,8 +16,8 @@ export interface LogIdJson {
 }
 
 /**
- * Where a public or contract class log sits: block, tx within the block, log within the tx (reference
- * aztec-wire 6.11). Used as the paging cursor (`LogFilter.afterLog`). Binary (4.1.2 LogId.toBuffer):
+ * Where a public or contract class log sits: block, tx within the block, log within the tx
+ * (docs/aztec-facts.md section 2.5). Used as the paging cursor (`LogFilter.afterLog`). Binary (4.1.2 LogId.toBuffer):
  * u32 block number, block hash, tx hash, u32 tx index, u32 log index.
  */
 export class LogId {

@@ -15,7 +15,7 @@ export interface TxScopedL2LogJson {
 }
 
 /**
- * A tagged log with what a wallet needs to process it (4.x form, reference aztec-wire 6.12): the emitted
+ * A tagged log with what a wallet needs to process it (4.x form, docs/aztec-facts.md section 2.5): the emitted
  * fields (tag first), the tx's note hashes and first nullifier (for note nonces), and where and when it was
  * mined. Binary (4.1.2 toBuffer, for storage): tx hash, u32 block number, u64 timestamp, u32-counted log
  * data, u32-counted note hashes, first nullifier.

@@ -1,6 +1,6 @@
 /**
  * Readers for the values of Aztec 4.1.2's wire JSON, each with the leniency of the matching 4.1.2 zod schema
- * (reference aztec-wire 2.2): Fr only from strings (hex, or decimal digits read as decimal); UInt32, integers
+ * (docs/aztec-facts.md section 1.4): Fr only from strings (hex, or decimal digits read as decimal); UInt32, integers
  * and bigints coerced from numbers or numeric strings; addresses and hashes by their own rules. Every reader
  * takes the path of the value's parent and its key; the path is only formatted when the value is bad.
  * Unknown object keys are ignored by the callers, as zod's default object parsing does.

@@ -12,7 +12,7 @@ export interface IndexedTxEffectJson {
   txIndexInBlock: number;
 }
 
-/** A tx effect with the block it is in and its position there (`node_getTxEffect`, reference aztec-wire 6.8). */
+/** A tx effect with the block it is in and its position there (`node_getTxEffect`, docs/aztec-facts.md section 2.3). */
 export class IndexedTxEffect {
   constructor(
     readonly l2BlockNumber: number,

@@ -13,7 +13,7 @@ import {
 import type { TxHash } from '../tx-hash.js';
 import { RevertCode } from './revert-code.js';
 
-/** Where a tx stands, in order of progress (4.x; reference aztec-wire 6.7). */
+/** Where a tx stands, in order of progress (4.x; docs/aztec-facts.md section 2.2). */
 export const TX_STATUSES = ['dropped', 'pending', 'proposed', 'checkpointed', 'proven', 'finalized'] as const;
 export type TxStatus = (typeof TX_STATUSES)[number];
 

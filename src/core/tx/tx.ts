@@ -25,7 +25,7 @@ export interface TxJson {
 const MAX_LIST = 255;
 
 /**
- * A transaction as clients send it (4.1.2 tx/tx.ts, reference aztec-wire 6.5): the private kernel tail's
+ * A transaction as clients send it (4.1.2 Tx, docs/aztec-facts.md section 2.1): the private kernel tail's
  * public inputs, the proof, and the data they commit to by hash (contract class log payloads, public call
  * calldata). Immutable.
  *

@@ -31,7 +31,7 @@ export interface ApplyBlockInput {
 }
 
 /**
- * THE one path for a block (DESIGN section 3), whoever built it: in one SQLite transaction the world state
+ * THE one path for a block (docs/architecture.md section 3.1), whoever built it: in one SQLite transaction the world state
  * applies the effects and checks the roots against the header, the chain store writes the block and what
  * derives from it, and every block observer (the mempool) updates; then it commits and announces the block.
  * Anything that throws before the commit rolls everything back: a crash leaves the previous block or this one.

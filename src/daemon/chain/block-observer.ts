@@ -1,7 +1,7 @@
 import type { L2Block } from '../../core/block/l2-block.js';
 
 /**
- * A service that must change together with the chain (DESIGN section 3, step 4): the mempool marks a
+ * A service that must change together with the chain (docs/architecture.md section 3.1, step 4): the mempool marks a
  * block's txs mined and drops txs whose nullifiers are now spent; on an unwind it takes the removed
  * blocks' txs back. Called by `applyBlock` / the unwind INSIDE their SQLite transaction, so a crash
  * leaves the observer and the chain at the same block; throwing aborts the whole block.

@@ -241,7 +241,7 @@ function toLogFilter(f: LogFilterParam): LogFilter {
 }
 
 /**
- * Errors the chain's services throw on purpose become the matching JSON-RPC errors (DESIGN section 4); anything
+ * Errors the chain's services throw on purpose become the matching JSON-RPC errors (docs/architecture.md section 4.4); anything
  * else stays an internal error.
  */
 function withErrorMapping<H extends Partial<RpcHandlers>>(handlers: H): H {

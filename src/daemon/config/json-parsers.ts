@@ -30,7 +30,7 @@ export function jsonString<T>(parse: (raw: string) => T): (value: unknown) => T 
 }
 
 /**
- * The setup allow-list extension: an array of 4.1.2 AllowedElement objects (reference aztec-wire 6.20), or the
+ * The setup allow-list extension: an array of 4.1.2 AllowedElement objects (docs/aztec-facts.md section 2.8), or the
  * flag's string form (I:<address>:<selector>[:<flags>],...).
  */
 export function jsonAllowList(value: unknown): AllowedSetupFunction[] {

@@ -1,9 +1,9 @@
 /**
- * One row of the settings table (DESIGN section 4): every setting is declared once, and the oclif
+ * One row of the settings table (docs/architecture.md section 4.3): every setting is declared once, and the oclif
  * flags, env twins, `l2node config`, nodeAdmin_getConfig/setConfig and the docs are derived from it.
  */
 export interface Setting<T> {
-  /** Key in the resolved config object and in NodeAdminConfig (reference key names where they exist). */
+  /** Key in the resolved config object and in NodeAdminConfig (4.1.2's key names where they exist). */
   readonly key: string;
   /** Flag name without the leading dashes, spelled as the spec gives it. */
   readonly flag: string;

@@ -2,7 +2,7 @@
 export type Cancel = () => void;
 
 /**
- * The node's one source of time (DESIGN section 4): slot timing, block timestamps and delays all read it, so
+ * The node's one source of time (docs/architecture.md section 4.7): slot timing, block timestamps and delays all read it, so
  * tests replace it with a ManualClock and drive the chain without sleeping.
  */
 export interface Clock {

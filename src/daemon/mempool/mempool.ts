@@ -66,8 +66,8 @@ export type SendTxResult =
 const DEFAULT_MINED_RETENTION_BLOCKS = 128;
 
 /**
- * The mempool (DESIGN section 3, "a transaction"): validates txs against the committed state (the RPC
- * validator set, reference aztec-internals 3.1), keeps the valid ones in the pool, answers the tx queries and
+ * The mempool (docs/architecture.md section 3.3): validates txs against the committed state (the RPC
+ * validator set, docs/aztec-facts.md section 5.1), keeps the valid ones in the pool, answers the tx queries and
  * receipts, and follows the chain: as a BlockObserver it marks a block's txs mined, drops pending txs the
  * block made invalid (spent nullifiers, expired, fee payer no longer able to pay) and takes unwound blocks'
  * txs back; as a PendingTxSource it feeds the sequencer.

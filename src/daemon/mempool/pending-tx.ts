@@ -62,7 +62,7 @@ export function decodePendingTxMeta(hash: Buffer, meta: string, receivedAt: numb
 }
 
 /**
- * Pool order (reference aztec-internals 3.3): higher priority fee first, ties broken by the higher tx hash.
+ * Pool order (docs/aztec-facts.md section 5.3): higher priority fee first, ties broken by the higher tx hash.
  * Negative when `a` comes first.
  */
 export function comparePriority(a: PendingTx, b: PendingTx): number {

@@ -33,7 +33,7 @@ export interface TxMetaFields {
 const cache = new WeakMap<Tx, TxMeta>();
 
 /**
- * A tx with its derived values, each computed once (DESIGN: no repeated hashing on the hot path): the
+ * A tx with its derived values, each computed once (hashing is the hot path; docs/architecture.md section 5): the
  * validators and the pool all read from here. The tx hash is the tx's own (computed once by Tx); the
  * anchor header hash and the fee payer's balance slot are Poseidon2 hashes, computed on first use.
  *

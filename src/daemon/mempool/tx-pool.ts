@@ -51,11 +51,11 @@ export interface TxPoolOptions {
 const DEFAULT_DROPPED_RECORDS = 10_000;
 
 /**
- * The pool of pending txs (reference aztec-internals 3.3): kept in SQLite (mempool_tx) and indexed in
+ * The pool of pending txs (docs/aztec-facts.md section 5.3): kept in SQLite (mempool_tx) and indexed in
  * memory by hash, priority, nullifier and fee payer. Ordering: priority fee, then tx hash, highest first.
  *
- * Adding applies the pre-add rules of 4.1.2's RPC path, each with its structured rejection (reference
- * aztec-wire 10): a tx sharing a nullifier with pending ones must beat each by the price bump and replaces
+ * Adding applies the pre-add rules of 4.1.2's RPC path, each with its structured rejection
+ * (docs/aztec-facts.md section 1.7): a tx sharing a nullifier with pending ones must beat each by the price bump and replaces
  * them (NULLIFIER_CONFLICT); the fee payer's balance must cover this tx after its higher-priority pending
  * ones, and lower-priority ones it no longer covers are evicted (INSUFFICIENT_FEE_PAYER_BALANCE); in a full
  * pool the tx must beat the lowest by the price bump and evicts it (LOW_PRIORITY_FEE).

@@ -13,7 +13,7 @@ export type TxDropReasonCode = 'unknown' | TxDropReason;
 const DEFAULT_EPOCH_DURATION = 32;
 
 /**
- * Builds node_getTxReceipt answers (reference aztec-internals 3.4, aztec-wire 6.7): a tx in a block gets
+ * Builds node_getTxReceipt answers (docs/aztec-facts.md sections 5.4 and 2.2): a tx in a block gets
  * the status of the most advanced tip at or above its block (finalized, proven, checkpointed, else
  * proposed; the spec's `mined` is any of these) with its execution result, fee, block and epoch; a pending
  * tx gets `pending`; anything else `dropped` with 4.1.2's error text and the drop reason.

@@ -21,7 +21,7 @@ export interface RollbackParts {
 }
 
 /**
- * nodeAdmin_rollbackTo on a paused chain (reference aztec-internals 4): the blocks above the target go, with
+ * nodeAdmin_rollbackTo on a paused chain (docs/aztec-facts.md section 6.1): the blocks above the target go, with
  * their world state, logs, messages, contracts and receipts, in one SQLite transaction (unwindBlocks); their txs
  * return to the pool when still valid. Below the finalized block it takes `force`, and then the world state and
  * the pool's data are cleared and re-derived from the stored blocks, in the same transaction. Readers see the

@@ -7,7 +7,7 @@ import type { OperationsService } from './operations-service.js';
 import { ConfigUpdateError } from './runtime-config.js';
 
 /**
- * The admin operations' RPC methods (spec part 4, admin operations; reference aztec-wire 7), spread into the
+ * The admin operations' RPC methods (spec part 4, admin operations; docs/aztec-facts.md section 2.11), spread into the
  * daemon's handlers (src/daemon/rpc-handlers.ts). Refusals become -32602 (a bad key or value, naming it) or
  * -32005 INVALID_STATE (what the node cannot do now).
  */

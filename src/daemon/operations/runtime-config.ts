@@ -14,7 +14,7 @@ export class ConfigUpdateError extends Error {
 export type ConfigChange = Readonly<Partial<Record<SettingKey, unknown>>>;
 
 /**
- * NodeAdminConfig (reference aztec-wire 6.26): the rows of THE settings table marked `runtime`, under their
+ * NodeAdminConfig (docs/aztec-facts.md section 2.10): the rows of THE settings table marked `runtime`, under their
  * table keys (4.1.2's names where 4.1.2 has the setting). Reads and writes go to the one config object the
  * services hold, in place, so a service that reads its setting when it uses it sees a change at once; services
  * that must act on a change (evict, retime) get it through `apply`.
@@ -85,7 +85,7 @@ export function runtimeSettings(): [SettingKey, Setting<unknown>][] {
 
 function toJson(s: Setting<unknown>, value: unknown): unknown {
   if (s.toJson) return s.toJson(value);
-  // Bigints travel as decimal strings (reference aztec-wire 6.26).
+  // Bigints travel as decimal strings (docs/aztec-facts.md section 2.10).
   return typeof value === 'bigint' ? value.toString() : value;
 }
 

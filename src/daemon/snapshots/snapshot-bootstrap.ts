@@ -54,7 +54,7 @@ const IGNORABLE = new Set([
 ]);
 
 /**
- * `--snapshot-url` (reference aztec-internals 5, "bootstrap"): on an empty data directory, takes the newest
+ * `--snapshot-url` (docs/aztec-facts.md section 6.2, bootstrap): on an empty data directory, takes the newest
  * snapshot of the index that this node can use (same chain id, rollup version and genesis, a schema it knows),
  * downloads it, checks it (size and SHA-256, SQLite's integrity check, the schema, the tip's block hash against
  * its header and the index) and only then puts it in place as the node database, with an empty pool. A
@@ -170,7 +170,7 @@ async function restore(entry: SnapshotEntry, dir: string, log: Logger): Promise<
       `the download does not match the index (${size} bytes, sha256 ${sha256}; expected ${entry.sizes.database} bytes, ${entry.sha256.database})`,
     );
   }
-  // Gzip by its magic bytes, as the reference does; a plain database file is taken as it is.
+  // Gzip by its magic bytes, as 4.1.2 does; a plain database file is taken as it is.
   if (await isGzip(download)) await pipeline(createReadStream(download), createGunzip(), createWriteStream(restored));
   else await rename(download, restored);
   verify(restored, entry);

@@ -1,5 +1,5 @@
 /**
- * The index.json of a snapshot location, after the reference's (aztec-internals 5): the chain it belongs to
+ * The index.json of a snapshot location, as 4.1.2 writes it (docs/aztec-facts.md section 6.2): the chain it belongs to
  * and the snapshots it holds, newest first. l2node keeps one database, so each snapshot has one data file
  * (`dataUrls.database`), and it records what a node needs to tell whether it can start from it.
  */
@@ -31,7 +31,7 @@ export class SnapshotIndexError extends Error {
   override name = 'SnapshotIndexError';
 }
 
-/** The folder of a chain's snapshots inside a location (the reference's `aztec-<chain>-<version>-<rollup>`). */
+/** The folder of a chain's snapshots inside a location (4.1.2's `aztec-<chain>-<version>-<rollup>`). */
 export function snapshotFolder(l1ChainId: number, rollupVersion: number): string {
   return `l2node-${l1ChainId}-${rollupVersion}`;
 }

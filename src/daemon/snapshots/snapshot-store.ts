@@ -207,7 +207,7 @@ async function put(
   const headers = {
     'content-type': contentType,
     'content-length': String(size),
-    // The index changes with every upload: caches must not keep it (the reference uploads it no-store).
+    // The index changes with every upload: caches must not keep it (4.1.2 uploads it no-store).
     'cache-control': contentType === 'application/json' ? 'no-store' : 'public, max-age=31536000, immutable',
   };
   const res = await send('PUT', url, body, headers, signal);

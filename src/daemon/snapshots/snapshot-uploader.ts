@@ -53,7 +53,7 @@ const PROGRESS_EVERY_MS = 250;
 const TEMP_PREFIX = '.snapshot-';
 
 /**
- * nodeAdmin_startSnapshotUpload (reference aztec-internals 5): in the background, a consistent copy of the node
+ * nodeAdmin_startSnapshotUpload (docs/aztec-facts.md section 6.2): in the background, a consistent copy of the node
  * database (SQLite's online backup, with block production paused only while it copies), without the pool's txs,
  * gzip-compressed, sent to a file:// or http(s):// location with an index.json that lists it newest first.
  * One upload at a time; its progress and the last result are in `status()`.
@@ -256,7 +256,7 @@ export class SnapshotUploader {
 
 /**
  * Makes the copy a snapshot: the pool's txs are left out (a node restoring it starts with an empty pool, as the
- * reference deletes its p2p store), it becomes a single self-contained file, and its schema is read.
+ * 4.1.2 deletes its p2p store), it becomes a single self-contained file, and its schema is read.
  */
 function prepareCopy(path: string): SnapshotEntry['schemaVersions'] {
   const db = new Database(path);
@@ -308,7 +308,7 @@ async function compress(
   return { sha256: hash.digest('hex'), size: (await stat(to)).size };
 }
 
-/** YYYYMMDDhhmmss (UTC), as the reference names its data files. */
+/** YYYYMMDDhhmmss (UTC), as 4.1.2 names its data files. */
 function stamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }

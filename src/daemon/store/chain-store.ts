@@ -42,7 +42,7 @@ export interface BlockWrite {
 export type StoreWarning = (message: string, details: Record<string, unknown>) => void;
 
 /**
- * The chain store (DESIGN section 3, step 3): blocks and everything derived from them, one repository per
+ * The chain store (docs/architecture.md section 3.1, step 3): blocks and everything derived from them, one repository per
  * table over the node's single database. It never opens transactions itself: `applyBlock` and the unwind
  * call it inside theirs, together with the world state and the block observers.
  */

@@ -10,7 +10,7 @@ export interface DatabaseCheck {
 
 /**
  * The checks of `l2node db check`, run by the caller inside one read transaction (one snapshot, even while a
- * node writes): SQLite's own, then cross-checks between the stores that DESIGN section 3 keeps in one database
+ * node writes): SQLite's own, then cross-checks between the stores that docs/architecture.md section 3.1 keeps in one database
  * so that they cannot drift (chain store, world state, mempool). A check that cannot run (a missing table)
  * fails with the reason.
  */

@@ -16,7 +16,7 @@ export interface OpenOptions {
 export const NODE_DATABASE_FILE = 'l2node.sqlite';
 
 /**
- * Opens the node's single SQLite database (DESIGN section 4): a file in the data directory, or an
+ * Opens the node's single SQLite database (docs/architecture.md section 4.1): a file in the data directory, or an
  * in-memory database when the node runs without one. WAL with synchronous=NORMAL: a commit survives a
  * process crash, and readers never block the writer.
  */

@@ -16,7 +16,7 @@ export interface SyncProblem {
 
 /**
  * The figures of the status line, GET /status (`sync`) and the `sync` chain event. Figures that cannot be
- * measured yet are left out, never shown as "unknown" (reference operator-ux 3.3).
+ * measured yet are left out, never shown as "unknown" (docs/aztec-facts.md section 8.2).
  */
 export interface SyncStatus {
   readonly state: SyncState;

@@ -38,7 +38,7 @@ export interface UpstreamBlockSourceOptions {
 const START_RETRY_MS = 1000;
 
 /**
- * Follower mode (docs/architecture.md section 4.3, issue 7): the node's block source when it runs with
+ * Follower mode (docs/architecture.md section 3.4, issue 7): the node's block source when it runs with
  * `--sync-from`. The loop of the follower's stages: every archiverPollingIntervalMS it polls the upstream's
  * tips, checks that the upstream still holds this node's tip (reorg handling, upstream-reorg.ts), then fetches
  * what it lacks in batches (the catch-up plan, catch-up-plan.ts) and applies every block through the chain's

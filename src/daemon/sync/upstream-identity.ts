@@ -29,7 +29,7 @@ const OUR_PROTOCOL_CONTRACTS: Readonly<Record<string, bigint>> = {
 };
 
 /**
- * Takes the chain identity from the upstream (DESIGN section 1, follower mode): its chain id, rollup version,
+ * Takes the chain identity from the upstream (docs/architecture.md section 1, follower mode): its chain id, rollup version,
  * protocol contracts hash and vk tree root replace this node's values in `config` (which every service reads
  * live), unless a value was set explicitly and differs: then it throws naming the setting. Protocol contract
  * addresses must be the ones this node knows. Returns one line per adopted value that changed.

@@ -3,7 +3,7 @@ import { AztecAddress } from '../../core/aztec-address.js';
 import { EthAddress } from '../../core/eth-address.js';
 
 /**
- * The keystore file format of Aztec 4.1.2 (@aztec/node-keystore, reference aztec-internals 6.3), schema versions 1
+ * The keystore file format of Aztec 4.1.2 (@aztec/node-keystore, docs/aztec-facts.md section 7.3), schema versions 1
  * and 2, as strict zod schemas: unknown keys are refused, and every refusal names the field. Account forms are
  * parsed into tagged values here; which of them this node can sign with is decided when the keystore is resolved.
  */

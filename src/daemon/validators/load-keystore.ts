@@ -9,7 +9,7 @@ import { ValidatorIdentity } from './validator-identity.js';
 import { ValidatorKeystore } from './validator-keystore.js';
 
 /**
- * Reads a keystore (reference aztec-internals 6.3): one JSON file, or every `*.json` file of a directory, merged.
+ * Reads a keystore (docs/aztec-facts.md section 7.3): one JSON file, or every `*.json` file of a directory, merged.
  * Everything is checked before anything is returned: each file against its schema version, all files on one
  * version, at most one prover, no attester twice, every validator with a coinbase, a fee recipient and a
  * publisher, and every attester a key this node can sign with. Any failure throws a KeystoreError naming the

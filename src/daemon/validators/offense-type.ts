@@ -1,4 +1,4 @@
-/** 4.1.2 OffenseType (reference aztec-internals 6.2), a JSON number on the wire. */
+/** 4.1.2 OffenseType (docs/aztec-facts.md section 7.2), a JSON number on the wire. */
 export const OffenseType = {
   UNKNOWN: 0,
   DATA_WITHHOLDING: 1,

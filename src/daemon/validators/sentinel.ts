@@ -21,7 +21,7 @@ export interface SentinelConfig {
   readonly slashInactivityConsecutiveEpochThreshold: number;
 }
 
-/** 4.1.2 ValidatorsStats in wire JSON (reference aztec-wire 6.21). */
+/** 4.1.2 ValidatorsStats in wire JSON (docs/aztec-facts.md section 2.9). */
 export interface ValidatorsStatsJson {
   stats: Record<string, ValidatorStatsJson>;
   lastProcessedSlot?: number;
@@ -55,7 +55,7 @@ export interface SentinelOptions {
 }
 
 /**
- * The validator sentinel (4.1.2 aztec-node/src/sentinel, reference aztec-internals 6.1): two slots after a slot
+ * The validator sentinel (as 4.1.2's, docs/aztec-facts.md section 7.1): two slots after a slot
  * ends, it classifies what the slot's committee did, from the evidence this node holds: the checkpoint published
  * for the slot and its attestations, and the proposal and attestation signatures seen (validator_signature, the
  * analogue of 4.1.2's p2p attestation pool). The proposer's status is checkpoint-mined, checkpoint-proposed

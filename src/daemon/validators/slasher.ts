@@ -21,7 +21,7 @@ export interface SlashingConfig {
   readonly slashValidatorsNever: readonly EthAddress[];
 }
 
-/** 4.1.2 Offense in wire JSON (reference aztec-wire 6.25). */
+/** 4.1.2 Offense in wire JSON (docs/aztec-facts.md section 2.9). */
 export interface OffenseJson {
   validator: string;
   amount: string;
@@ -54,7 +54,7 @@ export interface SlasherOptions {
 const PAYLOAD_ABI = parseAbiParameters('uint256, (address, uint256)[]');
 
 /**
- * Offenses and their rounds (reference aztec-internals 6.2, 4.1.2's tally model): time is cut into rounds of
+ * Offenses and their rounds (docs/aztec-facts.md section 7.2, 4.1.2's tally model): time is cut into rounds of
  * `slashingRoundSizeInEpochs` epochs; during round N the proposers vote on the offenses of round N minus
  * `slashingOffsetInRounds`, so the offenses voted on belong to finished epochs. An offense's amount is its
  * type's penalty when it is detected; a zero penalty means the offense is not pursued (as 4.1.2 watchers do).

@@ -162,7 +162,7 @@ export class ValidatorService implements Service {
   }
 
   /**
-   * nodeAdmin_reloadKeystore (spec part 4, reference aztec-wire 7.1): reads and checks the whole keystore, checks
+   * nodeAdmin_reloadKeystore (spec part 4, docs/aztec-facts.md section 2.11): reads and checks the whole keystore, checks
    * that every validator publishes through an L1 account initialised at start-up, then swaps the attester keys,
    * coinbases, fee recipients and publishers in one assignment. Any failure throws and the old keystore stays.
    * Committees follow from the next slot (the current slot's committee is already fixed).

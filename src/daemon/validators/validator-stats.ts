@@ -1,7 +1,7 @@
 import type { StatusInSlot } from './store/sentinel-history-repository.js';
 import { isProposerStatus, type ValidatorStatus } from './validator-status.js';
 
-/** 4.1.2 ValidatorStats time stat (reference aztec-wire 6.21): the slot, its timestamp and ISO date. */
+/** 4.1.2 ValidatorStats time stat (docs/aztec-facts.md section 2.9): the slot, its timestamp and ISO date. */
 export interface ValidatorTimeStatJson {
   timestamp: string;
   slot: number;

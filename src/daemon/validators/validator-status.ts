@@ -1,4 +1,4 @@
-/** The 4.1.2 status of a validator in a slot (reference aztec-wire 6.21), in storage order. */
+/** The 4.1.2 status of a validator in a slot (docs/aztec-facts.md section 2.9), in storage order. */
 export const VALIDATOR_STATUSES = [
   'checkpoint-mined',
   'checkpoint-proposed',

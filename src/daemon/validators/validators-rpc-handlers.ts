@@ -6,7 +6,7 @@ import { type ValidatorService, ValidatorsDisabledError } from './validator-serv
 
 /**
  * The validator and slashing RPC methods (spec part 4: validator queries, nodeAdmin_getSlashPayloads,
- * nodeAdmin_getSlashOffenses, keystore reload), in the reference's wire shapes (aztec-wire 6.21, 6.25, 7.1).
+ * nodeAdmin_getSlashOffenses, keystore reload), in 4.1.2's wire shapes (docs/aztec-facts.md sections 2.9 and 2.11).
  * Spread into the daemon's handlers (src/daemon/rpc-handlers.ts).
  */
 export function validatorsRpcHandlers(validators: ValidatorService) {

@@ -5,7 +5,7 @@ export const MAX_TREE_HEIGHT = 42;
 
 /**
  * Roots of empty subtrees: Z(0) = 0 (an empty leaf), Z(l) = H(Z(l-1), Z(l-1)). Any node whose leaves all lie
- * beyond a tree's size has hash Z(level), so it is never stored or read (reference aztec-internals 1.2).
+ * beyond a tree's size has hash Z(level), so it is never stored or read (docs/aztec-facts.md section 3.2).
  */
 const EMPTY: readonly Buffer[] = (() => {
   const out: Buffer[] = [Buffer.alloc(32)];

@@ -12,7 +12,7 @@ export interface GenesisPublicData {
 }
 
 /**
- * The 128 prefilled nullifier leaves (reference aztec-internals 1.3): leaf i = (i, next i+1 at i+1), the last
+ * The 128 prefilled nullifier leaves (docs/aztec-facts.md section 3.3): leaf i = (i, next i+1 at i+1), the last
  * one (127) points to (0, 0).
  */
 export function genesisNullifierLeaves(): IndexedLeaf[] {
@@ -32,8 +32,8 @@ export function genesisNullifierLeaves(): IndexedLeaf[] {
 /**
  * The 128 prefilled public data leaves. Without prefill, leaf i = (slot i, value 0). With N prefilled entries
  * the size stays 128: slots 0..127-N keep the padding leaves and the last N positions hold the prefilled
- * (slot, value) pairs sorted by slot, all chained in key order (reference aztec-internals 1.3, verified with
- * N = 2 against vectors.json).
+ * (slot, value) pairs sorted by slot, all chained in key order (docs/aztec-facts.md section 3.3, verified with
+ * N = 2 against test/fixtures/aztec-4.1.2-vectors.json).
  */
 export function genesisPublicDataLeaves(prefill: readonly GenesisPublicData[] = []): IndexedLeaf[] {
   const n = prefill.length;

@@ -26,7 +26,7 @@ export type IndexedLeafKind = 'nullifier' | 'public-data';
 
 /**
  * Number of fields hashed per leaf: H(value, nextValue, nextIndex) for nullifiers and
- * H(slot, value, nextSlot, nextIndex) for public data (reference aztec-internals 1.2).
+ * H(slot, value, nextSlot, nextIndex) for public data (docs/aztec-facts.md section 3.2).
  */
 export function leafHashWidth(kind: IndexedLeafKind): number {
   return kind === 'nullifier' ? 3 : 4;

@@ -12,7 +12,7 @@ import {
 } from '../../core/constants.js';
 import { InvalidTreeIdError } from './world-state-errors.js';
 
-/** The five trees of the world state, by their protocol ids (reference aztec-wire 6.23). */
+/** The five trees of the world state, by their protocol ids (docs/aztec-facts.md section 2.6). */
 export const MerkleTreeId = {
   NULLIFIER_TREE: NULLIFIER_TREE_ID,
   NOTE_HASH_TREE: NOTE_HASH_TREE_ID,
@@ -51,7 +51,7 @@ export const TREE_COUNT = TREES.length;
 
 /**
  * Checks a tree id from a caller. The spec's tree table also names id 5 (BLOCKS_TREE) and documents a range
- * up to 6, but no Aztec version since 2024 has such trees (reference aztec-wire 6.23); they are refused with a
+ * up to 6, but no Aztec version since 2024 has such trees (docs/aztec-facts.md section 2.6); they are refused with a
  * message naming the valid ids (docs/compatibility.md).
  */
 export function parseTreeId(id: unknown): MerkleTreeId {

@@ -117,7 +117,7 @@ export class TreeOverlay {
 
   /**
    * Inserts nullifiers as one batch: non-zero values become leaves in the given order at size, size+1...;
-   * zeros take an index and stay empty (reference aztec-internals 1.4). The result equals inserting them one
+   * zeros take an index and stay empty (docs/aztec-facts.md section 3.4). The result equals inserting them one
    * by one. A value already in the tree or twice in the batch is refused before anything changes.
    */
   insertNullifiers(values: readonly Buffer[]): void {
@@ -149,7 +149,7 @@ export class TreeOverlay {
   }
 
   /**
-   * Public data writes in order (reference aztec-internals 1.4): an existing slot is updated in place, a new
+   * Public data writes in order (docs/aztec-facts.md section 3.4): an existing slot is updated in place, a new
    * slot is appended and linked; no padding. The result equals applying them one by one.
    */
   writePublicData(writes: readonly PublicDataLeafWrite[]): void {

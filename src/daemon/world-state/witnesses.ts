@@ -1,7 +1,7 @@
 import type { IndexedLeafPreimage } from './indexed-leaf.js';
 import type { SiblingPath } from './sibling-path.js';
 
-/** A leaf of the nullifier tree with its path (reference aztec-wire 6.22). `leafPreimage.value` is 0. */
+/** A leaf of the nullifier tree with its path (docs/aztec-facts.md section 2.6). `leafPreimage.value` is 0. */
 export interface NullifierMembershipWitness {
   readonly index: bigint;
   readonly leafPreimage: IndexedLeafPreimage;
@@ -28,7 +28,7 @@ export interface LeafInBlock {
   readonly blockHash: bigint;
 }
 
-/** node_getWorldStateSyncStatus (reference aztec-wire 6.13). */
+/** node_getWorldStateSyncStatus (docs/aztec-facts.md section 2.6). */
 export interface WorldStateSyncStatus {
   readonly latestBlockNumber: number;
   readonly latestBlockHash: bigint;

@@ -1,5 +1,5 @@
 /**
- * Errors of the world state. `rpcCode` tells the RPC layer how to answer (DESIGN section 4): a bad argument
+ * Errors of the world state. `rpcCode` tells the RPC layer how to answer (docs/architecture.md section 4.4): a bad argument
  * is invalid params, an unreadable block is BLOCK_NOT_AVAILABLE, an operation the current state forbids is
  * INVALID_STATE; a rejected block or fork misuse is an internal condition of the caller.
  */

@@ -58,7 +58,7 @@ export class WorldStateFork extends WorldStateView {
     this.tree(MerkleTreeId.NOTE_HASH_TREE).appendLeaves(fields(values, 'note hash'));
   }
 
-  /** One batch, in order; zeros take an index (reference aztec-internals 1.4). Refused whole on a duplicate. */
+  /** One batch, in order; zeros take an index (docs/aztec-facts.md section 3.4). Refused whole on a duplicate. */
   insertNullifiers(values: readonly bigint[]): void {
     this.tree(MerkleTreeId.NULLIFIER_TREE).insertNullifiers(fields(values, 'nullifier'));
   }
@@ -78,7 +78,7 @@ export class WorldStateFork extends WorldStateView {
   }
 
   /**
-   * Applies one tx the way a block does (reference aztec-internals 1.4): 64 note hashes and 64 nullifiers,
+   * Applies one tx the way a block does (docs/aztec-facts.md section 3.4): 64 note hashes and 64 nullifiers,
    * zero-padded, then its public data writes in order. Every check runs before any tree changes, so a
    * refused tx leaves the fork as it was.
    */

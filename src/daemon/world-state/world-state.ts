@@ -90,7 +90,7 @@ interface BlockState {
 const STATE_RECORD = 40;
 
 /**
- * The world state: the five Aztec trees (reference aztec-internals 1) kept in the node's SQLite database,
+ * The world state: the five Aztec trees (docs/aztec-facts.md section 3) kept in the node's SQLite database,
  * readable at any retained block, with forks for block building and simulation, unwinding, finality and
  * history pruning. Writes run inside the caller's transaction when there is one (better-sqlite3 nests them
  * as savepoints), so a block and its world state commit together.
@@ -265,7 +265,7 @@ export class WorldState {
 
   /**
    * Proves `blockHash` is an archive leaf, against the archive as of the block before `block`, so the path
-   * matches the lastArchive root in `block`'s header (Aztec 4.1.x, reference aztec-wire 5.4). Undefined for
+   * matches the lastArchive root in `block`'s header (Aztec 4.1.x, docs/aztec-facts.md section 2.6). Undefined for
    * block 0 (its lastArchive is empty) and for hashes not in that archive.
    */
   getBlockHashMembershipWitness(block: BlockSelector, blockHash: bigint): MembershipWitness | undefined {
@@ -295,7 +295,7 @@ export class WorldState {
   }
 
   /**
-   * Applies a block's effects (reference aztec-internals 1.4): per tx 64 note hashes and 64 nullifiers
+   * Applies a block's effects (docs/aztec-facts.md section 3.4): per tx 64 note hashes and 64 nullifiers
    * (zero-padded), public data writes in order, the checkpoint's L1-to-L2 messages padded to 1024 on its first
    * block, then the block hash into the archive. The computed state must equal the header's; otherwise
    * BlockRejectedError and nothing is written. Runs inside the caller's transaction if one is open (without a
@@ -500,7 +500,7 @@ export class WorldState {
     this.bumpToken();
   }
 
-  /** Genesis (reference aztec-internals 1.3): prefilled indexed trees, empty others, archive leaf 0 = header hash. */
+  /** Genesis (docs/aztec-facts.md section 3.3): prefilled indexed trees, empty others, archive leaf 0 = header hash. */
   private buildGenesis(prefill: readonly GenesisPublicData[]): WorldState['genesis'] {
     const overlays = TREES.map(
       (info) =>

@@ -11,7 +11,7 @@ import { SAME } from './shared-params.js';
 
 /** Transaction operations: sending, validating, pending txs, receipts and effects. */
 
-const tx = required('tx', txWire, 'The transaction (reference aztec-wire 6.5).');
+const tx = required('tx', txWire, 'The transaction (4.1.2 Tx wire JSON).');
 const hashOfTx = required('txHash', txHash, 'Hash of the transaction.');
 const validationOptions = objectOf(
   'TxValidationOptions',

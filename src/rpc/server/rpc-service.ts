@@ -148,7 +148,7 @@ export class RpcService {
   }
 }
 
-/** The start-up warning for an admin listener reachable from other machines, if it is (DESIGN section 4). */
+/** The start-up warning for an admin listener reachable from other machines, if it is (docs/architecture.md section 4.8). */
 export function adminExposureWarning(adminHost: string, adminUrl: string, authEnabled: boolean): string | undefined {
   if (isLoopback(adminHost)) return undefined;
   if (authEnabled) return `the admin listener is bound to ${adminHost}, beyond this machine; keep the API key secret`;

@@ -1,5 +1,5 @@
 /**
- * The component versions the official client compares (reference aztec-wire 1.6): each travels as an
+ * The component versions the official client compares (docs/aztec-facts.md section 1.2): each travels as an
  * `x-aztec-<key>` response header, and only when the node knows it. A client that expects another value
  * fails with a clear version mismatch instead of an obscure parse error.
  */

@@ -22,7 +22,7 @@ import { withClassLogFields, withClassLogLength, withPublicCalls } from '../../h
 import { MempoolHarness, PAYERS } from './mempool-fixtures.js';
 
 /**
- * One test per validator reason (4.1.2's texts, reference aztec-internals 3.2), each on a tx that breaks just
+ * One test per validator reason (4.1.2's texts, docs/aztec-facts.md section 5.2), each on a tx that breaks just
  * that rule, against a real world state. The RPC path is checked in test/e2e/mempool-validation.test.ts.
  */
 let h: MempoolHarness;

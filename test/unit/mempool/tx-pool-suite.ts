@@ -9,7 +9,7 @@ import type { Mempool } from '../../../src/daemon/mempool/mempool.js';
 import { DEFAULT_FEE_LIMIT, MempoolHarness, PAYERS, POOR_BALANCE, POOR_PAYER } from './mempool-fixtures.js';
 
 /**
- * THE pool suite (DESIGN section 6: one suite, two implementations): run against a pool used as it is, and
+ * THE pool suite (docs/architecture.md section 6: one suite, two implementations): run against a pool used as it is, and
  * against the same pool closed and reopened from its SQLite file before every check, which must give the
  * same answers (pending txs come back, in order, with their drops and mined records).
  */

@@ -33,7 +33,7 @@ const encodeLeafInBlock = (l: Parameters<typeof leafInBlockResult.encode>[0]) =>
 const encodeWorldStateSyncStatus = (s: Parameters<typeof worldStateSyncStatusResult.encode>[0]) =>
   worldStateSyncStatusResult.encode(s) as { latestBlockHash: string };
 
-describe('world-state wire encoders (reference aztec-wire 2.5, 5.4, 5.5, 6.13, 6.22)', () => {
+describe('world-state wire encoders (docs/aztec-facts.md sections 1.6 and 2.6)', () => {
   const { ws } = openWorldState();
   const block = buildBlock(ws, {
     txs: [{ noteHashes: [77n], nullifiers: [5000n], publicDataWrites: [{ leafSlot: 9000n, value: 3n }] }],

@@ -2,7 +2,7 @@ import { AztecAddress } from '../../../core/aztec-address.js';
 import { FunctionSelector } from '../../../core/contract/function-selector.js';
 import { Fr } from '../../../core/fr.js';
 
-/** Restrictions an allow-list entry puts on a matching setup call (reference aztec-wire 6.20). */
+/** Restrictions an allow-list entry puts on a matching setup call (docs/aztec-facts.md section 2.8). */
 export interface AllowedSetupRestrictions {
   /** The call must come from the contract itself (msgSender = contract address). */
   readonly onlySelf?: boolean;

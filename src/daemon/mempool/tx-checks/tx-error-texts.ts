@@ -1,6 +1,6 @@
 /**
  * The reasons a tx is invalid (or skipped), word for word those of Aztec 4.1.2 (stdlib
- * tx/validator/error_texts.ts; reference aztec-internals 3.2), so that clients matching on them keep working.
+ * tx/validator/error_texts.ts; docs/aztec-facts.md section 5.2), so that clients matching on them keep working.
  * The last one is ours: txs with public calls need the public VM, which this node does not have yet.
  */
 export const TX_ERROR = {

@@ -1,5 +1,5 @@
 /**
- * The outcome of validating a tx (4.1.2 TxValidationResult, reference aztec-wire 6.9): valid; invalid with
+ * The outcome of validating a tx (4.1.2 TxValidationResult, docs/aztec-facts.md section 2.4): valid; invalid with
  * reasons; or skipped, which only "Insufficient fee per gas" gives: the tx may become valid when fees drop.
  */
 export type TxValidationResult =

@@ -42,8 +42,8 @@ interface NamedValidator {
 }
 
 /**
- * The validators of the RPC path (node_sendTx, node_isValidTx), in 4.1.2's order (reference
- * aztec-internals 3.1).
+ * The validators of the RPC path (node_sendTx, node_isValidTx), in 4.1.2's order
+ * (docs/aztec-facts.md section 5.1).
  */
 export const RPC_TX_VALIDATORS: readonly NamedValidator[] = [
   { name: 'timestamp', run: validateTimestamp },

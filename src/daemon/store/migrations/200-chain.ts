@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Chain store tables (src/daemon/store, DESIGN section 3): what the chain's blocks contain, indexed for the
+ * Chain store tables (src/daemon/store, docs/architecture.md section 3.1): what the chain's blocks contain, indexed for the
  * queries of spec part 4. Rows are compact binary (the 4.1.2 binary layouts of headers and tx effects) and
  * integer-keyed where possible, so a block is a handful of inserts and block-range reads are rowid ranges.
  *
