@@ -6,6 +6,7 @@ import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { Tx } from '../../src/core/tx/tx.js';
 import { type Envelope, envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
 import { CONFIG_HOME, REPO_ROOT, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * `l2node start --json --bot --no-save-api-key` on one spawned node: the banner as one JSON line, no key saved,
@@ -40,16 +41,6 @@ function sentByBot(): { txHash: string; maxFeePerL2Gas: string }[] {
     txHash: string;
     maxFeePerL2Gas: string;
   }[];
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('start --json --no-save-api-key', () => {

@@ -12,6 +12,7 @@ import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { type CliRun, type Envelope, envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Every `query` command (and `status`, `rpc`, `tx`) run as the real binary against one spawned dev node, in
@@ -67,16 +68,6 @@ async function both(args: readonly string[], code = 0): Promise<{ human: CliRun;
     expect(human.stderr).toContain(json.error?.message);
   }
   return { human, json };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 beforeAll(async () => {
@@ -137,10 +128,14 @@ beforeAll(async () => {
   effectsBlockHash = receipt.blockHash;
   const message = envelopeOf(await cli(['admin', 'send-l1-message', L1_MESSAGE, '--json']));
   expect(message.status, JSON.stringify(message.error)).toBe(0);
-  await until('the L1-to-L2 message in a block', async () => {
-    const m = envelopeOf(await cli(['query', 'messages', '--l1-to-l2', L1_MESSAGE, '--json']));
-    return (m.result as { block: number | null }).block;
-  });
+  await until(
+    'the L1-to-L2 message in a block',
+    async () => {
+      const m = envelopeOf(await cli(['query', 'messages', '--l1-to-l2', L1_MESSAGE, '--json']));
+      return (m.result as { block: number | null }).block ?? undefined;
+    },
+    { intervalMs: 200 },
+  );
 });
 
 afterAll(async () => {

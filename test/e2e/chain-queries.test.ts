@@ -3,7 +3,9 @@ import { BlockHeader } from '../../src/core/block/block-header.js';
 import { GENESIS_BLOCK_HEADER_HASH } from '../../src/core/constants.js';
 import { toHex64 } from '../../src/core/fr.js';
 import { SiblingPath } from '../../src/daemon/world-state/sibling-path.js';
+import { call, result } from '../helpers/mempool-e2e.js';
 import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The chain's queries over RPC on a spawned dev node without prefunded accounts (so its genesis is the
@@ -36,70 +38,58 @@ afterAll(async () => {
   await node?.stop();
 });
 
-interface RpcAnswer {
-  result?: unknown;
-  error?: { code: number; message: string; data?: { code?: string } };
-}
-
-async function call(method: string, params: unknown[] = [], url = node.publicUrl): Promise<RpcAnswer> {
-  const res = await postJson(url, rpc(method, params), { 'x-api-key': node.adminKey ?? '' });
-  return res.body as RpcAnswer;
-}
-
-async function result<T>(method: string, params: unknown[] = []): Promise<T> {
-  const a = await call(method, params);
-  if (a.error) throw new Error(`${method}: ${a.error.message}`);
-  return a.result as T;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** The admin API key, for the admin listener (the public one ignores it). */
+const adminKey = () => ({ 'x-api-key': node.adminKey ?? '' });
 
 describe('genesis', () => {
   it("block 0's header hashes to Aztec 4.1.2's genesis block header hash", async () => {
-    const header = BlockHeader.fromJSON(await result('node_getBlockHeader', [0]));
+    const header = BlockHeader.fromJSON(await result(node.publicUrl, 'node_getBlockHeader', [0]));
     expect(header.hash().value).toBe(GENESIS_BLOCK_HEADER_HASH);
     const block = await result<{ header: unknown; checkpointNumber: number; body: { txEffects: unknown[] } }>(
+      node.publicUrl,
       'node_getBlock',
       [0],
     );
     expect(BlockHeader.fromJSON(block.header).hash().value).toBe(GENESIS_BLOCK_HEADER_HASH);
     expect(block.checkpointNumber).toBe(0);
     expect(block.body.txEffects).toEqual([]);
-    const byHash = await result<{ header: unknown }>('node_getBlock', [toHex64(GENESIS_BLOCK_HEADER_HASH)]);
+    const byHash = await result<{ header: unknown }>(node.publicUrl, 'node_getBlock', [
+      toHex64(GENESIS_BLOCK_HEADER_HASH),
+    ]);
     expect(byHash.header).toEqual(block.header);
   });
 });
 
 describe('blocks and tips', () => {
   it('builds blocks on the slot clock; tips reach checkpointed, proven and finalized', async () => {
-    const tips = await until('a finalized block', async () => {
-      const t = await result<{ finalized: { block: { number: number } } }>('node_getL2Tips');
-      return t.finalized.block.number >= 1 && t;
-    });
+    const tips = await until(
+      'a finalized block',
+      async () => {
+        const t = await result<{ finalized: { block: { number: number } } }>(node.publicUrl, 'node_getL2Tips');
+        return t.finalized.block.number >= 1 ? t : undefined;
+      },
+      15_000,
+    );
     expect(tips).toMatchObject({ proposed: { number: expect.any(Number) } });
-    const proven = await result<number>('node_getProvenBlockNumber');
-    const checkpointed = await result<number>('node_getCheckpointedBlockNumber');
-    const latest = await result<number>('node_getBlockNumber');
+    const proven = await result<number>(node.publicUrl, 'node_getProvenBlockNumber');
+    const checkpointed = await result<number>(node.publicUrl, 'node_getCheckpointedBlockNumber');
+    const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
     expect(latest).toBeGreaterThanOrEqual(checkpointed);
     expect(checkpointed).toBeGreaterThanOrEqual(proven);
-    expect(await result<number>('node_getCheckpointNumber')).toBeGreaterThanOrEqual(1);
-    const status = await result<{ finalizedBlockNumber: number }>('node_getWorldStateSyncStatus');
+    expect(await result<number>(node.publicUrl, 'node_getCheckpointNumber')).toBeGreaterThanOrEqual(1);
+    const status = await result<{ finalizedBlockNumber: number }>(node.publicUrl, 'node_getWorldStateSyncStatus');
     expect(status.finalizedBlockNumber).toBeGreaterThanOrEqual(1);
   });
 
   it('a block hash from getBlock is the archive leaf and verifies with getBlockHashMembershipWitness', async () => {
-    await until('block 3', async () => (await result<number>('node_getBlockNumber')) >= 3);
-    const block = await result<{ header: unknown; archive: { root: string } }>('node_getBlock', [2]);
+    await until(
+      'block 3',
+      async () => ((await result<number>(node.publicUrl, 'node_getBlockNumber')) >= 3 ? true : undefined),
+      15_000,
+    );
+    const block = await result<{ header: unknown; archive: { root: string } }>(node.publicUrl, 'node_getBlock', [2]);
     const hash = BlockHeader.fromJSON(block.header).hash();
-    const leaves = await result<{ data: string; l2BlockNumber: number }[]>('node_findLeavesIndexes', [
+    const leaves = await result<{ data: string; l2BlockNumber: number }[]>(node.publicUrl, 'node_findLeavesIndexes', [
       2,
       4,
       [hash.toString()],
@@ -107,14 +97,14 @@ describe('blocks and tips', () => {
     expect(leaves[0]).toMatchObject({ data: '2', l2BlockNumber: 2 });
     // The witness at block 3 is against block 3's lastArchive: the archive right after block 2.
     const witness = Buffer.from(
-      await result<string>('node_getBlockHashMembershipWitness', [3, hash.toString()]),
+      await result<string>(node.publicUrl, 'node_getBlockHashMembershipWitness', [3, hash.toString()]),
       'base64',
     );
     const index = witness.readBigUInt64BE(24);
     const path = new SiblingPath(
       Array.from({ length: (witness.length - 32) / 32 }, (_, i) => witness.subarray(32 + 32 * i, 64 + 32 * i)),
     );
-    const next = BlockHeader.fromJSON(await result('node_getBlockHeader', [3]));
+    const next = BlockHeader.fromJSON(await result(node.publicUrl, 'node_getBlockHeader', [3]));
     expect(index).toBe(2n);
     expect(path.computeRoot(hash.value, index)).toBe(next.lastArchive.root.value);
     expect(toHex64(next.lastArchive.root.value)).toBe(block.archive.root);
@@ -125,7 +115,7 @@ describe('L1-to-L2 messages (dev mode)', () => {
   it('nodeDev_sendL1ToL2Message needs the admin key and is not served on the public port', async () => {
     const noKey = await postJson(node.adminUrl, rpc('nodeDev_sendL1ToL2Message', ['0x77']));
     expect(noKey.status).toBe(401);
-    const onPublic = await call('nodeDev_sendL1ToL2Message', ['0x77']);
+    const onPublic = await call(node.publicUrl, 'nodeDev_sendL1ToL2Message', ['0x77'], adminKey());
     expect(onPublic.error?.code).toBe(-32601);
     expect(onPublic.error?.message).toContain('served on the admin listener');
   });
@@ -138,30 +128,36 @@ describe('L1-to-L2 messages (dev mode)', () => {
     expect(sent.code, sent.stderr).toBe(0);
     const { index, checkpoint } = (JSON.parse(sent.stdout) as { result: { index: string; checkpoint: number } }).result;
     expect(Number(index) % 1024).toBe(0);
-    expect(await result<boolean>('node_isL1ToL2MessageSynced', [message])).toBe(true);
-    expect(await result<number>('node_getL1ToL2MessageCheckpoint', [message])).toBe(checkpoint);
-    const blockNumber = await until('the message in a block', () =>
-      result<number | null>('node_getL1ToL2MessageBlock', [message]),
+    expect(await result<boolean>(node.publicUrl, 'node_isL1ToL2MessageSynced', [message])).toBe(true);
+    expect(await result<number>(node.publicUrl, 'node_getL1ToL2MessageCheckpoint', [message])).toBe(checkpoint);
+    const blockNumber = await until(
+      'the message in a block',
+      async () => (await result<number | null>(node.publicUrl, 'node_getL1ToL2MessageBlock', [message])) ?? undefined,
+      15_000,
     );
     const block = await result<{ checkpointNumber: number; indexWithinCheckpoint: number; header: unknown }>(
+      node.publicUrl,
       'node_getBlock',
       [blockNumber],
     );
     expect(block).toMatchObject({ checkpointNumber: checkpoint, indexWithinCheckpoint: 0 });
-    const [leafIndex, pathB64] = await result<[string, string]>('node_getL1ToL2MessageMembershipWitness', [
-      blockNumber,
-      message,
-    ]);
+    const [leafIndex, pathB64] = await result<[string, string]>(
+      node.publicUrl,
+      'node_getL1ToL2MessageMembershipWitness',
+      [blockNumber, message],
+    );
     expect(leafIndex).toBe(index);
     const path = SiblingPath.fromBuffer(Buffer.from(pathB64, 'base64'));
     const header = BlockHeader.fromJSON(block.header);
     expect(path.computeRoot(BigInt(message), BigInt(index))).toBe(header.state.l1ToL2MessageTree.root.value);
     // Before its block the message is not in the tree.
-    expect(await result('node_getL1ToL2MessageMembershipWitness', [blockNumber - 1, message])).toBeNull();
+    expect(
+      await result(node.publicUrl, 'node_getL1ToL2MessageMembershipWitness', [blockNumber - 1, message]),
+    ).toBeNull();
   });
 
   it('refuses a zero message with invalid params', async () => {
-    const a = await call('nodeDev_sendL1ToL2Message', ['0x00'], node.adminUrl);
+    const a = await call(node.adminUrl, 'nodeDev_sendL1ToL2Message', ['0x00'], adminKey());
     expect(a.error?.code).toBe(-32602);
     expect(a.error?.message).toMatch(/non-zero field element/);
   });
@@ -170,7 +166,7 @@ describe('L1-to-L2 messages (dev mode)', () => {
 describe('limits and bad params', () => {
   const invalid = (method: string, params: unknown[], match: RegExp) =>
     it(`${method} ${JSON.stringify(params).slice(0, 60)} -> -32602`, async () => {
-      const a = await call(method, params);
+      const a = await call(node.publicUrl, method, params);
       expect(a.error?.code, JSON.stringify(a)).toBe(-32602);
       expect(a.error?.message).toMatch(match);
     });
@@ -231,35 +227,43 @@ describe('limits and bad params', () => {
   invalid('node_registerContractFunctionSignatures', ['f()'], /functionSignatures/);
 
   it('nodeDev_sendL1ToL2Message refuses what is not a field element', async () => {
-    const a = await call('nodeDev_sendL1ToL2Message', ['hello'], node.adminUrl);
+    const a = await call(node.adminUrl, 'nodeDev_sendL1ToL2Message', ['hello'], adminKey());
     expect(a.error?.code).toBe(-32602);
     expect(a.error?.message).toMatch(/message/);
   });
 
   it('a block beyond the chain: null for block reads, BLOCK_NOT_AVAILABLE for state reads', async () => {
-    expect(await result('node_getBlock', [1_000_000])).toBeNull();
-    expect(await result('node_getBlockHeader', [1_000_000])).toBeNull();
-    const a = await call('node_getPublicStorageAt', [1_000_000, toHex64(5n), toHex64(1n)]);
+    expect(await result(node.publicUrl, 'node_getBlock', [1_000_000])).toBeNull();
+    expect(await result(node.publicUrl, 'node_getBlockHeader', [1_000_000])).toBeNull();
+    const a = await call(node.publicUrl, 'node_getPublicStorageAt', [1_000_000, toHex64(5n), toHex64(1n)]);
     expect(a.error).toMatchObject({ code: -32002, data: { code: 'BLOCK_NOT_AVAILABLE' } });
     expect(a.error?.message).toMatch(/not yet synced/);
-    const unknownHash = await call('node_getNullifierMembershipWitness', [toHex64(12345n), toHex64(1n)]);
+    const unknownHash = await call(node.publicUrl, 'node_getNullifierMembershipWitness', [
+      toHex64(12345n),
+      toHex64(1n),
+    ]);
     expect(unknownHash.error).toMatchObject({ code: -32002, data: { code: 'BLOCK_NOT_AVAILABLE' } });
-    const ref = await call('node_getPrivateLogsByTags', [tags(1), 0, toHex64(12345n)]);
+    const ref = await call(node.publicUrl, 'node_getPrivateLogsByTags', [tags(1), 0, toHex64(12345n)]);
     expect(ref.error?.message).toMatch(/reorg/);
   });
 
   it('answers null for what does not exist and [] for empty ranges', async () => {
-    expect(await result('node_getTxEffect', [toHex64(9n)])).toBeNull();
-    expect(await result('node_getContractClass', [toHex64(9n)])).toBeNull();
-    expect(await result('node_getBlockByArchive', [toHex64(9n)])).toBeNull();
-    expect(await result('node_getL1ToL2MessageBlock', [toHex64(9n)])).toBeNull();
-    expect(await result('node_getBlocks', [1_000_000, 5])).toEqual([]);
-    expect(await result('node_getLogsByTags', [tags(2)])).toEqual([[], []]);
-    expect(await result('node_getPublicLogs', [{}])).toEqual({ logs: [], maxLogsHit: false });
-    expect(await result('node_getEncodedEnr')).toBeNull();
-    const info = await result<{ realProofs: boolean; l1ContractAddresses: Record<string, string> }>('node_getNodeInfo');
+    expect(await result(node.publicUrl, 'node_getTxEffect', [toHex64(9n)])).toBeNull();
+    expect(await result(node.publicUrl, 'node_getContractClass', [toHex64(9n)])).toBeNull();
+    expect(await result(node.publicUrl, 'node_getBlockByArchive', [toHex64(9n)])).toBeNull();
+    expect(await result(node.publicUrl, 'node_getL1ToL2MessageBlock', [toHex64(9n)])).toBeNull();
+    expect(await result(node.publicUrl, 'node_getBlocks', [1_000_000, 5])).toEqual([]);
+    expect(await result(node.publicUrl, 'node_getLogsByTags', [tags(2)])).toEqual([[], []]);
+    expect(await result(node.publicUrl, 'node_getPublicLogs', [{}])).toEqual({ logs: [], maxLogsHit: false });
+    expect(await result(node.publicUrl, 'node_getEncodedEnr')).toBeNull();
+    const info = await result<{ realProofs: boolean; l1ContractAddresses: Record<string, string> }>(
+      node.publicUrl,
+      'node_getNodeInfo',
+    );
     expect(info.realProofs).toBe(false);
     expect(Object.keys(info.l1ContractAddresses)).toHaveLength(11);
-    expect(await result('node_registerContractFunctionSignatures', [['transfer(Field,u128)']])).toBeNull();
+    expect(
+      await result(node.publicUrl, 'node_registerContractFunctionSignatures', [['transfer(Field,u128)']]),
+    ).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ import { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { TxEffect } from '../../src/core/tx/tx-effect.js';
 import { SiblingPath } from '../../src/daemon/world-state/sibling-path.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
-import { devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import { devTxBuilder, genesisHeader, prefundedFlag, type RpcAnswer, result } from '../helpers/mempool-e2e.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -31,17 +31,6 @@ let node: RunningNode;
 let builder: TxBuilder;
 let maxFee: bigint;
 
-interface RpcAnswer {
-  result?: unknown;
-  error?: { code: number; message: string };
-}
-
-async function result<T>(method: string, params: unknown[] = []): Promise<T> {
-  const a = (await postJson(node.publicUrl, rpc(method, params))).body as RpcAnswer;
-  if (a.error) throw new Error(`${method}: ${a.error.message}`);
-  return a.result as T;
-}
-
 beforeAll(async () => {
   await initAztecOracle();
   node = await spawnNode({
@@ -54,7 +43,7 @@ beforeAll(async () => {
     ],
   });
   builder = devTxBuilder(genesisHeader(FUNDED));
-  maxFee = 2n * BigInt((await result<{ feePerL2Gas: string }>('node_getCurrentMinFees')).feePerL2Gas);
+  maxFee = 2n * BigInt((await result<{ feePerL2Gas: string }>(node.publicUrl, 'node_getCurrentMinFees')).feePerL2Gas);
 });
 afterAll(async () => {
   await node?.stop();
@@ -112,7 +101,7 @@ describe('txs through every state', () => {
     const deadline = Date.now() + 30_000;
     while (seen.at(-1) !== 'finalized') {
       if (Date.now() > deadline) throw new Error(`stuck after ${seen.join(' -> ')}`);
-      const receipt = await result<{ status: string; blockNumber?: number }>('node_getTxReceipt', [
+      const receipt = await result<{ status: string; blockNumber?: number }>(node.publicUrl, 'node_getTxReceipt', [
         txs[0]?.txHash.toString(),
       ]);
       if (receipt.status !== seen.at(-1)) seen.push(receipt.status);
@@ -121,9 +110,11 @@ describe('txs through every state', () => {
     }
     expect(seen, seen.join(' -> ')).toEqual(STATUSES);
     for (const tx of txs) {
-      const r = await result<{ status: string; blockNumber: number; executionResult: string }>('node_getTxReceipt', [
-        tx.txHash.toString(),
-      ]);
+      const r = await result<{ status: string; blockNumber: number; executionResult: string }>(
+        node.publicUrl,
+        'node_getTxReceipt',
+        [tx.txHash.toString()],
+      );
       expect(r).toMatchObject({ status: 'finalized', blockNumber, executionResult: 'success' });
     }
   });
@@ -141,7 +132,7 @@ describe('every effect, read back through every query', () => {
         l2BlockHash: string;
         txIndexInBlock: number;
         data: unknown;
-      }>('node_getTxEffect', [tx.txHash.toString()]);
+      }>(node.publicUrl, 'node_getTxEffect', [tx.txHash.toString()]);
       expect(indexed.l2BlockNumber).toBe(blockNumber);
       const e = TxEffect.fromJSON(indexed.data);
       effects.push(e);
@@ -164,6 +155,7 @@ describe('every effect, read back through every query', () => {
       }
     }
     const block = await result<{ header: unknown; archive: { root: string }; body: { txEffects: unknown[] } }>(
+      node.publicUrl,
       'node_getBlock',
       [blockNumber],
     );
@@ -173,49 +165,56 @@ describe('every effect, read back through every query', () => {
     );
     expect(header.totalFees.value).toBe(effects.reduce((a, e) => a + e.transactionFee.value, 0n));
     const hash = header.hash().toString();
-    expect(await result('node_getBlockByHash', [hash])).toEqual(block);
-    expect(await result('node_getBlock', [hash])).toEqual(block);
-    expect(await result('node_getBlockByArchive', [block.archive.root])).toEqual(block);
-    expect(await result('node_getBlockHeaderByArchive', [block.archive.root])).toEqual(block.header);
-    expect(await result('node_getBlockHeader', [blockNumber])).toEqual(block.header);
-    expect((await result<unknown[]>('node_getBlocks', [blockNumber, 1]))[0]).toEqual(block);
-    const [checkpointed] = await result<{ checkpointNumber: number; block: unknown }[]>('node_getCheckpointedBlocks', [
-      blockNumber,
-      1,
-    ]);
+    expect(await result(node.publicUrl, 'node_getBlockByHash', [hash])).toEqual(block);
+    expect(await result(node.publicUrl, 'node_getBlock', [hash])).toEqual(block);
+    expect(await result(node.publicUrl, 'node_getBlockByArchive', [block.archive.root])).toEqual(block);
+    expect(await result(node.publicUrl, 'node_getBlockHeaderByArchive', [block.archive.root])).toEqual(block.header);
+    expect(await result(node.publicUrl, 'node_getBlockHeader', [blockNumber])).toEqual(block.header);
+    expect((await result<unknown[]>(node.publicUrl, 'node_getBlocks', [blockNumber, 1]))[0]).toEqual(block);
+    const [checkpointed] = await result<{ checkpointNumber: number; block: unknown }[]>(
+      node.publicUrl,
+      'node_getCheckpointedBlocks',
+      [blockNumber, 1],
+    );
     expect(checkpointed?.block).toEqual(block);
-    const [published] = await result<{ checkpoint: { number: number; blocks: unknown[] } }[]>('node_getCheckpoints', [
-      checkpointed?.checkpointNumber,
-      1,
-    ]);
+    const [published] = await result<{ checkpoint: { number: number; blocks: unknown[] } }[]>(
+      node.publicUrl,
+      'node_getCheckpoints',
+      [checkpointed?.checkpointNumber, 1],
+    );
     expect(published?.checkpoint.blocks).toContainEqual(block);
-    const tips = await result<{ finalized: { checkpoint: { number: number } } }>('node_getL2Tips');
+    const tips = await result<{ finalized: { checkpoint: { number: number } } }>(node.publicUrl, 'node_getL2Tips');
     expect(tips.finalized.checkpoint.number).toBeGreaterThanOrEqual(checkpointed?.checkpointNumber ?? 0);
   });
 
   it('state and trees: the fee payer balance, note hashes, nullifiers, the block hash', async () => {
     const fees = effects.reduce((a, e) => a + e.transactionFee.value, 0n);
     const balanceSlot = toHex64(deriveStorageSlotInMap(FEE_JUICE_BALANCES_SLOT, PAYER.value));
-    const balance = await result<string>('node_getPublicStorageAt', [
+    const balance = await result<string>(node.publicUrl, 'node_getPublicStorageAt', [
       blockNumber,
       toHex64(FEE_JUICE_ADDRESS),
       balanceSlot,
     ]);
     expect(BigInt(balance)).toBe(10n ** 24n - fees);
     const leafSlot = toHex64(computeFeePayerBalanceLeafSlot(PAYER.value));
-    const dataWitness = await result<{ leafPreimage: { leaf: { value: string } } }>('node_getPublicDataWitness', [
-      blockNumber,
-      leafSlot,
-    ]);
+    const dataWitness = await result<{ leafPreimage: { leaf: { value: string } } }>(
+      node.publicUrl,
+      'node_getPublicDataWitness',
+      [blockNumber, leafSlot],
+    );
     expect(BigInt(dataWitness.leafPreimage.leaf.value)).toBe(10n ** 24n - fees);
 
     const note = effects[1]?.noteHashes[0]?.toString() as string;
     const nullifier = effects[1]?.nullifiers[1]?.toString() as string;
     const [noteAt, nullifierAt, slotAt, blockAt] = await Promise.all([
-      result<{ l2BlockNumber: number }[]>('node_findLeavesIndexes', [blockNumber, 1, [note]]),
-      result<{ l2BlockNumber: number }[]>('node_findLeavesIndexes', [blockNumber, 0, [nullifier]]),
-      result<{ l2BlockNumber: number }[]>('node_findLeavesIndexes', [blockNumber, 2, [leafSlot]]),
-      result<{ data: string }[]>('node_findLeavesIndexes', [blockNumber, 4, [header.hash().toString()]]),
+      result<{ l2BlockNumber: number }[]>(node.publicUrl, 'node_findLeavesIndexes', [blockNumber, 1, [note]]),
+      result<{ l2BlockNumber: number }[]>(node.publicUrl, 'node_findLeavesIndexes', [blockNumber, 0, [nullifier]]),
+      result<{ l2BlockNumber: number }[]>(node.publicUrl, 'node_findLeavesIndexes', [blockNumber, 2, [leafSlot]]),
+      result<{ data: string }[]>(node.publicUrl, 'node_findLeavesIndexes', [
+        blockNumber,
+        4,
+        [header.hash().toString()],
+      ]),
     ]);
     // The fee payer's balance leaf was prefilled at genesis: block 0 inserted it.
     expect([noteAt[0]?.l2BlockNumber, nullifierAt[0]?.l2BlockNumber, slotAt[0]?.l2BlockNumber]).toEqual([
@@ -226,63 +225,78 @@ describe('every effect, read back through every query', () => {
     expect(blockAt[0]?.data).toBe(String(blockNumber));
 
     const noteWitness = Buffer.from(
-      await result<string>('node_getNoteHashMembershipWitness', [blockNumber, note]),
+      await result<string>(node.publicUrl, 'node_getNoteHashMembershipWitness', [blockNumber, note]),
       'base64',
     );
     const index = noteWitness.readBigUInt64BE(24);
     const path = new SiblingPath(Array.from({ length: 42 }, (_, i) => noteWitness.subarray(32 + 32 * i, 64 + 32 * i)));
     expect(path.computeRoot(BigInt(note), index)).toBe(header.state.partial.noteHashTree.root.value);
     const nullifierWitness = await result<{ leafPreimage: { leaf: { nullifier: string } } }>(
+      node.publicUrl,
       'node_getNullifierMembershipWitness',
       [blockNumber, nullifier],
     );
     expect(nullifierWitness.leafPreimage.leaf.nullifier).toBe(nullifier);
-    expect(await result('node_getNullifierMembershipWitness', [blockNumber - 1, nullifier])).toBeNull();
-    const path2 = await result<string[]>('node_getNoteHashSiblingPath', [blockNumber, index.toString()]);
+    expect(await result(node.publicUrl, 'node_getNullifierMembershipWitness', [blockNumber - 1, nullifier])).toBeNull();
+    const path2 = await result<string[]>(node.publicUrl, 'node_getNoteHashSiblingPath', [
+      blockNumber,
+      index.toString(),
+    ]);
     expect(path2).toHaveLength(42);
   });
 
   it('messages and logs', async () => {
-    const messages = await result<string[][]>('node_getL2ToL1Messages', [blockNumber]);
+    const messages = await result<string[][]>(node.publicUrl, 'node_getL2ToL1Messages', [blockNumber]);
     expect(messages.flat().sort()).toEqual(effects.flatMap((e) => e.l2ToL1Msgs.map((m) => m.toString())).sort());
 
-    const privateLogs = await result<{ fields: string[] }[]>('node_getPrivateLogs', [blockNumber, 1]);
+    const privateLogs = await result<{ fields: string[] }[]>(node.publicUrl, 'node_getPrivateLogs', [blockNumber, 1]);
     expect(privateLogs.filter((l) => BigInt(l.fields[0] as string) === TAG.value)).toHaveLength(2);
     const [byTag] = await result<{ txHash: string; blockNumber: number; noteHashes: string[]; logData: string[] }[][]>(
+      node.publicUrl,
       'node_getLogsByTags',
       [[TAG.toString()]],
     );
     expect(byTag?.map((l) => l.txHash).sort()).toEqual([txs[1], txs[2]].map((t) => t?.txHash.toString()).sort());
     expect(byTag?.[0]?.blockNumber).toBe(blockNumber);
-    const [paged] = await result<unknown[][]>('node_getPrivateLogsByTags', [
+    const [paged] = await result<unknown[][]>(node.publicUrl, 'node_getPrivateLogsByTags', [
       [TAG.toString()],
       0,
       header.hash().toString(),
     ]);
     expect(paged).toEqual(byTag);
-    expect(await result('node_getPrivateLogsByTags', [[TAG.toString()], 1])).toEqual([[]]);
+    expect(await result(node.publicUrl, 'node_getPrivateLogsByTags', [[TAG.toString()], 1])).toEqual([[]]);
 
     const classLogs = await result<{ logs: { id: { txHash: string; blockNumber: number } }[]; maxLogsHit: boolean }>(
+      node.publicUrl,
       'node_getContractClassLogs',
       [{ txHash: txs[0]?.txHash.toString() }],
     );
     expect(classLogs.logs).toHaveLength(1);
     expect(classLogs.logs[0]?.id).toMatchObject({ txHash: txs[0]?.txHash.toString(), blockNumber });
-    const after = await result<{ logs: unknown[] }>('node_getContractClassLogs', [{ afterLog: classLogs.logs[0]?.id }]);
+    const after = await result<{ logs: unknown[] }>(node.publicUrl, 'node_getContractClassLogs', [
+      { afterLog: classLogs.logs[0]?.id },
+    ]);
     expect(after.logs).toEqual([]);
-    expect(await result('node_getPublicLogs', [{ fromBlock: blockNumber }])).toEqual({ logs: [], maxLogsHit: false });
+    expect(await result(node.publicUrl, 'node_getPublicLogs', [{ fromBlock: blockNumber }])).toEqual({
+      logs: [],
+      maxLogsHit: false,
+    });
   });
 
   it('the contract class and instance the first tx published', async () => {
-    const c = await result<{ id: string; packedBytecode: string; artifactHash: string }>('node_getContractClass', [
-      classId.toString(),
-    ]);
+    const c = await result<{ id: string; packedBytecode: string; artifactHash: string }>(
+      node.publicUrl,
+      'node_getContractClass',
+      [classId.toString()],
+    );
     expect(c).toMatchObject({ id: classId.toString(), artifactHash: toHex64(0xa1n) });
     expect(Buffer.from(c.packedBytecode, 'base64').toString('hex')).toBe('c0ffee');
     const address = TxBuilder.instanceAddress(instance).toString();
-    const i = await result<{ address: string; currentContractClassId: string; salt: string }>('node_getContract', [
-      address,
-    ]);
+    const i = await result<{ address: string; currentContractClassId: string; salt: string }>(
+      node.publicUrl,
+      'node_getContract',
+      [address],
+    );
     expect(i).toMatchObject({ address, currentContractClassId: classId.toString(), salt: toHex64(0x5a17n) });
   });
 

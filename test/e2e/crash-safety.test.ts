@@ -16,6 +16,7 @@ import {
   result,
 } from '../helpers/mempool-e2e.js';
 import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Crash safety (issue 12): a dev node building blocks from a steady flow of txs and a follower syncing from it,
@@ -57,21 +58,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** One node under test: how to start it again on the same directory, and what it has answered so far. */
 interface Subject {
   readonly name: string;
@@ -96,23 +82,30 @@ async function readHashes(url: string, from: number, tip: number): Promise<Map<n
   return out;
 }
 
+/** Nodes here are killed and restarted: a probe that fails (a node still starting) is tried again. */
+const POLL = { timeoutMs: 20_000, intervalMs: 50, retryErrors: true } as const;
+
 /** The world state is at the chain's tip, with the same block hash (polled: the dev node keeps building). */
 async function worldStateAgrees(url: string): Promise<void> {
-  await until(`world state of ${url} at the chain tip`, async () => {
-    const res = await postJson(url, [
-      rpc('node_getBlockHeader', ['latest'], 1),
-      rpc('node_getWorldStateSyncStatus', [], 2),
-      rpc('node_getBlockNumber', [], 3),
-    ]);
-    const [header, sync, tip] = (res.body as Answer[]).map((a) => a.result) as [
-      unknown,
-      { latestBlockNumber: number; latestBlockHash: string; treesAreSynched: boolean },
-      number,
-    ];
-    if (sync.latestBlockNumber !== tip || !sync.treesAreSynched) return undefined;
-    if (tip === 0) return true;
-    return headerHash(header) === sync.latestBlockHash ? true : undefined;
-  });
+  await until(
+    `world state of ${url} at the chain tip`,
+    async () => {
+      const res = await postJson(url, [
+        rpc('node_getBlockHeader', ['latest'], 1),
+        rpc('node_getWorldStateSyncStatus', [], 2),
+        rpc('node_getBlockNumber', [], 3),
+      ]);
+      const [header, sync, tip] = (res.body as Answer[]).map((a) => a.result) as [
+        unknown,
+        { latestBlockNumber: number; latestBlockHash: string; treesAreSynched: boolean },
+        number,
+      ];
+      if (sync.latestBlockNumber !== tip || !sync.treesAreSynched) return undefined;
+      if (tip === 0) return true;
+      return headerHash(header) === sync.latestBlockHash ? true : undefined;
+    },
+    POLL,
+  );
 }
 
 let dev: Subject;
@@ -276,12 +269,19 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
         chainsAgree();
       }
       // Still moving: the dev node builds from the txs that keep coming, the follower catches up with it.
-      const devTip = await until('the dev node to build past the recorded tip', async () => {
-        const n = await result<number>(dev.node.publicUrl, 'node_getBlockNumber');
-        return n > dev.acked.size ? n : undefined;
-      });
-      await until('the follower to reach the dev tip', async () =>
-        (await result<number>(follower.node.publicUrl, 'node_getBlockNumber')) >= devTip ? true : undefined,
+      const devTip = await until(
+        'the dev node to build past the recorded tip',
+        async () => {
+          const n = await result<number>(dev.node.publicUrl, 'node_getBlockNumber');
+          return n > dev.acked.size ? n : undefined;
+        },
+        POLL,
+      );
+      await until(
+        'the follower to reach the dev tip',
+        async () =>
+          (await result<number>(follower.node.publicUrl, 'node_getBlockNumber')) >= devTip ? true : undefined,
+        POLL,
       );
       await record(dev);
       await record(follower);
@@ -306,7 +306,7 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
       await until(
         'the fresh follower to replay the chain',
         async () => ((await result<number>(fresh.publicUrl, 'node_getBlockNumber')) >= tip ? true : undefined),
-        60_000,
+        { ...POLL, timeoutMs: 60_000 },
       );
       const replayed = await readHashes(fresh.publicUrl, 1, tip);
       for (const [n, h] of dev.acked) expect(replayed.get(n), `replayed block ${n}`).toBe(h);

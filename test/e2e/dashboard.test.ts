@@ -11,6 +11,7 @@ import type { NodeStreamEvent } from '../../src/rpc/node-stream-event.js';
 import { l2node } from '../helpers/cli.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { CONFIG_HOME, postJson, REPO_ROOT, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
+import { untilTrue } from '../helpers/until.js';
 
 /**
  * The admin event stream and `l2node dashboard` against one spawned dev node (two blocks a second): the stream's
@@ -38,18 +39,18 @@ describe('the event stream of a running node', () => {
     client.onEvent((e) => events.push(e));
     client.start();
     try {
-      await until(() => events.some((e) => e.type === 'block'), 'a block event');
+      await untilTrue('a block event', () => events.some((e) => e.type === 'block'), POLL);
       const [snapshot] = events;
       expect(snapshot).toMatchObject({ type: 'snapshot', node: { mode: 'dev', l1ChainId: 31337 } });
       expect(snapshot?.type === 'snapshot' && snapshot.production).toMatchObject({ producer: 'sequencer' });
       const block = events.find((e) => e.type === 'block');
       expect(block?.type === 'block' && block.block.durationMs).toBeGreaterThan(0);
-      await until(() => events.some((e) => e.type === 'tips'), 'a tips event');
+      await untilTrue('a tips event', () => events.some((e) => e.type === 'tips'), POLL);
       const set = await postJson(node.adminUrl, rpc('nodeAdmin_setConfig', [{ maxTxsPerBlock: 32 }]), {
         'x-api-key': node.adminKey as string,
       });
       expect(set.body).toMatchObject({ result: null });
-      await until(() => events.some((e) => e.type === 'config'), 'the config event');
+      await untilTrue('the config event', () => events.some((e) => e.type === 'config'), POLL);
       expect(events.find((e) => e.type === 'config')).toMatchObject({ changed: { maxTxsPerBlock: 32 } });
 
       // The mempool's running totals: one tx taken, one refused as invalid (expired).
@@ -64,7 +65,7 @@ describe('the event stream of a running node', () => {
       });
       const pooled = () =>
         events.find((e) => e.type === 'pool' && e.pool.added === 1 && e.pool.rejected.TX_INVALID === 1);
-      await until(() => pooled() !== undefined, 'a pool event with both');
+      await untilTrue('a pool event with both', () => pooled() !== undefined, POLL);
     } finally {
       client.close();
     }
@@ -102,13 +103,7 @@ describe('the event stream of a running node', () => {
   });
 });
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const POLL = { timeoutMs: 10_000, intervalMs: 20 } as const;
 const TMUX = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
 const SOCKET = `l2node-dashboard-test-${process.pid}`;
 const SESSION = 'dash';

@@ -1,7 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postJson, type RunningNode, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { result } from '../helpers/mempool-e2e.js';
+import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
 import { feeRecipient, keystoreDir, keystoreV1, testAddress, testKey } from '../unit/validators/validator-fixtures.js';
 
 /**
@@ -49,23 +51,11 @@ afterAll(async () => {
   ks?.cleanup();
 });
 
-async function call<T>(method: string, params: unknown[] = []): Promise<T> {
-  const url = method.startsWith('nodeAdmin_') ? node.adminUrl : node.publicUrl;
-  const res = await postJson(url, rpc(method, params), { 'x-api-key': node.adminKey ?? '' });
-  const body = res.body as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result as T;
-}
+/** The admin API key, for the admin listener. */
+const adminKey = () => ({ 'x-api-key': node.adminKey ?? '' });
 
-/** Polls `read` until `ok` holds (or the deadline passes: then the last value fails the test's own expectations). */
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** The tests poll the node every 250 ms (its slots last one second). */
+const POLL = { intervalMs: 250 } as const;
 
 interface Stats {
   stats: Record<
@@ -87,9 +77,9 @@ const count = (s: Stats, who: string, status: string) =>
   s.stats[who]?.history.filter((h) => h.status === status).length ?? 0;
 
 async function checkpointsFrom(slot: number): Promise<Checkpoint[]> {
-  const latest = await call<number>('node_getCheckpointNumber');
+  const latest = await result<number>(node.publicUrl, 'node_getCheckpointNumber');
   const from = Math.max(1, latest - 20);
-  const list = await call<Checkpoint[]>('node_getCheckpoints', [from, 50]);
+  const list = await result<Checkpoint[]>(node.publicUrl, 'node_getCheckpoints', [from, 50]);
   return list.filter((c) => c.checkpoint.header.slotNumber > slot);
 }
 
@@ -98,9 +88,11 @@ async function checkpointsFrom(slot: number): Promise<Checkpoint[]> {
  * slot's start, so slot 0 started at timestamp - slot (one-second slots).
  */
 async function currentSlot(): Promise<number> {
-  const header = await call<{ globalVariables: { slotNumber: string; timestamp: string } }>('node_getBlockHeader', [
-    'latest',
-  ]);
+  const header = await result<{ globalVariables: { slotNumber: string; timestamp: string } }>(
+    node.publicUrl,
+    'node_getBlockHeader',
+    ['latest'],
+  );
   const genesis = Number(header.globalVariables.timestamp) - Number(header.globalVariables.slotNumber);
   return Math.floor(Date.now() / 1000) - genesis;
 }
@@ -108,11 +100,16 @@ async function currentSlot(): Promise<number> {
 describe('a committee with one absent validator', () => {
   it('stats: the absent validator missed its proposals and attestations, the others sent theirs', async () => {
     const stats = await until(
-      () => call<Stats>('node_getValidatorsStats'),
-      (s) =>
-        (s.stats[ABSENT]?.missedProposals.count ?? 0) >= 1 &&
-        (s.stats[ABSENT]?.missedAttestations.count ?? 0) >= 2 &&
-        PRESENT.every((p) => count(s, p, 'attestation-sent') >= 1 && count(s, p, 'checkpoint-mined') >= 1),
+      'the absent validator missing its duties and the others doing theirs',
+      async () => {
+        const s = await result<Stats>(node.publicUrl, 'node_getValidatorsStats');
+        const seen =
+          (s.stats[ABSENT]?.missedProposals.count ?? 0) >= 1 &&
+          (s.stats[ABSENT]?.missedAttestations.count ?? 0) >= 2 &&
+          PRESENT.every((p) => count(s, p, 'attestation-sent') >= 1 && count(s, p, 'checkpoint-mined') >= 1);
+        return seen ? s : undefined;
+      },
+      POLL,
     );
     expect(count(stats, ABSENT, 'blocks-missed')).toBeGreaterThanOrEqual(1);
     expect(count(stats, ABSENT, 'attestation-missed')).toBeGreaterThanOrEqual(2);
@@ -126,12 +123,13 @@ describe('a committee with one absent validator', () => {
       expect(stats.stats[p]?.missedAttestations.count).toBeLessThan(sent);
       expect(stats.stats[p]?.missedProposals.count).toBeLessThan(mined);
     }
-    const single = await call<{ validator: { address: string; missedProposals: { rate: number } } }>(
+    const single = await result<{ validator: { address: string; missedProposals: { rate: number } } }>(
+      node.publicUrl,
       'node_getValidatorStats',
       [ABSENT],
     );
     expect(single.validator).toMatchObject({ address: ABSENT, missedProposals: { rate: 1 } });
-    await expect(call('node_getValidatorStats', [ABSENT, '0', '1000'])).rejects.toThrow(
+    await expect(result(node.publicUrl, 'node_getValidatorStats', [ABSENT, '0', '1000'])).rejects.toThrow(
       'Slot range (1000) exceeds history length (48). Requested range: 0 to 1000.',
     );
   });
@@ -146,15 +144,19 @@ describe('a committee with one absent validator', () => {
       expect(proposer).toBeGreaterThanOrEqual(0);
       expect(c.checkpoint.header.feeRecipient).toBe(feeRecipient(proposer + 1));
     }
-    const blocks = await call<Checkpoint[]>('node_getCheckpointedBlocks', [1, 3]);
+    const blocks = await result<Checkpoint[]>(node.publicUrl, 'node_getCheckpointedBlocks', [1, 3]);
     expect(blocks.every((b) => signers(b).length === 3)).toBe(true);
   });
 
   it('an inactivity offense for it after an epoch, and a slash payload for the round that lists it', async () => {
     type Offense = { validator: string; offenseType: number; epochOrSlot: string; amount: string };
     const offenses = await until(
-      () => call<Offense[]>('nodeAdmin_getSlashOffenses', ['all']),
-      (list) => list.some((o) => o.validator === ABSENT && o.offenseType === 3),
+      'an inactivity offense of the absent validator',
+      async () => {
+        const list = await result<Offense[]>(node.adminUrl, 'nodeAdmin_getSlashOffenses', ['all'], adminKey());
+        return list.some((o) => o.validator === ABSENT && o.offenseType === 3) ? list : undefined;
+      },
+      POLL,
     );
     const inactivity = offenses.find((o) => o.validator === ABSENT && o.offenseType === 3);
     expect(inactivity).toMatchObject({ amount: '10000000000000000000' });
@@ -163,15 +165,23 @@ describe('a committee with one absent validator', () => {
     expect(offenses.every((o) => o.offenseType === 3 && o.amount === '10000000000000000000')).toBe(true);
     // Offenses of epoch E (round E) are voted on in round E + 2; a round number is accepted as a decimal string.
     const round = String(Number(inactivity?.epochOrSlot) + 2);
-    expect(await call<Offense[]>('nodeAdmin_getSlashOffenses', [round])).toContainEqual(inactivity);
+    expect(await result<Offense[]>(node.adminUrl, 'nodeAdmin_getSlashOffenses', [round], adminKey())).toContainEqual(
+      inactivity,
+    );
     type Payload = {
       round: string;
       votes: string;
       slashes: { validator: string; offenses: { offenseType: number }[] }[];
     };
     const payloads = await until(
-      () => call<Payload[]>('nodeAdmin_getSlashPayloads'),
-      (list) => list.some((p) => p.slashes.some((s) => s.validator === ABSENT) && Number(p.votes) >= 1),
+      'a voted slash payload listing the absent validator',
+      async () => {
+        const list = await result<Payload[]>(node.adminUrl, 'nodeAdmin_getSlashPayloads', [], adminKey());
+        return list.some((p) => p.slashes.some((s) => s.validator === ABSENT) && Number(p.votes) >= 1)
+          ? list
+          : undefined;
+      },
+      POLL,
     );
     const payload = payloads.find((p) => p.slashes.some((s) => s.validator === ABSENT));
     expect(payload?.slashes.map((s) => s.validator)).toContain(ABSENT);
@@ -189,12 +199,16 @@ describe('nodeAdmin_reloadKeystore on the running node', () => {
 
   it('adds a validator (new key, a publisher of start-up): it attests from the next slot on', async () => {
     ks.write('b.json', keystoreV1([4], 0));
-    await call('nodeAdmin_reloadKeystore');
+    await result(node.adminUrl, 'nodeAdmin_reloadKeystore', [], adminKey());
     // The slot the reload landed in keeps its committee; every later slot has the new validator.
     const reloadedIn = await currentSlot();
     const checkpoints = await until(
-      () => checkpointsFrom(reloadedIn),
-      (list) => list.length >= 2,
+      `checkpoints after slot ${reloadedIn}`,
+      async () => {
+        const list = await checkpointsFrom(reloadedIn);
+        return list.length >= 2 ? list : undefined;
+      },
+      POLL,
     );
     for (const c of checkpoints) {
       expect(c.attestations.map((a) => a.address)).toContain(NEW);
@@ -204,11 +218,15 @@ describe('nodeAdmin_reloadKeystore on the running node', () => {
 
   it('removes a validator: it no longer attests', async () => {
     ks.write('a.json', keystoreV1([0, 1], 0));
-    await call('nodeAdmin_reloadKeystore');
+    await result(node.adminUrl, 'nodeAdmin_reloadKeystore', [], adminKey());
     const reloadedIn = await currentSlot();
     const checkpoints = await until(
-      () => checkpointsFrom(reloadedIn),
-      (list) => list.length >= 2,
+      `checkpoints after slot ${reloadedIn}`,
+      async () => {
+        const list = await checkpointsFrom(reloadedIn);
+        return list.length >= 2 ? list : undefined;
+      },
+      POLL,
     );
     for (const c of checkpoints) {
       expect(c.attestations.map((a) => a.address)).not.toContain(testAddress(2));
@@ -244,14 +262,18 @@ describe('nodeAdmin_reloadKeystore on the running node', () => {
     const path = join(ks.dir, file);
     writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
     try {
-      await expect(call('nodeAdmin_reloadKeystore')).rejects.toThrow(message);
+      await expect(result(node.adminUrl, 'nodeAdmin_reloadKeystore', [], adminKey())).rejects.toThrow(message);
     } finally {
       rmSync(path, { force: true });
     }
     const before = await currentSlot();
     const checkpoints = await until(
-      () => checkpointsFrom(before),
-      (list) => list.length >= 1,
+      `checkpoints after slot ${before}`,
+      async () => {
+        const list = await checkpointsFrom(before);
+        return list.length >= 1 ? list : undefined;
+      },
+      POLL,
     );
     for (const c of checkpoints) {
       expect(signers(c).sort()).toEqual([testAddress(0), testAddress(1), NEW].sort());

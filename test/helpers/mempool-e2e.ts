@@ -51,15 +51,25 @@ export interface RpcAnswer {
   error?: { code: number; message: string; data?: Record<string, unknown> & { code?: string; reasons?: string[] } };
 }
 
-/** One JSON-RPC call; the answer's result or error. */
-export async function call(url: string, method: string, params: unknown[] = []): Promise<RpcAnswer> {
-  const res = await postJson(url, rpc(method, params));
+/** One JSON-RPC call (with `headers`, e.g. the admin API key); the answer's result or error. */
+export async function call(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
+  const res = await postJson(url, rpc(method, params), headers);
   return res.body as RpcAnswer;
 }
 
 /** One JSON-RPC call's result; an error answer throws with the method and its message. */
-export async function result<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const answer = await call(url, method, params);
+export async function result<T>(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const answer = await call(url, method, params, headers);
   if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
   return answer.result as T;
 }

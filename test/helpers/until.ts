@@ -1,10 +1,45 @@
-/** Polls `probe` every 100 ms until it returns a value (not undefined), failing after `ms` with `what`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+export interface UntilOptions {
+  /** Give up after this long (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Time between two probes (default 100 ms). */
+  readonly intervalMs?: number;
+  /** A probe that throws counts as "not yet" (a node still starting); the last error is in the timeout message. */
+  readonly retryErrors?: boolean;
+}
+
+/**
+ * Polls `probe` until it returns a value (not undefined), failing after the timeout with `what`. The third
+ * argument is the timeout in ms, or the options.
+ */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  options: number | UntilOptions = {},
+): Promise<T> {
+  const o = typeof options === 'number' ? { timeoutMs: options } : options;
+  const ms = o.timeoutMs ?? 30_000;
   const deadline = Date.now() + ms;
+  let last: unknown;
   for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      if (!o.retryErrors) throw err;
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, o.intervalMs ?? 100));
   }
+}
+
+/** Polls `check` until it holds, failing after the timeout with `what`. */
+export async function untilTrue(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  options: number | UntilOptions = {},
+): Promise<void> {
+  await until(what, async () => ((await check()) ? true : undefined), options);
 }

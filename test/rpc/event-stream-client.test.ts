@@ -12,6 +12,7 @@ import { RpcClientError } from '../../src/rpc/client/rpc-client-error.js';
 import type { NodeStreamEvent } from '../../src/rpc/node-stream-event.js';
 import { EventStream } from '../../src/rpc/server/event-stream.js';
 import { blockEvent, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
+import { untilTrue } from '../helpers/until.js';
 
 /**
  * The event stream client against a real stream server that the test stops and starts again on the same port:
@@ -70,13 +71,7 @@ async function startNode(port = 0, snapshotBlock = 12): Promise<TestNode> {
   return node;
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const POLL = { timeoutMs: 10_000, intervalMs: 5 } as const;
 
 describe('eventStreamUrl', () => {
   it('maps the admin URL to ws(s)://host:port/events', () => {
@@ -96,15 +91,16 @@ describe('EventStreamClient', () => {
     client.onState((s) => states.push(s));
     client.onEvent((e) => events.push(e));
     client.start();
-    await until(() => events.length === 1, 'the first snapshot');
+    await untilTrue('the first snapshot', () => events.length === 1, POLL);
     node.emit(blockEvent(13, T0 + 1));
-    await until(() => events.length === 2, 'a block event');
+    await untilTrue('a block event', () => events.length === 2, POLL);
 
     const port = Number(new URL(node.adminUrl).port);
     await node.stop();
-    await until(
-      () => states.filter((s) => s.status === 'reconnecting').length >= 3,
+    await untilTrue(
       'three reconnection attempts while the node is down',
+      () => states.filter((s) => s.status === 'reconnecting').length >= 3,
+      POLL,
     );
     const attempts = states.flatMap((s) => (s.status === 'reconnecting' ? [s] : []));
     expect(attempts.slice(0, 3).map((s) => s.attempt)).toEqual([1, 2, 3]);
@@ -113,7 +109,11 @@ describe('EventStreamClient', () => {
     expect(attempts[1]?.reason).toBe('ECONNREFUSED');
 
     await startNode(port, 20);
-    await until(() => client.state.status === 'open' && events.length === 3, 'the snapshot after the restart');
+    await untilTrue(
+      'the snapshot after the restart',
+      () => client.state.status === 'open' && events.length === 3,
+      POLL,
+    );
     expect(events.map((e) => e.type)).toEqual(['snapshot', 'block', 'snapshot']);
     expect((events[2] as { tips: { proposed: { number: number } } }).tips.proposed.number).toBe(20);
     client.close();
@@ -124,7 +124,7 @@ describe('EventStreamClient', () => {
     const node = await startNode();
     const client = new EventStreamClient({ adminUrl: node.adminUrl, apiKey: 'wrong', minDelayMs: 10 });
     client.start();
-    await until(() => client.state.status === 'unauthorized', 'the refusal');
+    await untilTrue('the refusal', () => client.state.status === 'unauthorized', POLL);
     expect(client.state).toMatchObject({ reason: expect.stringContaining('HTTP 401: wrong key') });
     await new Promise((r) => setTimeout(r, 100));
     expect(client.state.status).toBe('unauthorized');

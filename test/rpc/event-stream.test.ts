@@ -10,6 +10,7 @@ import { type EventFeed, EventStream } from '../../src/rpc/server/event-stream.j
 import { RpcService } from '../../src/rpc/server/rpc-service.js';
 import { blockEvent, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
 import { testHandlers } from '../helpers/test-handlers.js';
+import { untilTrue } from '../helpers/until.js';
 
 /**
  * The admin listener's event stream in-process (RpcService with an API key, a feed the test drives): the key
@@ -115,13 +116,7 @@ function connect(headers: Record<string, string>): Promise<{ ws: WebSocket; mess
   });
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const POLL = { timeoutMs: 10_000, intervalMs: 5 } as const;
 
 describe('authentication at the upgrade', () => {
   it('refuses a missing key with HTTP 401 and the JSON-RPC body, before any handshake', async () => {
@@ -144,7 +139,7 @@ describe('authentication at the upgrade', () => {
     const forms: Record<string, string>[] = [{ 'x-api-key': KEY }, { authorization: `Bearer ${KEY}` }];
     for (const headers of forms) {
       const { ws, messages } = await connect(headers);
-      await until(() => messages.length > 0, 'the snapshot');
+      await untilTrue('the snapshot', () => messages.length > 0, POLL);
       expect(messages[0]).toEqual(sampleSnapshot());
       ws.close();
     }
@@ -168,14 +163,14 @@ describe('authentication at the upgrade', () => {
 describe('streaming', () => {
   it('sends each feed event after the snapshot, in order', async () => {
     const { ws, messages } = await connect({ 'x-api-key': KEY });
-    await until(() => messages.length === 1, 'the snapshot');
+    await untilTrue('the snapshot', () => messages.length === 1, POLL);
     feed.emit(blockEvent(13, T0 + 1000));
     feed.emit({
       type: 'paused',
       at: T0 + 1001,
       production: { state: 'paused', producer: 'sequencer', pausedBy: ['operator'], blockNumber: 13 },
     });
-    await until(() => messages.length === 3, 'two events');
+    await untilTrue('two events', () => messages.length === 3, POLL);
     expect(messages.map((m) => m.type)).toEqual(['snapshot', 'block', 'paused']);
     ws.close();
   });
@@ -185,7 +180,7 @@ describe('streaming', () => {
     if (slow.kind !== 'switched') throw new Error(`upgrade refused: ${slow.status}`);
     slow.socket.pause(); // never reads: the server's queue for it can only grow
     const fast = await connect({ 'x-api-key': KEY });
-    await until(() => fast.messages.length === 1, 'the fast client snapshot');
+    await untilTrue('the fast client snapshot', () => fast.messages.length === 1, POLL);
     const big = 'x'.repeat(64 * 1024);
     const count = 400; // about 26 MB: far past the kernel's socket buffers and the 1 MiB limit
     let slowestEmitMs = 0;
@@ -195,13 +190,14 @@ describe('streaming', () => {
       const started = performance.now();
       feed.emit({ type: 'config', at: T0 + i, changed: { i, big } });
       slowestEmitMs = Math.max(slowestEmitMs, performance.now() - started);
-      if (i % 8 === 7) await until(() => fast.messages.length === i + 2, `event ${i} at the fast client`);
+      if (i % 8 === 7) await untilTrue(`event ${i} at the fast client`, () => fast.messages.length === i + 2, POLL);
     }
     // Emitting never waits for a socket: each event is queued and the node moves on.
     expect(slowestEmitMs).toBeLessThan(250);
-    await until(
-      () => logLines.some((l) => l.msg === 'event stream client dropped: it reads more slowly than the node sends'),
+    await untilTrue(
       'the slow client to be dropped',
+      () => logLines.some((l) => l.msg === 'event stream client dropped: it reads more slowly than the node sends'),
+      POLL,
     );
     expect(fast.messages.length).toBe(count + 1);
     expect((fast.messages.at(-1) as unknown as { changed: { i: number } }).changed.i).toBe(count - 1);
