@@ -76,7 +76,7 @@ export const rpcErrors = {
   invalidParams: (message: string) => new RpcError(INVALID_PARAMS, message),
   unauthorized: () => application('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
   blockNotAvailable: (message: string) => application('BLOCK_NOT_AVAILABLE', message),
-  /** `rejection` (the mempool's TxRejection) becomes `data` unchanged (reference section 10). */
+  /** `rejection` (the mempool's TxRejection) becomes `data` unchanged (docs/aztec-facts.md section 1.7). */
   txRejected: (rejection: { readonly code: string; readonly message: string; readonly [figure: string]: unknown }) =>
     new RpcError(APPLICATION_ERRORS.TX_REJECTED.code, rejection.message, { ...rejection }),
   txInvalid: (reasons: readonly string[]) =>

@@ -2,7 +2,7 @@
 export type TxRejectionCode = 'LOW_PRIORITY_FEE' | 'INSUFFICIENT_FEE_PAYER_BALANCE' | 'NULLIFIER_CONFLICT';
 
 /**
- * The `data` object of a TX_REJECTED error: exactly the rejection object of reference section 10 (the
+ * The `data` object of a TX_REJECTED error: exactly the rejection object of docs/aztec-facts.md section 1.7 (the
  * code, the human message, and the figures as decimal strings or hex hashes).
  */
 export type TxRejection =
