@@ -17,7 +17,7 @@ import {
   UpstreamUnavailableError,
 } from './upstream.js';
 
-/** 4.1.2 answers invalid params with -32701 (reference aztec-wire 1.4); we with -32602. */
+/** 4.1.2 answers invalid params with -32701 (docs/aztec-facts.md section 1.1); we with -32602. */
 const AZTEC_INVALID_PARAMS = -32701;
 const METHOD_NOT_FOUND = -32601;
 const LIMIT_EXCEEDED = APPLICATION_ERRORS.LIMIT_EXCEEDED.code;
