@@ -2,7 +2,7 @@ import { getAttestationInfoFromPublishedCheckpoint } from '@aztec/stdlib/block';
 import { createAztecNodeAdminClient, createAztecNodeClient } from '@aztec/stdlib/interfaces/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
-import { keystoreDir, keystoreV1, testAddress } from '../unit/validators/validator-fixtures.js';
+import { keystoreDir, keystoreV1, testAddress } from '../unit/daemon/validators/validator-fixtures.js';
 import type { Callable } from './run-cases.js';
 
 /**

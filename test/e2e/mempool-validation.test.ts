@@ -28,7 +28,7 @@ import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-nod
 /**
  * Every validator reason over RPC (docs/aztec-facts.md section 5.2): each tx breaks one rule and goes through
  * node_isValidTx (TxValidationResult) and node_sendTx (-32004 TX_INVALID with data.reasons). The reasons
- * RPC cannot reach are covered in test/unit/mempool/tx-checks.test.ts: a wrong claimed tx hash (JSON
+ * RPC cannot reach are covered in test/unit/daemon/mempool/tx-checks.test.ts: a wrong claimed tx hash (JSON
  * txs are always rehashed, as in 4.1.2), an invalid proof (realProofs=false), a failing validator; the
  * expiration needs a chain past block 1 (test/e2e/mempool-chain.test.ts).
  */

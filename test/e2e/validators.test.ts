@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
-import { feeRecipient, keystoreDir, keystoreV1, testAddress, testKey } from '../unit/validators/validator-fixtures.js';
+import {
+  feeRecipient,
+  keystoreDir,
+  keystoreV1,
+  testAddress,
+  testKey,
+} from '../unit/daemon/validators/validator-fixtures.js';
 
 /**
  * A spawned dev node with a committee of four: validators 0, 1 and 2 have their keys in the keystore, validator

@@ -9,7 +9,7 @@ import { chainRpcHandlers } from '../../src/daemon/chain/chain-rpc-handlers.js';
 import { RPC_METHODS, type RpcMethodName } from '../../src/rpc/method-table.js';
 import type { ResultCodec } from '../../src/rpc/rpc-method.js';
 import { aTx } from '../helpers/a-tx.js';
-import { type DevChain, startDevChain } from '../unit/chain/dev-chain-fixture.js';
+import { type DevChain, startDevChain } from '../unit/daemon/chain/dev-chain-fixture.js';
 
 /**
  * The method table's result codecs on real answers of a dev chain: what the server encodes decodes back to

@@ -7,7 +7,7 @@ function cell(text: string): string {
 
 /**
  * docs/configuration.md, rendered from the settings table so that the reference can never disagree
- * with what the node parses (test/unit/daemon/settings-docs.test.ts fails when the file is stale).
+ * with what the node parses (test/unit/daemon/config/settings-docs.test.ts fails when the file is stale).
  */
 export function renderSettingsDocs(): string {
   const rows = Object.values(SETTINGS) as Setting<unknown>[];
