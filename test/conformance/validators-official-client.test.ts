@@ -26,7 +26,7 @@ beforeAll(async () => {
   node = await spawnNode({
     args: [
       ...['--keystore-directory', ks.dir, '--committee-addresses', ABSENT],
-      ...['--slot-duration', '1', '--blocks-per-slot', '1', '--min-txs-per-block', '0'],
+      ...['--slot-duration', '1', '--blocks-per-slot', '1', '--sequencer-mode', 'interval', '--min-txs-per-block', '0'],
       ...['--epoch-duration', '2', '--proof-delay', '0', '--finality-delay', '0'],
       ...['--slashing-round-size-in-epochs', '1'],
     ],

@@ -23,6 +23,8 @@ beforeAll(async () => {
       '1',
       '--blocks-per-slot',
       '1',
+      '--sequencer-mode',
+      'interval',
       '--min-txs-per-block',
       '0',
       '--epoch-duration',

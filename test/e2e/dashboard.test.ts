@@ -26,7 +26,7 @@ let node: RunningNode;
 beforeAll(async () => {
   node = await spawnNode({
     args: [
-      ...['--min-txs-per-block', '0', '--slot-duration', '1', '--blocks-per-slot', '2'],
+      ...['--sequencer-mode', 'interval', '--min-txs-per-block', '0', '--slot-duration', '1', '--blocks-per-slot', '2'],
       ...['--prefunded-accounts', prefundedFlag(FUNDED)],
     ],
   });

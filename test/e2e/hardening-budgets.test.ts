@@ -18,7 +18,16 @@ beforeAll(async () => {
   dev = await spawnNode({
     args: [
       '--disable-admin-api-key',
-      ...['--slot-duration', '1', '--blocks-per-slot', '64', '--min-txs-per-block', '0'],
+      ...[
+        '--slot-duration',
+        '1',
+        '--blocks-per-slot',
+        '64',
+        '--sequencer-mode',
+        'interval',
+        '--min-txs-per-block',
+        '0',
+      ],
       ...['--rpc-max-response-size', String(BUDGET)],
     ],
   });

@@ -24,7 +24,17 @@ import { until } from '../helpers/until.js';
  * `l2node db rollback`; damaged files (random page patches, a zeroed block header, an empty file, a foreign file)
  * are refused at start and reported by `db check` as failures, never re-initialised.
  */
-const ARGS = ['--disable-admin-api-key', '--slot-duration', '1', '--blocks-per-slot', '4', '--min-txs-per-block', '0'];
+const ARGS = [
+  '--disable-admin-api-key',
+  '--slot-duration',
+  '1',
+  '--blocks-per-slot',
+  '4',
+  '--sequencer-mode',
+  'interval',
+  '--min-txs-per-block',
+  '0',
+];
 const dirs: string[] = [];
 let template: string;
 let templateTip: number;

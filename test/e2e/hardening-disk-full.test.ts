@@ -40,7 +40,16 @@ describe.skipIf(mountRefused !== undefined)(
           '--disable-admin-api-key',
           '--data-directory',
           dir,
-          ...['--slot-duration', '1', '--blocks-per-slot', '4', '--min-txs-per-block', '0'],
+          ...[
+            '--slot-duration',
+            '1',
+            '--blocks-per-slot',
+            '4',
+            '--sequencer-mode',
+            'interval',
+            '--min-txs-per-block',
+            '0',
+          ],
         ],
       });
       const url = node.publicUrl;

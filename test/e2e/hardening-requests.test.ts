@@ -27,7 +27,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'l2node-hostile-'));
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'l2node-hostile-data-'));
   node = await spawnNode({
-    args: ['--data-directory', dir, ...['--slot-duration', '1', '--blocks-per-slot', '4', '--min-txs-per-block', '0']],
+    args: [
+      '--data-directory',
+      dir,
+      ...['--slot-duration', '1', '--blocks-per-slot', '4', '--sequencer-mode', 'interval', '--min-txs-per-block', '0'],
+    ],
   });
   key = node.adminKey as string;
   expect(key).toMatch(/^[0-9a-f]{64}$/);

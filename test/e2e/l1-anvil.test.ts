@@ -33,7 +33,16 @@ function anvilUrlOf(n: RunningNode): string {
 const startL1Node = () =>
   spawnNode({
     // Empty blocks too: the chain runs on while the cases look at L1.
-    args: ['--l1', 'anvil', '--data-directory', dataDirectory, '--min-txs-per-block', '0'],
+    args: [
+      '--l1',
+      'anvil',
+      '--data-directory',
+      dataDirectory,
+      '--sequencer-mode',
+      'interval',
+      '--min-txs-per-block',
+      '0',
+    ],
     readyTimeoutMs: 120_000,
   });
 

@@ -204,7 +204,10 @@ export class Sequencer implements Service, BlockProducer {
     }
     const first = builder.blockCount === 0;
     const messages = first ? builder.l1ToL2Messages : [];
-    const emptyAllowed = mined || (first && (messages.length > 0 || this.o.minTxsPerBlock === 0));
+    // Instant mode builds on demand: an empty block only for pending L1-to-L2 messages or mineBlocks, never
+    // at every poll (with --min-txs-per-block 0 that would run the chain ahead of the clock, a block per poll).
+    const emptyByConfig = this.o.mode !== 'instant' && this.o.minTxsPerBlock === 0;
+    const emptyAllowed = mined || (first && (messages.length > 0 || emptyByConfig));
     if (head.done && !emptyAllowed) return;
     const blockNumber = chain.latestBlockNumber + 1;
     const result = buildBlock({
