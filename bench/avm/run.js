@@ -2,8 +2,8 @@
 /**
  * AVM benchmark (issue 19): the public simulation of one enqueued call on our interpreter beside Aztec 4.1.2's
  * TypeScript AVM (`AvmSimulator`, what its `PublicTxSimulator` runs per enqueued call) on the same call and the
- * same state, in the same process: a Token `transfer_in_public`, an AMM swap (its two enqueued calls) and
- * AvmTest's opcode-heavy `bulk_testing`. Each timed call runs in a tx of its own on both sides, and both
+ * same state, in the same process: a Token `transfer_in_public`, an AMM swap (its two enqueued calls),
+ * AvmTest's opcode-heavy `bulk_testing` and its ECADD-heavy `variable_base_msm`. Each timed call runs in a tx of its own on both sides, and both
  * outcomes (revert status, output, gas, revert reason, effects) are checked equal before a figure is printed.
  *
  * Both sides read an in-memory world (the differential tests' harness, test/helpers/avm), so the figures time
@@ -205,6 +205,14 @@ const bulkArgs = (i) => [
 results.push(
   await measure('AvmTest bulk_testing (opcode-heavy)', world, [], (i) => [
     call(avmTest, 0xa7e5_7001n, ALICE, 'bulk_testing', bulkArgs(i)),
+  ]),
+);
+
+// variable_base_msm: Noir's MSM of two points, hundreds of ECADDs (one field inversion each); new scalars per tx.
+const msmArgs = (i) => [0x1234_5678_9abc_def0n * BigInt(i + 1), 0x2468n, 0x1234_5678_9abc_def0n * 3n, 0x1357n];
+results.push(
+  await measure('AvmTest variable_base_msm (ECADD-heavy)', world, [], (i) => [
+    call(avmTest, 0xa7e5_7001n, ALICE, 'variable_base_msm', msmArgs(i)),
   ]),
 );
 

@@ -20,6 +20,7 @@ import {
   MEM_TAG_U64,
   MEM_TAG_U128,
 } from '../constants.js';
+import { frInverse } from '../crypto/fr-inverse.js';
 import { poseidon2Permutation } from '../crypto/poseidon2.js';
 import { FR_MODULUS, toHex64 } from '../fr.js';
 import { LOG_LEVELS } from '../logs/debug-log.js';
@@ -49,17 +50,6 @@ function checkSameTag(f: Frame, a: number, b: number): number {
   const tagB = f.memory.getTag(b);
   if (tagA !== tagB) throw tagMismatchAt(b, tagB, tagA);
   return tagA;
-}
-
-function modInverse(a: bigint): bigint {
-  let [r0, r1] = [a, P];
-  let [s0, s1] = [1n, 0n];
-  while (r1 !== 0n) {
-    const q = r0 / r1;
-    [r0, r1] = [r1, r0 - q * r1];
-    [s0, s1] = [s1, s0 - q * s1];
-  }
-  return ((s0 % P) + P) % P;
 }
 
 type Binary = (a: bigint, b: bigint, tag: number) => bigint;
@@ -106,7 +96,7 @@ const div: Binary = (a, b) => {
 
 const fdiv: Binary = (a, b) => {
   if (b === 0n) throw divisionByZero();
-  return (a * modInverse(b)) % P;
+  return (a * frInverse(b)) % P;
 };
 
 const shl: Binary = (a, b, tag) => {

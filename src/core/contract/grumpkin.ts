@@ -1,9 +1,11 @@
 /**
  * Arithmetic on Grumpkin, the curve y^2 = x^3 - 17 over the BN254 scalar field (so its points have Fr
- * coordinates). Aztec derives addresses with it: address = (preaddress * G + ivpk).x. Pure bigint code in
- * Jacobian coordinates with one inversion per result; a scalar multiplication costs a few milliseconds,
- * which is fine for the rare contract deployments it serves.
+ * coordinates). Aztec derives addresses with it: address = (preaddress * G + ivpk).x, and the AVM's ECADD adds
+ * two points. Pure bigint code: an addition in affine coordinates (one inversion), a scalar multiplication in
+ * Jacobian coordinates with one inversion at the end; it costs a few milliseconds, which is fine for the rare
+ * contract deployments it serves.
  */
+import { frInverse } from '../crypto/fr-inverse.js';
 import { FR_MODULUS } from '../fr.js';
 
 const P = FR_MODULUS;
@@ -37,19 +39,6 @@ const mod = (a: bigint): bigint => {
   return r < 0n ? r + P : r;
 };
 
-function inverse(a: bigint): bigint {
-  // Fermat: a^(p-2).
-  let result = 1n;
-  let base = mod(a);
-  let e = P - 2n;
-  while (e > 0n) {
-    if (e & 1n) result = (result * base) % P;
-    base = (base * base) % P;
-    e >>= 1n;
-  }
-  return result;
-}
-
 export function isOnGrumpkin(p: GrumpkinPoint): boolean {
   if (p.isInfinite) return true;
   if (p.x < 0n || p.x >= P || p.y < 0n || p.y >= P) return false;
@@ -62,7 +51,7 @@ function toJacobian(p: GrumpkinPoint): Jacobian {
 
 function toAffine(j: Jacobian): GrumpkinPoint {
   if (j.z === 0n) return GRUMPKIN_INFINITY;
-  const zInv = inverse(j.z);
+  const zInv = frInverse(j.z);
   const zInv2 = (zInv * zInv) % P;
   return { x: (j.x * zInv2) % P, y: (((j.y * zInv2) % P) * zInv) % P, isInfinite: false };
 }
@@ -104,8 +93,20 @@ function add(a: Jacobian, b: Jacobian): Jacobian {
   return { x: x3, y: y3, z: z3 };
 }
 
+/** a + b in affine coordinates: one inversion (the AVM's ECADD runs this once per opcode). */
 export function grumpkinAdd(a: GrumpkinPoint, b: GrumpkinPoint): GrumpkinPoint {
-  return toAffine(add(toJacobian(a), toJacobian(b)));
+  if (a.isInfinite) return b;
+  if (b.isInfinite) return a;
+  let lambda: bigint;
+  if (a.x === b.x) {
+    if (a.y !== b.y || a.y === 0n) return GRUMPKIN_INFINITY;
+    lambda = (((3n * a.x * a.x) % P) * frInverse((2n * a.y) % P)) % P;
+  } else {
+    lambda = (mod(b.y - a.y) * frInverse(mod(b.x - a.x))) % P;
+  }
+  const x = mod(lambda * lambda - a.x - b.x);
+  const y = mod(lambda * (a.x - x) - a.y);
+  return { x, y, isInfinite: false };
 }
 
 /** scalar * point (double-and-add, most significant bit first). */
