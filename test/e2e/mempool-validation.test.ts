@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createAztecNodeClient } from '@aztec/stdlib/interfaces/client';
 import { TxHash as StdTxHash } from '@aztec/stdlib/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +24,7 @@ import {
 } from '../../src/daemon/config/published-chain-values.js';
 import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from '../../src/daemon/mempool/tx-checks/default-allowed-setup.js';
 import { TX_ERROR } from '../../src/daemon/mempool/tx-checks/tx-error-texts.js';
+import { envelopeOf, l2node } from '../helpers/cli.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
 import { withClassLogFields, withClassLogLength, withPublicCalls } from '../helpers/mempool-txs.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
@@ -149,11 +153,6 @@ const CASES: [string, () => Tx, string[]][] = [
   ],
   ['more L2 gas than processable', () => build({ gasLimits: new Gas(96, 6_540_001) }), [TX_ERROR.GAS_LIMIT_TOO_HIGH]],
   [
-    'a fee payer without FeeJuice',
-    () => build({ feePayer: new AztecAddress(0xdeadn) }),
-    [TX_ERROR.INSUFFICIENT_FEE_PAYER_BALANCE],
-  ],
-  [
     'a setup function not on the allow list',
     () => setup(77n, 1n, [new Fr(0x1234n)]),
     [TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED],
@@ -234,6 +233,30 @@ describe('validation over RPC: one reason per rule', () => {
     for (const t of [app, setup(0x4dn, 1n, [new Fr(0x11223344n)])]) {
       expect((await call(node.publicUrl, 'node_isValidTx', [t.toJSON()])).result).toEqual({ result: 'valid' });
     }
+  });
+
+  it('a fee payer without FeeJuice: invalid for isValidTx, INSUFFICIENT_FEE_PAYER_BALANCE with figures for sendTx', async () => {
+    const json = build({ feePayer: new AztecAddress(0xdeadn) }).toJSON();
+    expect((await call(node.publicUrl, 'node_isValidTx', [json])).result).toEqual({
+      result: 'invalid',
+      reason: [TX_ERROR.INSUFFICIENT_FEE_PAYER_BALANCE],
+    });
+    const sent = await call(node.publicUrl, 'node_sendTx', [json]);
+    const error = sent.error as { code: number; data: Record<string, string> };
+    expect(error).toMatchObject({
+      code: -32003,
+      data: { code: 'INSUFFICIENT_FEE_PAYER_BALANCE', currentBalance: '0', availableBalance: '0' },
+    });
+    expect(BigInt(error.data.feeLimit ?? '0')).toBeGreaterThan(0n);
+    // `tx send` shows it as documented: exit 1, the rejection code as error.code, the figures as error.data.
+    const file = join(mkdtempSync(join(tmpdir(), 'l2node-send-')), 'tx.json');
+    writeFileSync(file, JSON.stringify(json));
+    const run = await l2node(['tx', 'send', file, '--node-url', node.publicUrl, '--json']);
+    expect(run.code).toBe(1);
+    expect(envelopeOf(run).error).toMatchObject({
+      code: 'INSUFFICIENT_FEE_PAYER_BALANCE',
+      data: { data: { currentBalance: '0', feeLimit: error.data.feeLimit } },
+    });
   });
 
   it('max fee per gas below the current min fee: skipped by isValidTx, refused by sendTx', async () => {

@@ -18,7 +18,12 @@ import type { AllowedSetupFunction } from './tx-checks/allowed-setup-function.js
 import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './tx-checks/default-allowed-setup.js';
 import type { TxValidationContext } from './tx-checks/tx-validation-context.js';
 import type { TxValidationResult } from './tx-checks/tx-validation-result.js';
-import { POOL_ENTRY_TX_VALIDATORS, type TxValidationOptions, validateTx } from './tx-checks/tx-validator.js';
+import {
+  POOL_ENTRY_TX_VALIDATORS,
+  SEND_TX_VALIDATORS,
+  type TxValidationOptions,
+  validateTx,
+} from './tx-checks/tx-validator.js';
 import { TxMeta } from './tx-meta.js';
 import { type DroppedTx, TxPool, type TxPoolAddResult } from './tx-pool.js';
 import { TxReceiptBuilder } from './tx-receipt-builder.js';
@@ -141,7 +146,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
   sendTx(tx: Tx): SendTxResult {
     const meta = TxMeta.of(tx);
     const ctx = this.validationContext();
-    const result = this.validate(meta, ctx, {});
+    const result = this.validate(meta, ctx, {}, SEND_TX_VALIDATORS);
     if (result.result !== 'valid') {
       this.o.onPoolChange?.({ kind: 'rejected', code: 'TX_INVALID' });
       return { outcome: 'invalid', reasons: result.reason };
@@ -337,8 +342,13 @@ export class Mempool implements BlockObserver, PendingTxSource {
 
   // ---- internals ----
 
-  private validate(meta: TxMeta, ctx: TxValidationContext, options: TxValidationOptions): TxValidationResult {
-    return validateTx(meta, ctx, options, undefined, (name, err) =>
+  private validate(
+    meta: TxMeta,
+    ctx: TxValidationContext,
+    options: TxValidationOptions,
+    validators?: Parameters<typeof validateTx>[3],
+  ): TxValidationResult {
+    return validateTx(meta, ctx, options, validators, (name, err) =>
       this.o.log?.error({ validator: name, txHash: meta.hashKey, err: (err as Error).message }, 'validator failed'),
     );
   }

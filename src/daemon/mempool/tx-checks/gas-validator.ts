@@ -10,9 +10,18 @@ import type { TxValidationResult } from './tx-validation-result.js';
  * the current min fees skip it; otherwise the fee payer must be able to pay the fee limit. One reason at most.
  */
 export function validateGas(tx: TxMeta, ctx: TxValidationContext): TxValidationResult {
+  const limitsAndFees = validateGasLimitsAndFees(tx, ctx);
+  if (limitsAndFees.result !== 'valid') return limitsAndFees;
+  return validateFeePayerBalance(tx, ctx);
+}
+
+/**
+ * The gas checks without the fee payer's balance: node_sendTx leaves the balance to the pool, which answers
+ * a payer that cannot pay with the structured INSUFFICIENT_FEE_PAYER_BALANCE rejection of spec part 7 (with
+ * its figures) whether this tx alone or together with the payer's pending ones exceeds the balance.
+ */
+export function validateGasLimitsAndFees(tx: TxMeta, ctx: TxValidationContext): TxValidationResult {
   const limits = validateGasLimits(tx, ctx.maxL2Gas);
   if (limits.result !== 'valid') return limits;
-  const fees = validateFeePerGas(tx, ctx.gasFees);
-  if (fees.result !== 'valid') return fees;
-  return validateFeePayerBalance(tx, ctx);
+  return validateFeePerGas(tx, ctx.gasFees);
 }

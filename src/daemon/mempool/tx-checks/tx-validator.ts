@@ -4,7 +4,7 @@ import { validateContractInstances } from './contract-instance-validator.js';
 import { validateData } from './data-validator.js';
 import { validateDoubleSpend } from './double-spend-validator.js';
 import { validateGasLimits } from './gas-limits-validator.js';
-import { validateGas } from './gas-validator.js';
+import { validateGas, validateGasLimitsAndFees } from './gas-validator.js';
 import { validateMetadata } from './metadata-validator.js';
 import { validatePhases } from './phases-validator.js';
 import { validateProof } from './proof-validator.js';
@@ -57,6 +57,14 @@ export const RPC_TX_VALIDATORS: readonly NamedValidator[] = [
   { name: 'gas', run: validateGas, skippedBy: 'skipFeeEnforcement' },
   { name: 'proof', run: validateProof, skippedBy: 'isSimulation' },
 ];
+
+/**
+ * node_sendTx's validators: the RPC ones, except that the fee payer's balance is left to the pool, which
+ * rejects a payer that cannot pay with INSUFFICIENT_FEE_PAYER_BALANCE and its figures (spec part 7).
+ */
+export const SEND_TX_VALIDATORS: readonly NamedValidator[] = RPC_TX_VALIDATORS.map((v) =>
+  v.name === 'gas' ? { ...v, run: validateGasLimitsAndFees } : v,
+);
 
 /**
  * The validators a tx must still pass to (re-)enter the pending pool after a reorg: what can change with
