@@ -251,6 +251,7 @@ export class L2Node {
       maxBatchSize: config.rpcMaxBatchSize,
       maxResponseSize: config.rpcMaxResponseSize,
       maxRequestsPerConnection: config.rpcMaxRequestsPerConnection,
+      answerStyle: config.rpcAnswerStyle,
       corsOrigin: config.rpcCorsOrigin,
       dataDirectory: config.dataDirectory,
       adminApiKeyHash: config.adminApiKeyHash,

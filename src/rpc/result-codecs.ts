@@ -2,7 +2,7 @@ import { Fr, toHex64 } from '../core/fr.js';
 import { DecodeError, joinPath } from '../core/serialize/decode-error.js';
 import { bigIntToBuffer32 } from '../core/serialize/field-bytes.js';
 import { readArray, readBigInt, readBuffer, readFieldValue, readObject } from '../core/serialize/json-reader.js';
-import type { ResultCodec } from './rpc-method.js';
+import type { AnswerStyle, ResultCodec } from './rpc-method.js';
 
 /**
  * Result codecs of the method table: each names a result's JSON form for the docs, encodes the handler's
@@ -49,7 +49,7 @@ export const voidResult: ResultCodec<void> = {
 export function nullable<T>(codec: ResultCodec<T>): ResultCodec<T | undefined> {
   return {
     type: `${codec.type} | null`,
-    encode: (v) => (v === undefined || v === null ? null : codec.encode(v)),
+    encode: (v, style) => (v === undefined || v === null ? null : codec.encode(v, style)),
     decode: (json, path) => (json === null || json === undefined ? undefined : codec.decode(json, path)),
   };
 }
@@ -82,7 +82,7 @@ export function convertedResult<W, T>(
 ): ResultCodec<T> {
   return {
     type: codec.type,
-    encode: (v) => codec.encode(toWire(v)),
+    encode: (v, style) => codec.encode(toWire(v), style),
     decode: (json, path) => fromWire(codec.decode(json, path)),
   };
 }
@@ -136,7 +136,7 @@ export function arrayResult<T>(item: ResultCodec<T>): ResultCodec<readonly T[]> 
   return {
     type: `${item.type.includes(' ') ? `(${item.type})` : item.type}[]`,
     identity: item.identity,
-    encode: item.identity ? (v) => v : (v) => v.map((x) => item.encode(x)),
+    encode: item.identity ? (v) => v : (v, style) => v.map((x) => item.encode(x, style)),
     decode: (json, path = '') => readArray(json, path).map((x, i) => item.decode(x, joinPath(path, i))),
   };
 }
@@ -148,7 +148,7 @@ export function recordResult<T>(type: string, value: ResultCodec<T>): ResultCode
     identity: value.identity,
     encode: value.identity
       ? (v) => v
-      : (v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value.encode(x)])),
+      : (v, style) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value.encode(x, style)])),
     decode: (json, path = '') => {
       const o = readObject(json, path);
       const out: Record<string, T> = {};
@@ -202,13 +202,13 @@ export function objectResult<F extends Fields>(type: string, fields: F): ResultC
     identity,
     encode: identity
       ? (v) => v
-      : (v) => {
+      : (v, style) => {
           const source = v as Record<string, unknown>;
           const out: Record<string, unknown> = {};
           for (const [key, codec] of entries) {
             const x = source[key];
             if (x === undefined && codec.optionalKey) continue;
-            out[key] = codec.encode(x);
+            out[key] = codec.encode(x, style);
           }
           return out;
         },
@@ -229,7 +229,7 @@ export function objectResult<F extends Fields>(type: string, fields: F): ResultC
 export function tupleResult<A, B>(type: string, a: ResultCodec<A>, b: ResultCodec<B>): ResultCodec<readonly [A, B]> {
   return {
     type,
-    encode: (v) => [a.encode(v[0]), b.encode(v[1])],
+    encode: (v, style) => [a.encode(v[0], style), b.encode(v[1], style)],
     decode: (json, path = '') => {
       const arr = readArray(json, path);
       if (arr.length !== 2) throw new DecodeError(path, `expected 2 items, got ${arr.length}`);
@@ -250,15 +250,22 @@ export interface SiblingNodes {
   readonly nodes: readonly Uint8Array[];
 }
 
-/** SiblingPath<N>: base64 of a u32 big-endian count, then the N 32-byte nodes, leaf level first. */
+/**
+ * SiblingPath<N>: base64 of a u32 big-endian count, then the N 32-byte nodes, leaf level first; in the spec
+ * answer style the nodes as string[] of 0x + 64 hex digits (read back in either form).
+ */
 export const siblingPathResult: ResultCodec<SiblingNodes> = {
   type: 'SiblingPath',
-  encode: (v) => {
+  encode: (v, style?: AnswerStyle) => {
+    if (style === 'spec') return v.nodes.map((n) => `0x${Buffer.from(n).toString('hex')}`);
     const count = Buffer.allocUnsafe(4);
     count.writeUInt32BE(v.nodes.length, 0);
     return concatNodes(count, v.nodes);
   },
   decode: (json, path = '') => {
+    if (Array.isArray(json)) {
+      return { nodes: json.map((x, i) => bigIntToBuffer32(readFieldValue(x, joinPath(path, i)))) };
+    }
     const b = readBuffer(json, path);
     const n = b.length >= 4 ? b.readUInt32BE(0) : -1;
     if (n < 0 || b.length !== 4 + 32 * n) {

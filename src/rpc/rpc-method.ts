@@ -47,14 +47,25 @@ export interface ParamSpec<In = unknown, Out = unknown, P extends Presence = Pre
 }
 
 /**
+ * How answers are written (`--rpc-answer-style`): `aztec`, the forms the official 4.1.2 client reads
+ * (receipt statuses proposed/checkpointed/proven/finalized, base64 sibling paths), or `spec`, the forms the
+ * spec gives (status `mined` for every included tx, sibling paths as string[] of 32-byte hex).
+ */
+export type AnswerStyle = 'aztec' | 'spec';
+export const ANSWER_STYLES = ['aztec', 'spec'] as const satisfies readonly AnswerStyle[];
+
+/**
  * How a handler's result travels: the handler returns the domain object (an L2Block, a TxReceipt, a witness),
  * the server encodes it to JSON, and the client, the follower and the CLI decode (and check) it back.
  */
 export interface ResultCodec<T> {
   /** The JSON form, for the docs. */
   readonly type: string;
-  /** To a JSON-safe value (no bigint, no undefined: not-found and void are null). */
-  encode(value: T): unknown;
+  /**
+   * To a JSON-safe value (no bigint, no undefined: not-found and void are null), in the answer style
+   * (default `aztec`); containers pass the style on to their items.
+   */
+  encode(value: T, style?: AnswerStyle): unknown;
   /**
    * From the parsed JSON of a response; throws a DecodeError naming the path below `path` that was wrong
    * when the node answered something of the wrong shape.

@@ -1,5 +1,14 @@
+import { ANSWER_STYLES, type AnswerStyle } from '../../rpc/rpc-method.js';
 import { byteSize } from './byte-size-setting.js';
-import { parseBoolean, parseHost, parseInteger, parseNonEmpty, parsePort, parseSha256Hex } from './parsers.js';
+import {
+  parseBoolean,
+  parseEnum,
+  parseHost,
+  parseInteger,
+  parseNonEmpty,
+  parsePort,
+  parseSha256Hex,
+} from './parsers.js';
 import { type SettingValues, setting } from './setting.js';
 
 /** The public and admin JSON-RPC listeners and the metrics endpoint (src/rpc/server, src/daemon/metrics). */
@@ -91,6 +100,17 @@ export const NETWORK_SETTINGS = {
     group: 'Network',
     description:
       'Access-Control-Allow-Origin of the public listener, for browser clients (the admin listener has no CORS).',
+  }),
+  rpcAnswerStyle: setting<AnswerStyle>({
+    key: 'rpcAnswerStyle',
+    flag: 'rpc-answer-style',
+    env: 'NODE_RPC_ANSWER_STYLE',
+    defaultValue: 'aztec',
+    parse: parseEnum(ANSWER_STYLES),
+    kind: 'string',
+    group: 'Network',
+    description:
+      "Forms of the answers: aztec (what the official 4.1.2 client reads: receipt statuses proposed, checkpointed, proven, finalized; base64 sibling paths) or spec (the spec's forms: status mined, sibling paths as string[] of hex).",
   }),
   metricsPort: setting<number | undefined>({
     key: 'metricsPort',

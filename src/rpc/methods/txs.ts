@@ -11,6 +11,27 @@ import { SAME } from './shared-params.js';
 
 /** Transaction operations: sending, validating, pending txs, receipts and effects. */
 
+const receiptClass = classResult('TxReceipt', (json, path) => TxReceipt.fromJSON(json, path));
+
+/**
+ * TxReceipt: in the spec answer style every included status (proposed, checkpointed, proven, finalized) is
+ * the spec's `mined`, read back as `proposed` (the least a mined tx is).
+ */
+export const txReceiptResult: ResultCodec<TxReceipt> = {
+  type: receiptClass.type,
+  encode: (v, style) => {
+    const json = v.toJSON();
+    return style === 'spec' && v.isMined() ? { ...json, status: 'mined' } : json;
+  },
+  decode: (json, path) => {
+    const o = json as { status?: unknown } | null;
+    return receiptClass.decode(
+      typeof o === 'object' && o !== null && o.status === 'mined' ? { ...o, status: 'proposed' } : json,
+      path,
+    );
+  },
+};
+
 const tx = required('tx', txWire, 'The transaction (4.1.2 Tx wire JSON).');
 const hashOfTx = required('txHash', txHash, 'Hash of the transaction.');
 const validationOptions = objectOf(
@@ -58,7 +79,7 @@ export const TX_METHODS = {
   node_getTxReceipt: defineMethod({
     summary: 'Receipt of a transaction: mined, pending or dropped.',
     params: [hashOfTx],
-    result: classResult('TxReceipt', (json, path) => TxReceipt.fromJSON(json, path)),
+    result: txReceiptResult,
     compat: SAME,
   }),
   node_getTxEffect: defineMethod({

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcErrorObject, RpcError, rpcErrors } from '../errors.js';
 import { RPC_METHODS } from '../method-table.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
-import { LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
+import { type AnswerStyle, LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
 import { buildParamParser } from './param-parser.js';
 
 export interface DispatcherOptions {
@@ -13,6 +13,8 @@ export interface DispatcherOptions {
   readonly maxBatchSize: number;
   /** Largest answer (bytes of JSON) to one request or one batch: --rpc-max-response-size. */
   readonly maxResponseSize: number;
+  /** The forms results are written in (`--rpc-answer-style`); default `aztec`. */
+  readonly answerStyle?: AnswerStyle;
   readonly log: Logger;
   /** Undefined while the node serves; otherwise its state ("starting", "stopping"), answered as NOT_READY. */
   readonly notServing: () => string | undefined;
@@ -231,7 +233,8 @@ export class MethodDispatcher {
     // The handler map's type has every method; only an untyped caller can leave one out: refuse to start.
     if (typeof handler !== 'function') throw new Error(`No handler for ${name}: every method of the table needs one`);
     const parse = buildParamParser(method);
-    const encode = method.result.encode;
+    const codec = method.result;
+    const style = this.options.answerStyle ?? 'aztec';
     const notServing = this.options.notServing;
     const observe = this.options.observe;
     // A jayson callback method: it must never throw (jayson would let a throw escape the server), so every
@@ -256,7 +259,7 @@ export class MethodDispatcher {
       pending.then((value) => {
         let encoded: unknown;
         try {
-          encoded = encode(value);
+          encoded = codec.encode(value, style);
         } catch (err) {
           fail(err);
           return;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { RpcError } from '../errors.js';
 import { EVENT_STREAM_PATH } from '../node-stream-event.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
+import type { AnswerStyle } from '../rpc-method.js';
 import { type AdminApiKey, adminKeyBanner, resolveAdminApiKey } from './admin-api-key.js';
 import { AdminAuthenticator } from './admin-authenticator.js';
 import { type EventFeed, EventStream } from './event-stream.js';
@@ -18,6 +19,8 @@ export interface RpcServiceOptions {
   readonly maxBatchSize: number;
   readonly maxResponseSize: number;
   readonly maxRequestsPerConnection: number;
+  /** The forms results are written in (`--rpc-answer-style`); default `aztec`. */
+  readonly answerStyle?: AnswerStyle;
   readonly corsOrigin: string;
   readonly dataDirectory: string | undefined;
   readonly adminApiKeyHash: string | undefined;
@@ -85,6 +88,7 @@ export class RpcService {
         handlers: o.handlers,
         maxBatchSize: o.maxBatchSize,
         maxResponseSize: o.maxResponseSize,
+        answerStyle: o.answerStyle,
         log: o.log,
         notServing: o.notServing,
         translateError: o.translateError,
