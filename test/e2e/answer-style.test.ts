@@ -61,10 +61,7 @@ describe('the spec answer style', () => {
     const blockNumber = await until('the message in a block', () =>
       result<number | null>('node_getL1ToL2MessageBlock', [message]),
     );
-    const witness = await result<[string, string[]]>('node_getL1ToL2MessageMembershipWitness', [
-      blockNumber,
-      message,
-    ]);
+    const witness = await result<[string, string[]]>('node_getL1ToL2MessageMembershipWitness', [blockNumber, message]);
     expect(typeof witness[0]).toBe('string');
     expect(Array.isArray(witness[1])).toBe(true);
     expect(witness[1]).toHaveLength(36);

@@ -97,6 +97,8 @@ describe('blocks and tips', () => {
       [hash.toString()],
     ]);
     expect(leaves[0]).toMatchObject({ data: '2', l2BlockNumber: 2 });
+    // The spec's tree 5 (BLOCKS_TREE) is the tree of block hashes: the same archive.
+    expect(await result('node_findLeavesIndexes', [2, 5, [hash.toString()]])).toEqual(leaves);
     // The witness at block 3 is against block 3's lastArchive: the archive right after block 2.
     const witness = Buffer.from(
       await result<string>(node.publicUrl, 'node_getBlockHashMembershipWitness', [3, hash.toString()]),
@@ -193,7 +195,7 @@ describe('limits and bad params', () => {
   invalid('node_getPublicLogs', [{ fromBlock: null }], /fromBlock/);
   invalid('node_getPublicLogs', [], /filter/);
   invalid('node_getContractClassLogs', [{ txHash: '0x12' }], /txHash/);
-  invalid('node_findLeavesIndexes', ['latest', 5, ['0x01']], /BLOCKS_TREE/);
+  invalid('node_findLeavesIndexes', ['latest', 6, ['0x01']], /treeId 6 is not a tree/);
   invalid('node_findLeavesIndexes', ['latest', 7, ['0x01']], /treeId/);
   invalid('node_findLeavesIndexes', ['latest', 0, tags(1001)], /at most 1000/);
   invalid('node_registerContractFunctionSignatures', [Array.from({ length: 101 }, () => 'f()')], /at most 100/);

@@ -50,20 +50,27 @@ export const TREES: readonly TreeInfo[] = [
 export const TREE_COUNT = TREES.length;
 
 /**
- * Checks a tree id from a caller. The spec's tree table also names id 5 (BLOCKS_TREE) and documents a range
- * up to 6, but no Aztec version since 2024 has such trees (docs/aztec-facts.md section 2.6); they are refused with a
- * message naming the valid ids (docs/compatibility.md).
+ * The spec's tree table names id 5 BLOCKS_TREE, the tree whose leaves are block hashes: that is the archive
+ * (id 4) in Aztec 4.x, so id 5 is read as the archive.
+ */
+export const SPEC_BLOCKS_TREE_ID = 5;
+
+/**
+ * Checks a tree id from a caller: 0 to 4, and the spec's 5 (BLOCKS_TREE) as the archive. The spec documents a
+ * range up to 6 without saying what 6 is, and no Aztec version has such a tree: it is refused with a message
+ * naming the valid ids (docs/compatibility.md).
  */
 export function parseTreeId(id: unknown): MerkleTreeId {
   if (typeof id === 'number' && Number.isInteger(id) && id >= 0 && id < TREE_COUNT) return id as MerkleTreeId;
-  if (id === 5 || id === 6) {
+  if (id === SPEC_BLOCKS_TREE_ID) return MerkleTreeId.ARCHIVE;
+  if (id === 6) {
     throw new InvalidTreeIdError(
-      `treeId ${id} is not a tree of this node: the world state has trees 0 (NULLIFIER_TREE), 1 (NOTE_HASH_TREE), ` +
-        `2 (PUBLIC_DATA_TREE), 3 (L1_TO_L2_MESSAGE_TREE) and 4 (ARCHIVE); the spec's BLOCKS_TREE (5) and id 6 do not ` +
-        'exist in Aztec 4.x (block hashes are the leaves of the ARCHIVE tree, id 4)',
+      'treeId 6 is not a tree of this node: the world state has trees 0 (NULLIFIER_TREE), 1 (NOTE_HASH_TREE), ' +
+        "2 (PUBLIC_DATA_TREE), 3 (L1_TO_L2_MESSAGE_TREE) and 4 (ARCHIVE), and 5 (the spec's BLOCKS_TREE) is the " +
+        'archive; the spec gives no meaning to 6 and Aztec 4.x has no such tree',
     );
   }
-  throw new InvalidTreeIdError(`treeId must be one of 0, 1, 2, 3, 4, got ${JSON.stringify(id) ?? String(id)}`);
+  throw new InvalidTreeIdError(`treeId must be one of 0, 1, 2, 3, 4, 5, got ${JSON.stringify(id) ?? String(id)}`);
 }
 
 export function treeInfo(id: MerkleTreeId): TreeInfo {

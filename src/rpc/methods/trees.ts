@@ -119,7 +119,11 @@ export const TREE_METHODS = {
     summary: 'Index of each leaf value in a tree at a block, with the block that inserted it (null when absent).',
     params: [
       block,
-      required('treeId', integer(0, 6), 'Tree id (0 nullifier, 1 note hash, 2 public data, 3 L1-to-L2, 4 archive).'),
+      required(
+        'treeId',
+        integer(0, 6),
+        "Tree id (0 nullifier, 1 note hash, 2 public data, 3 L1-to-L2, 4 archive; 5, the spec's BLOCKS_TREE, is the archive too).",
+      ),
       required('leafValues', arrayOf(field, 1000), 'Leaf values (at most 1000).'),
     ],
     result: arrayResult(nullable(leafInBlockResult)),

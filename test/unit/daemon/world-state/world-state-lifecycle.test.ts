@@ -31,17 +31,16 @@ describe('tree ids', () => {
   it('accepts 0 to 4', () => {
     for (const id of [0, 1, 2, 3, 4]) expect(parseTreeId(id)).toBe(id);
   });
-  it('refuses the spec-only ids 5 (BLOCKS_TREE) and 6 with a message naming the real trees', () => {
-    for (const id of [5, 6]) {
-      expect(() => parseTreeId(id)).toThrow(InvalidTreeIdError);
-      expect(() => parseTreeId(id)).toThrow(/BLOCKS_TREE \(5\) and id 6 do not exist.*ARCHIVE tree, id 4/);
-    }
+  it("reads the spec's 5 (BLOCKS_TREE) as the archive, and refuses 6 with a message naming the real trees", () => {
+    expect(parseTreeId(5)).toBe(4);
+    expect(() => parseTreeId(6)).toThrow(InvalidTreeIdError);
+    expect(() => parseTreeId(6)).toThrow(/treeId 6 is not a tree of this node.*4 \(ARCHIVE\)/);
     const { ws } = openWorldState();
-    expect(() => ws.findLeavesIndexes('latest', 5 as MerkleTreeId, [1n])).toThrow(InvalidTreeIdError);
+    expect(() => ws.findLeavesIndexes('latest', 6 as MerkleTreeId, [1n])).toThrow(InvalidTreeIdError);
   });
   it('refuses other values', () => {
     for (const id of [7, -1, 1.5, '1', null])
-      expect(() => parseTreeId(id)).toThrow(/treeId must be one of 0, 1, 2, 3, 4/);
+      expect(() => parseTreeId(id)).toThrow(/treeId must be one of 0, 1, 2, 3, 4, 5/);
   });
 });
 
