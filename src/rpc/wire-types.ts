@@ -74,27 +74,33 @@ export const blockParameter: WireType<number | 'latest' | string, BlockParameter
   },
 );
 
-/** A field element: 0x hex (32 bytes at most, below the modulus), or decimal digits as 4.1.2 reads them. */
-export const field: WireType<string, Fr> = wireType('hex32', 'a field element (0x + 64 hex digits)', (v) => {
-  if (typeof v !== 'string') throw new Refused();
-  return Fr.fromString(v);
-});
+/**
+ * Every 32-byte param (spec parts 3 and 4: "32-byte hex") follows one rule: 0x and exactly 64 hex digits,
+ * either case (what the official client sends). Shorter hex and decimal digits are refused, so a caller
+ * cannot mean one value and have another read.
+ */
+const HEX32 = /^0x[0-9a-fA-F]{64}$/;
 
-export const blockHash: WireType<string, BlockHash> = wireType('hex32', 'a block hash (0x + 64 hex digits)', (v) => {
-  if (typeof v !== 'string') throw new Refused();
-  return BlockHash.fromString(v);
-});
+function hex32<T>(what: string, read: (s: string) => T): WireType<string, T> {
+  return wireType('hex32', `${what} (0x + 64 hex digits)`, (v) => {
+    if (typeof v !== 'string' || !HEX32.test(v)) throw new Refused();
+    return read(v);
+  });
+}
 
-export const txHash: WireType<string, TxHash> = wireType('hex32', 'a tx hash (0x + 64 hex digits)', (v) => {
-  if (typeof v !== 'string') throw new Refused();
-  return TxHash.fromString(v);
-});
+/** A field element: 32-byte hex below the modulus. */
+export const field: WireType<string, Fr> = hex32('a field element', (v) => Fr.fromString(v));
 
+export const blockHash: WireType<string, BlockHash> = hex32('a block hash', (v) => BlockHash.fromString(v));
+
+export const txHash: WireType<string, TxHash> = hex32('a tx hash', (v) => TxHash.fromString(v));
+
+/** An L2 address: 32-byte hex (or the 32 bytes in base64, which 4.1.2 also reads). */
 export const aztecAddress: WireType<string, AztecAddress> = wireType(
   'hex32',
   'an L2 address (0x + 64 hex digits)',
   (v) => {
-    if (typeof v !== 'string') throw new Refused();
+    if (typeof v !== 'string' || (v.startsWith('0x') && !HEX32.test(v))) throw new Refused();
     return AztecAddress.fromString(v);
   },
 );

@@ -143,6 +143,16 @@ describe('across restarts', () => {
     }
   });
 
+  it('takes --admin-api-key-hash in upper case as well', async () => {
+    const key = 'an-upper-case-hash-key';
+    const node = await spawnNode({ args: ['--admin-api-key-hash', sha256(key).toUpperCase()] });
+    try {
+      expect(authorised(await postJson(node.adminUrl, call, { 'x-api-key': key }))).toBe(true);
+    } finally {
+      await node.stop();
+    }
+  });
+
   it('refuses to start on a stored hash that is not 64 hex digits, saying what to do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'l2node-auth-bad-'));
     const file = join(dir, 'admin', 'api_key_hash');

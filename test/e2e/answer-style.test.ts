@@ -56,7 +56,7 @@ describe('the spec answer style', () => {
   });
 
   it('answers sibling paths and the L1-to-L2 message witness as string[] of hex', async () => {
-    const message = '0x5eed';
+    const message = `0x${'5eed'.padStart(64, '0')}`;
     await result('nodeDev_sendL1ToL2Message', [message], node.adminUrl);
     const blockNumber = await until('the message in a block', () =>
       result<number | null>('node_getL1ToL2MessageBlock', [message]),

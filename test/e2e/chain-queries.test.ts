@@ -125,8 +125,8 @@ describe('L1-to-L2 messages (dev mode)', () => {
   });
 
   it('a message sent with the CLI enters the tree with the next checkpoint, with its witness', async () => {
-    const message = '0x2c5f9b1d2a7e';
-    const sent = await runCli(['admin', 'send-l1-message', message, '--admin-url', node.adminUrl, '--json'], {
+    const message = toHex64(0x2c5f9b1d2a7en);
+    const sent = await runCli(['admin', 'send-l1-message', '0x2c5f9b1d2a7e', '--admin-url', node.adminUrl, '--json'], {
       NODE_ADMIN_API_KEY: node.adminKey as string,
     });
     expect(sent.code, sent.stderr).toBe(0);
@@ -161,7 +161,7 @@ describe('L1-to-L2 messages (dev mode)', () => {
   });
 
   it('refuses a zero message with invalid params', async () => {
-    const a = await call(node.adminUrl, 'nodeDev_sendL1ToL2Message', ['0x00'], adminKey());
+    const a = await call(node.adminUrl, 'nodeDev_sendL1ToL2Message', [toHex64(0n)], adminKey());
     expect(a.error?.code).toBe(-32602);
     expect(a.error?.message).toMatch(/non-zero field element/);
   });
@@ -175,6 +175,22 @@ describe('limits and bad params', () => {
       expect(a.error?.message).toMatch(match);
     });
   const tags = (n: number) => Array.from({ length: n }, (_, i) => toHex64(BigInt(i + 1)));
+
+  // One rule for every 32-byte param: 0x + 64 hex digits, either case (spec parts 3 and 4).
+  invalid('node_findLeavesIndexes', ['latest', 0, ['0x01']], /param 2 \(leafValues\[0\]\).*0x \+ 64 hex digits/);
+  invalid('node_getLogsByTags', [['0x01']], /param 0 \(tags\[0\]\).*0x \+ 64 hex digits/);
+  invalid('node_getPublicStorageAt', ['latest', toHex64(5n), '1'], /param 2 \(slot\).*0x \+ 64 hex digits/);
+  it('takes upper-case 32-byte hex', async () => {
+    const upper = `0x0${'A'.repeat(63)}`;
+    expect(await result(node.publicUrl, 'node_getLogsByTags', [[upper]])).toEqual([[]]);
+    expect(await result(node.publicUrl, 'node_findLeavesIndexes', ['latest', 1, [upper]])).toEqual([null]);
+    expect(await result(node.publicUrl, 'node_getTxEffect', [upper])).toBeNull();
+  });
+  it('nodeAdmin_setConfig refuses a string for a number setting', async () => {
+    const a = await call(node.adminUrl, 'nodeAdmin_setConfig', [{ maxPendingTxCount: '5' }], adminKey());
+    expect(a.error?.code).toBe(-32602);
+    expect(a.error?.message).toMatch(/maxPendingTxCount: expected an integer from 0 to 1000000, got "5"/);
+  });
 
   invalid('node_getBlocks', [0, 10], /from/);
   invalid('node_getBlocks', [1, 0], /limit/);
@@ -195,7 +211,7 @@ describe('limits and bad params', () => {
   invalid('node_getPublicLogs', [{ fromBlock: null }], /fromBlock/);
   invalid('node_getPublicLogs', [], /filter/);
   invalid('node_getContractClassLogs', [{ txHash: '0x12' }], /txHash/);
-  invalid('node_findLeavesIndexes', ['latest', 6, ['0x01']], /treeId 6 is not a tree/);
+  invalid('node_findLeavesIndexes', ['latest', 6, [toHex64(1n)]], /treeId 6 is not a tree/);
   invalid('node_findLeavesIndexes', ['latest', 7, ['0x01']], /treeId/);
   invalid('node_findLeavesIndexes', ['latest', 0, tags(1001)], /at most 1000/);
   invalid('node_registerContractFunctionSignatures', [Array.from({ length: 101 }, () => 'f()')], /at most 100/);

@@ -88,13 +88,23 @@ describe('wire types', () => {
   });
 
   it('reads field elements, tx hashes and addresses, explaining a bad one', () => {
-    expect((parse('node_getContractClass', ['0x01'])[0] as Fr).toBigInt()).toBe(1n);
+    expect((parse('node_getContractClass', [`0x${'0'.repeat(63)}1`])[0] as Fr).toBigInt()).toBe(1n);
+    expect((parse('node_getContractClass', [`0x${'0'.repeat(62)}AB`])[0] as Fr).toBigInt()).toBe(0xabn);
+    // One rule for every 32-byte param: 0x + exactly 64 hex digits (short hex and decimal are refused).
+    expect(refusal('node_getContractClass', ['0x01'])).toMatch(/expected a field element \(0x \+ 64 hex digits\)/);
+    expect(refusal('node_getContractClass', ['1'])).toMatch(/expected a field element \(0x \+ 64 hex digits\)/);
     expect(refusal('node_getTxReceipt', ['0x1234'])).toMatch(
-      /^Invalid param 0 \(txHash\) of node_getTxReceipt: expected a tx hash \(0x \+ 64 hex digits\), got string "0x1234" \(A tx hash has 32 bytes/,
+      /^Invalid param 0 \(txHash\) of node_getTxReceipt: expected a tx hash \(0x \+ 64 hex digits\), got string "0x1234"/,
     );
     expect(refusal('node_getContractClass', [`0x${'f'.repeat(64)}`])).toMatch(/greater or equal to field modulus/);
     expect(refusal('node_getContract', [5])).toMatch(/expected an L2 address \(0x \+ 64 hex digits\), got number 5/);
     expect(refusal('node_getValidatorStats', ['0x12'])).toMatch(/param 0 \(validatorAddress\).*an L1 address/);
+  });
+
+  it('refuses an isValidTx option it does not know, naming the known ones', () => {
+    expect(refusal('node_isValidTx', [aTx().toJSON(), { skipFeeEnforcement: true, skipProof: true }])).toMatch(
+      /param 1 \(options\).*unknown TxValidationOptions key "skipProof" \(known: isSimulation, skipFeeEnforcement\)/,
+    );
   });
 
   it('reads bigints from decimal strings', () => {
@@ -104,10 +114,11 @@ describe('wire types', () => {
   });
 
   it('names the entry of an array that is wrong, and the length limit', () => {
-    expect(refusal('node_findLeavesIndexes', ['latest', 0, ['0x01', 5]])).toMatch(
+    const one = `0x${'0'.repeat(63)}1`;
+    expect(refusal('node_findLeavesIndexes', ['latest', 0, [one, 5]])).toMatch(
       /^Invalid param 2 \(leafValues\[1\]\) of node_findLeavesIndexes: expected a field element/,
     );
-    expect(refusal('node_findLeavesIndexes', ['latest', 0, Array(1001).fill('0x01')])).toBe(
+    expect(refusal('node_findLeavesIndexes', ['latest', 0, Array(1001).fill(one)])).toBe(
       'Invalid param 2 (leafValues) of node_findLeavesIndexes: expected at most 1000 entries, got 1001',
     );
     expect(refusal('node_findLeavesIndexes', ['latest', 7, []])).toMatch(/param 1 \(treeId\).*from 0 to 6/);

@@ -32,7 +32,9 @@ export default class SendL1Message extends AdminCommand {
       index: string;
       checkpoint: number;
     };
-    this.log(`sent ${message}: leaf index ${sent.index}, enters the message tree with checkpoint ${sent.checkpoint}`);
-    return { message, index: sent.index, checkpoint: sent.checkpoint };
+    // Shown as typed (the node got it padded to 64 digits).
+    const shown = args.message.trim().toLowerCase();
+    this.log(`sent ${shown}: leaf index ${sent.index}, enters the message tree with checkpoint ${sent.checkpoint}`);
+    return { message: shown, index: sent.index, checkpoint: sent.checkpoint };
   }
 }

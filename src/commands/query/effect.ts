@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { renderIndexedEffect } from '../_lib/chain-render.js';
 import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
-import { parseHexArgument } from '../_lib/hex-argument.js';
+import { parseTxHashArgument } from '../_lib/hex-argument.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { wireOf } from '../_lib/wire-json.js';
 
@@ -20,7 +20,7 @@ export default class QueryEffect extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(QueryEffect);
-    const hash = parseHexArgument(args.hash, 'tx hash');
+    const hash = parseTxHashArgument(args.hash);
     const effect = await this.publicNode(flags).call('node_getTxEffect', hash);
     if (effect === undefined) {
       throw CliError.notFound(`tx ${hash} is not in a block of this node`, [

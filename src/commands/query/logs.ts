@@ -3,7 +3,7 @@ import type { RpcMethods } from '../../rpc/method-table.js';
 import type { ClientArgs, ParamsOf } from '../../rpc/rpc-method.js';
 import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
-import { parseHexArgument } from '../_lib/hex-argument.js';
+import { parseHexArgument, parseTxHashArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
@@ -75,7 +75,7 @@ export default class QueryLogs extends NodeCommand {
     const filter: LogFilterParam = {};
     if (flags['from-block'] !== undefined) filter.fromBlock = flags['from-block'];
     if (flags['to-block'] !== undefined) filter.toBlock = flags['to-block'];
-    if (flags.tx !== undefined) filter.txHash = parseHexArgument(flags.tx, '--tx');
+    if (flags.tx !== undefined) filter.txHash = parseTxHashArgument(flags.tx, '--tx');
     if (flags.contract !== undefined) filter.contractAddress = parseHexArgument(flags.contract, '--contract');
     if (flags.tag !== undefined) filter.tag = parseHexArgument(flags.tag, '--tag');
     if (flags['after-log'] !== undefined)

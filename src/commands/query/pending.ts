@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { fullFlag } from '../_lib/connection-flags.js';
-import { parseHexArgument } from '../_lib/hex-argument.js';
+import { parseTxHashArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { wireOf } from '../_lib/wire-json.js';
@@ -23,7 +23,7 @@ export default class QueryPending extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryPending);
-    const after = flags.after === undefined ? undefined : parseHexArgument(flags.after, '--after');
+    const after = flags.after === undefined ? undefined : parseTxHashArgument(flags.after, '--after');
     const node = this.publicNode(flags);
     const count = await node.call('node_getPendingTxCount');
     const txs = wireOf('node_getPendingTxs', await node.call('node_getPendingTxs', flags.limit, after)) as unknown[];

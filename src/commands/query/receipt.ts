@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { renderReceipt } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
-import { parseHexArgument } from '../_lib/hex-argument.js';
+import { parseTxHashArgument } from '../_lib/hex-argument.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { wireOf } from '../_lib/wire-json.js';
 
@@ -20,7 +20,7 @@ export default class QueryReceipt extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(QueryReceipt);
-    const hash = parseHexArgument(args.hash, 'tx hash');
+    const hash = parseTxHashArgument(args.hash);
     const receipt = wireOf('node_getTxReceipt', await this.publicNode(flags).call('node_getTxReceipt', hash));
     this.log(renderReceipt(receipt, flags.full));
     return receipt;

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
-import { parseHexArgument } from '../_lib/hex-argument.js';
+import { parseTxHashArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { wireOf } from '../_lib/wire-json.js';
@@ -21,7 +21,7 @@ export default class QueryTx extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(QueryTx);
-    const hash = parseHexArgument(args.hash, 'tx hash');
+    const hash = parseTxHashArgument(args.hash);
     const tx = await this.publicNode(flags).call('node_getTxByHash', hash);
     if (tx === undefined) {
       throw CliError.notFound(`tx ${hash} is not pending on this node`, [

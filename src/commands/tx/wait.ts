@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { renderReceipt } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
-import { parseHexArgument } from '../_lib/hex-argument.js';
+import { parseTxHashArgument } from '../_lib/hex-argument.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { Spinner } from '../_lib/spinner.js';
 import { TX_PROGRESS, waitForReceipt } from '../_lib/wait-for-receipt.js';
@@ -27,7 +27,7 @@ export default class TxWait extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(TxWait);
-    const hash = parseHexArgument(args.hash, 'tx hash');
+    const hash = parseTxHashArgument(args.hash);
     const until = flags.until as (typeof TX_PROGRESS)[number];
     const spinner = new Spinner(!this.jsonEnabled());
     spinner.start(`waiting for ${hash.slice(0, 10)}… to be ${until}`);

@@ -11,12 +11,14 @@ import { SettingParseError } from './setting.js';
  * table). Each throws SettingParseError saying what it expected and what came.
  */
 
-/** An integer in a range, as a JSON number or a decimal string (4.1.2 coerces numeric strings for some keys). */
+/**
+ * An integer in a range, as a JSON number only: a string is refused (4.1.2 coerced numeric strings for some
+ * keys, but a quoted number is a caller's mistake that one rule for every number setting catches).
+ */
 export function jsonInteger(min: number, max: number): (value: unknown) => number {
   const parse = parseInteger(min, max);
   return (value) => {
     if (typeof value === 'number') return parse(String(value));
-    if (typeof value === 'string') return parse(value);
     throw new SettingParseError(`expected an integer from ${min} to ${max}, got ${describe(value)}`);
   };
 }

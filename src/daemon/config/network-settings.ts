@@ -147,7 +147,7 @@ export const ADMIN_API_SETTINGS = {
     // A hash, but of a key that may be short enough to guess from it: never printed.
     secret: true,
     group: 'Admin API',
-    description: 'Use this pre-generated SHA-256 hash (64 lowercase hex) of the admin API key.',
+    description: 'Use this pre-generated SHA-256 hash (64 hex digits, either case) of the admin API key.',
   }),
   disableAdminApiKey: setting<boolean>({
     key: 'disableAdminApiKey',

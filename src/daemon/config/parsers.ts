@@ -39,13 +39,18 @@ export function parseBoolean(raw: string): boolean {
   throw new SettingParseError(`expected true or false, got "${raw}"`);
 }
 
-/** A SHA-256 digest as 64 lowercase hex digits (the stored form of the admin API key hash, spec part 5). */
+/**
+ * A SHA-256 digest as 64 hex digits, either case (as sha256sum or another tool prints it), kept in lower
+ * case: the stored form of the admin API key hash (spec part 5).
+ */
 export function parseSha256Hex(raw: string): string {
   const s = raw.trim();
-  if (!/^[0-9a-f]{64}$/.test(s)) {
-    throw new SettingParseError('expected a SHA-256 hash as 64 lowercase hex digits (printf %s "$KEY" | sha256sum)');
+  if (!/^[0-9a-fA-F]{64}$/.test(s)) {
+    throw new SettingParseError(
+      'expected a SHA-256 hash as 64 lowercase hex digits, upper case accepted (printf %s "$KEY" | sha256sum)',
+    );
   }
-  return s;
+  return s.toLowerCase();
 }
 
 /** Sizes such as 1mb, 512kb, 1048576 (bytes). */

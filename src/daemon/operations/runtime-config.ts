@@ -89,10 +89,22 @@ function toJson(s: Setting<unknown>, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-/** A row without parseJson: a JSON string, number or boolean read as the flag would be. */
+/**
+ * A row without parseJson: a JSON value of the row's own type, read as the flag would be. A number setting
+ * takes a JSON number and a switch a JSON boolean (a string there is a caller's mistake, not a value to
+ * coerce); other rows take a string (or a number, for bigints and addresses sent as decimals).
+ */
 function parseScalar(s: Setting<unknown>, value: unknown): unknown {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+  if (s.kind === 'boolean') {
+    if (typeof value !== 'boolean') throw new SettingParseError(`expected a boolean, got ${JSON.stringify(value)}`);
     return s.parse(String(value));
   }
-  throw new SettingParseError(`expected a ${s.kind === 'boolean' ? 'boolean' : 'string or number'}`);
+  if (typeof s.defaultValue === 'number') {
+    if (typeof value !== 'number') throw new SettingParseError(`expected a number, got ${JSON.stringify(value)}`);
+    return s.parse(String(value));
+  }
+  if (typeof value === 'string' || typeof value === 'number') {
+    return s.parse(String(value));
+  }
+  throw new SettingParseError(`expected a string or number, got ${JSON.stringify(value)}`);
 }

@@ -38,6 +38,7 @@ const validationOptions = objectOf(
   'TxValidationOptions',
   {},
   { isSimulation: booleanOrNull, skipFeeEnforcement: booleanOrNull },
+  { strict: true },
 );
 
 export const txResult = classResult('Tx', (json, path) => Tx.fromJSON(json, path));

@@ -10,7 +10,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export interface AdminApiKeyOptions {
   readonly dataDirectory: string | undefined;
-  /** --admin-api-key-hash: already checked to be 64 lowercase hex by the settings table. */
+  /** --admin-api-key-hash: already checked to be 64 hex digits and lower-cased by the settings table. */
   readonly adminApiKeyHash: string | undefined;
   readonly disableAdminApiKey: boolean;
   readonly resetAdminApiKey: boolean;
