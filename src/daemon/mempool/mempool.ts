@@ -368,7 +368,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
           out.push({
             txHash: p.txHash,
             reason: 'insufficient_balance',
-            detail: `after block ${blockNumber} its fee payer's balance no longer covers it and its higher-priority txs`,
+            detail: `after block ${blockNumber} its fee payer's balance no longer covers it and the txs ordered before it (higher priority fee, or the same fee and a higher tx hash)`,
           });
         }
       }

@@ -210,7 +210,7 @@ export class TxPool {
       drops.set(p.hashValue, {
         txHash: p.txHash,
         reason: 'insufficient_balance',
-        detail: `evicted by ${incomingHash}: fee payer ${hex64(p.feePayer)} cannot pay both, and ${incomingHash} has the higher priority fee`,
+        detail: `evicted by ${incomingHash}: fee payer ${hex64(p.feePayer)} cannot pay both, and ${incomingHash} ${whyFirst(incoming, p)}`,
       });
     }
 
@@ -296,7 +296,7 @@ export class TxPool {
         drops.set(p.hashValue, {
           txHash: p.txHash,
           reason: 'invalid_after_reorg',
-          detail: `its block was unwound and ${winner.txHash.toString()} spends the same nullifier with a higher priority fee`,
+          detail: `its block was unwound and ${winner.txHash.toString()} spends the same nullifier and ${whyFirst(winner, p)}`,
         });
         continue;
       }
@@ -306,7 +306,7 @@ export class TxPool {
           drops.set(loser.hashValue, {
             txHash: loser.txHash,
             reason: 'replaced',
-            detail: `replaced by ${p.txHash.toString()}, back from an unwound block with the same nullifier and a higher priority fee`,
+            detail: `replaced by ${p.txHash.toString()}, back from an unwound block with the same nullifier; it ${whyFirst(p, loser)}`,
           });
         }
         backByNullifier.set(n, p);
@@ -475,4 +475,14 @@ function decodeMined(text: string): MinedTx {
     transactionFee: BigInt(j.transactionFee),
     slotNumber: j.slotNumber,
   };
+}
+
+/**
+ * Why `winner` orders before `loser` (4.1.2's pool order: priority fee, then tx hash, both highest first), in
+ * words for a drop detail: at equal fees the tie-break decides, and the detail must say so.
+ */
+function whyFirst(winner: PendingTx, loser: PendingTx): string {
+  return winner.priorityFee > loser.priorityFee
+    ? 'has the higher priority fee'
+    : `has the same priority fee (${winner.priorityFee}) and the higher tx hash, which orders first`;
 }

@@ -16,7 +16,8 @@ const DEFAULT_EPOCH_DURATION = 32;
  * Builds node_getTxReceipt answers (docs/aztec-facts.md sections 5.4 and 2.2): a tx in a block gets
  * the status of the most advanced tip at or above its block (finalized, proven, checkpointed, else
  * proposed; the spec's `mined` is any of these) with its execution result, fee, block and epoch; a pending
- * tx gets `pending`; anything else `dropped` with 4.1.2's error text and the drop reason.
+ * tx gets `pending`; anything else `dropped` with 4.1.2's error text (followed by the drop detail when the pool knows why) and
+ * the drop reason.
  */
 export class TxReceiptBuilder {
   constructor(
@@ -33,11 +34,18 @@ export class TxReceiptBuilder {
     if (record?.status === 'pending') return new TxReceipt({ txHash, status: 'pending' });
     // Mined as far as the pool saw, but the chain store does not say so (not wired yet): the pool's record.
     if (record?.status === 'mined') return this.minedReceipt(txHash, record.mined, lookup?.tips());
-    const why: { dropReason: TxDropReasonCode; dropDetail?: string } =
-      record?.status === 'dropped'
-        ? { dropReason: record.reason, dropDetail: record.detail }
-        : { dropReason: 'unknown' };
-    return new TxReceipt({ txHash, status: 'dropped', error: TX_DROPPED_ERROR, ...why });
+    if (record?.status !== 'dropped') {
+      return new TxReceipt({ txHash, status: 'dropped', error: TX_DROPPED_ERROR, dropReason: 'unknown' });
+    }
+    // The official client's receipt schema strips dropReason and dropDetail but keeps `error`: the detail
+    // goes there too, so a wallet user sees why.
+    return new TxReceipt({
+      txHash,
+      status: 'dropped',
+      error: `${TX_DROPPED_ERROR}: ${record.detail}`,
+      dropReason: record.reason,
+      dropDetail: record.detail,
+    });
   }
 
   private minedReceipt(txHash: TxHash, m: MinedTx, tips: ChainTipNumbers | undefined): TxReceipt {

@@ -243,7 +243,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       ).toEqual({
         txHash: txs[0]?.txHash.toString(),
         status: 'dropped',
-        error: 'Tx dropped by P2P node',
+        error: 'Tx dropped by P2P node: fee payer could not pay',
         dropReason: 'block_building_failed',
         dropDetail: 'fee payer could not pay',
       });
