@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockHeader } from '../../src/core/block/block-header.js';
-import { GENESIS_BLOCK_HEADER_HASH } from '../../src/core/constants.js';
+import { GENESIS_ARCHIVE_ROOT, GENESIS_BLOCK_HEADER_HASH } from '../../src/core/constants.js';
 import { toHex64 } from '../../src/core/fr.js';
 import { SiblingPath } from '../../src/daemon/world-state/sibling-path.js';
 import { call, result } from '../helpers/mempool-e2e.js';
@@ -59,6 +59,15 @@ describe('genesis', () => {
       toHex64(GENESIS_BLOCK_HEADER_HASH),
     ]);
     expect(byHash.header).toEqual(block.header);
+  });
+
+  it("block 0's archive is the genesis archive (one leaf, the reference root), which block 1's lastArchive repeats", async () => {
+    const block0 = await result<{ archive: { root: string; nextAvailableLeafIndex: number } }>('node_getBlock', [0]);
+    expect(block0.archive).toEqual({ root: toHex64(GENESIS_ARCHIVE_ROOT), nextAvailableLeafIndex: 1 });
+    await until('block 1', async () => (await result<number>('node_getBlockNumber')) >= 1);
+    const header1 = BlockHeader.fromJSON(await result('node_getBlockHeader', [1]));
+    expect(toHex64(header1.lastArchive.root.value)).toBe(block0.archive.root);
+    expect(header1.lastArchive.nextAvailableLeafIndex).toBe(1);
   });
 });
 

@@ -39,7 +39,7 @@ export class L2Block {
     }
   }
 
-  /** The synthetic block 0 that 4.1.2 answers for the genesis header: empty archive and body, checkpoint 0. */
+  /** An empty block on this header: empty archive and body, checkpoint 0 (Chain.getBlock gives block 0 its genesis archive). */
   static empty(header: BlockHeader = BlockHeader.empty()): L2Block {
     return new L2Block(AppendOnlyTreeSnapshot.EMPTY, header, Body.empty(), 0, 0);
   }

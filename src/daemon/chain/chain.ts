@@ -105,9 +105,20 @@ export class Chain {
     return this.o.store.blocks.getByHash(p.toBuffer())?.number;
   }
 
-  /** Block `n`, undefined past the tip; block 0 is the genesis block (empty, on the initial state). */
+  /**
+   * Block `n`, undefined past the tip; block 0 is the genesis block: empty, on the initial state, its archive
+   * the genesis archive (one leaf, its own hash), which block 1's lastArchive repeats.
+   */
   getBlock(n: number): L2Block | undefined {
-    return n === 0 ? L2Block.empty(this.genesisHeader()) : this.o.store.getBlock(n);
+    if (n !== 0) return this.o.store.getBlock(n);
+    const g = L2Block.empty(this.genesisHeader());
+    return new L2Block(
+      this.o.worldState.getGenesisArchive(),
+      g.header,
+      g.body,
+      g.checkpointNumber,
+      g.indexWithinCheckpoint,
+    );
   }
 
   /** The header of block `n`, undefined past the tip; block 0's is the genesis header. */

@@ -159,6 +159,18 @@ export class WorldState {
     return this.genesis.state;
   }
 
+  /**
+   * The archive right after genesis: one leaf, the genesis block header hash. It is block 0's `archive`
+   * and block 1's `lastArchive` (4.1.2: GENESIS_ARCHIVE_ROOT with the default prefill).
+   */
+  getGenesisArchive(): AppendOnlyTreeSnapshot {
+    return new WorldStateView(
+      0,
+      (id) => this.genesis.overlays[id] as TreeOverlay,
+      () => {},
+    ).getArchiveSnapshot();
+  }
+
   /** The genesis block header hash (archive leaf 0). */
   getGenesisBlockHash(): bigint {
     return readField32(this.genesis.hash);
