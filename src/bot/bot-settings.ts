@@ -1,5 +1,5 @@
 import type { AztecAddress } from '../core/aztec-address.js';
-import { parseAztecAddress, parseBoolean, parseInteger } from '../daemon/config/parsers.js';
+import { parseAztecAddress, parseBoolean, parseInteger, parseNonNegativeDecimal } from '../daemon/config/parsers.js';
 import { type SettingValues, setting } from '../daemon/config/setting.js';
 
 /** The tx bot (`l2node bot`, `l2node start --bot`). */
@@ -9,10 +9,11 @@ export const BOT_SETTINGS = {
     flag: 'bot.minFeePadding',
     env: 'BOT_MIN_FEE_PADDING',
     defaultValue: 3,
-    parse: parseInteger(0, 1_000_000),
+    parse: parseNonNegativeDecimal(1_000_000),
     kind: 'string',
     group: 'Bot',
-    description: 'How much the transaction bot overpays vs. the current min fee: it offers minFee * (1 + padding).',
+    description:
+      'How much the transaction bot overpays vs. the current min fee: it offers minFee * (1 + padding); a non-negative decimal (0.5 offers 1.5x).',
   }),
   bot: setting<boolean>({
     key: 'bot',

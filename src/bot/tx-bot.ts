@@ -1,5 +1,5 @@
 import type { AztecAddress } from '../core/aztec-address.js';
-import { GasFees } from '../core/gas/gas-fees.js';
+import { paddedFees } from '../core/gas/padded-fees.js';
 import { TxBuilder } from '../core/tx/tx-builder.js';
 import { fetchTxChainContext, latestHeader, type TxNodeRpc } from './tx-chain-context.js';
 
@@ -109,8 +109,7 @@ export class TxBot {
         return;
       }
       const minFees = await rpc.call('node_getCurrentMinFees');
-      const factor = BigInt(1 + this.o.minFeePadding);
-      const maxFees = new GasFees(minFees.feePerDaGas * factor, minFees.feePerL2Gas * factor);
+      const maxFees = paddedFees(minFees, this.o.minFeePadding);
       const builder = (this.builder as TxBuilder).withAnchor(await latestHeader(rpc));
       const tx = builder.build({ feePayer: this.o.feePayer, maxFeesPerGas: maxFees });
       await rpc.call('node_sendTx', tx.toJSON());

@@ -7,7 +7,7 @@ export default class Config extends BaseCommand {
   static override summary = 'Print the effective settings (flags > env > defaults), secrets redacted.';
   static override description =
     'Takes the same flags as `start` and shows what a node started with them would use, and where each value came ' +
-    "from. The --json result is {settings: [{key, flag, env, value, source, secret, runtime}]}. A running node's " +
+    "from. The --json result is {settings: [{key, flag, env, value, text, source, secret, runtime}]}: value as JSON (numbers as numbers), text as printed. A running node's " +
     'runtime configuration is shown by `l2node admin config get`.';
   static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --port 9000 --json'];
   static override flags = settingFlags();
@@ -25,6 +25,7 @@ export default class Config extends BaseCommand {
     for (const r of rows) {
       this.log(`${r.key.padEnd(width)}  ${r.value ?? '(unset)'}  [${r.source}; ${r.flag}, ${r.env}]`);
     }
-    return { settings: rows };
+    // JSON values for scripts (numbers as numbers); the human text stays in `text`.
+    return { settings: rows.map(({ json, value, ...r }) => ({ ...r, value: json, text: value })) };
   }
 }

@@ -140,7 +140,16 @@ describe('l2node bot', () => {
   it('a bad bot setting exits 2 naming it', async () => {
     const run = await l2node(['bot', '--bot.minFeePadding', 'lots', '--node-url', node.publicUrl]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--bot\.minFeePadding: expected an integer/);
+    expect(run.stderr).toMatch(/--bot\.minFeePadding: expected a non-negative decimal/);
+  });
+
+  it('--bot.minFeePadding takes a decimal (the padding is a multiplier), and config --json shows numbers', async () => {
+    const run = await l2node(['config', '--bot.minFeePadding', '0.5', '--slot-duration', '4', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = (envelopeOf(run).result as { settings: { key: string; value: unknown; text: string }[] }).settings;
+    expect(rows.find((r) => r.key === 'botMinFeePadding')).toMatchObject({ value: 0.5, text: '0.5' });
+    expect(rows.find((r) => r.key === 'slotDuration')).toMatchObject({ value: 4, text: '4 s' });
+    expect(rows.find((r) => r.key === 'rpcMaxBodySize')?.value).toBe(1024 * 1024);
   });
 });
 

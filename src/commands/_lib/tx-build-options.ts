@@ -3,6 +3,7 @@ import { PublicKeys } from '../../core/contract/public-keys.js';
 import { EthAddress } from '../../core/eth-address.js';
 import { Fr } from '../../core/fr.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
+import { paddedFees } from '../../core/gas/padded-fees.js';
 import { PrivateLog } from '../../core/logs/private-log.js';
 import { TEST_ACCOUNTS } from '../../core/test-accounts.js';
 import type { ContractInstanceSpec, TxBuildOptions } from '../../core/tx/tx-builder.js';
@@ -35,14 +36,14 @@ export function buildOptionsFromFlags(
   minFees: GasFees,
 ): { build: TxBuildOptions; vkTreeRoot?: Fr; protocolContractsHash?: Fr } {
   const feePayer = flags['fee-payer'] ? address(flags['fee-payer'], '--fee-payer') : TEST_ACCOUNTS[0].address;
-  const factor = BigInt(1 + flags['fee-padding']);
+  const padded = paddedFees(minFees, flags['fee-padding']);
   const maxFees = new GasFees(
     flags['max-fee-per-da-gas'] !== undefined
       ? amount(flags['max-fee-per-da-gas'], '--max-fee-per-da-gas')
-      : minFees.feePerDaGas * factor,
+      : padded.feePerDaGas,
     flags['max-fee-per-l2-gas'] !== undefined
       ? amount(flags['max-fee-per-l2-gas'], '--max-fee-per-l2-gas')
-      : minFees.feePerL2Gas * factor,
+      : padded.feePerL2Gas,
   );
   const priority = new GasFees(0n, amount(flags['priority-fee-per-l2-gas'], '--priority-fee-per-l2-gas'));
   const build: TxBuildOptions = {

@@ -18,6 +18,18 @@ export function parseInteger(min: number, max: number): (raw: string) => number 
   };
 }
 
+/** A non-negative decimal (0, 3, 0.5), at most `max`. */
+export function parseNonNegativeDecimal(max: number): (raw: string) => number {
+  return (raw) => {
+    const s = raw.trim();
+    const n = Number(s);
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(s) || !(n <= max)) {
+      throw new SettingParseError(`expected a non-negative decimal up to ${max} (such as 0.5 or 3), got "${raw}"`);
+    }
+    return n;
+  };
+}
+
 export function parsePort(raw: string): number {
   return parseInteger(0, 65535)(raw);
 }

@@ -1,4 +1,4 @@
-import { type Setting, SettingParseError } from './setting.js';
+import { type Setting, SettingParseError, settingJson } from './setting.js';
 import { type NodeConfig, REMOVED_SETTINGS, SETTINGS, type SettingKey } from './settings.js';
 
 /** A bad flag or env value: the message is one line naming the setting and what was expected. */
@@ -64,12 +64,16 @@ export function resolveConfig(flags: RawFlags, env: NodeJS.ProcessEnv): Resolved
   return { config: config as NodeConfig, sources: sources as Record<SettingKey, SettingSource> };
 }
 
-/** The effective settings as printable strings, secrets redacted (for `l2node config` and the banner). */
+/**
+ * The effective settings as printable strings (`value`) and as JSON values (`json`: numbers as numbers, for
+ * `l2node config --json`), secrets redacted (for `l2node config` and the banner).
+ */
 export function describeConfig(resolved: ResolvedConfig): {
   key: string;
   flag: string;
   env: string;
   value: string | null;
+  json: unknown;
   source: SettingSource;
   secret: boolean;
   runtime: boolean;
@@ -77,14 +81,19 @@ export function describeConfig(resolved: ResolvedConfig): {
   return (Object.entries(SETTINGS) as [SettingKey, Setting<unknown>][]).map(([key, s]) => {
     const v = resolved.config[key];
     let value: string | null;
-    if (v === undefined) value = null;
-    else if (s.secret) value = '<redacted>';
-    else value = s.format ? s.format(v) : String(v);
+    let json: unknown;
+    if (v === undefined) value = json = null;
+    else if (s.secret) value = json = '<redacted>';
+    else {
+      value = s.format ? s.format(v) : String(v);
+      json = settingJson(s, v);
+    }
     return {
       key,
       flag: `--${s.flag}`,
       env: s.env,
       value,
+      json,
       source: resolved.sources[key],
       secret: s.secret ?? false,
       runtime: s.runtime ?? false,

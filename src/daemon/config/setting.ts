@@ -41,3 +41,15 @@ export function setting<T>(s: Setting<T>): Setting<T> {
 
 /** The values of a group of settings, as the service that declares the group takes them. */
 export type SettingValues<G> = { -readonly [K in keyof G]: G[K] extends Setting<infer T> ? T : never };
+
+/**
+ * A value's JSON form (nodeAdmin_getConfig, `l2node config --json`): the row's toJson, bigints as decimal
+ * strings (reference aztec-wire 6.26), numbers and booleans as themselves, anything else as its text.
+ */
+export function settingJson<T>(s: Setting<T>, value: T): unknown {
+  if (s.toJson) return s.toJson(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' && v !== null ? String(v) : v));
+  return String(value);
+}

@@ -1,4 +1,4 @@
-import { type Setting, SettingParseError } from '../config/setting.js';
+import { type Setting, SettingParseError, settingJson } from '../config/setting.js';
 import { type NodeConfig, SETTINGS, type SettingKey } from '../config/settings.js';
 
 /** A nodeAdmin_setConfig refused as a whole; `problems` names each bad key and why. */
@@ -32,7 +32,7 @@ export class RuntimeConfig {
     for (const [key, s] of runtimeSettings()) {
       const value = this.config[key];
       if (value === undefined) continue;
-      out[key] = toJson(s, value);
+      out[key] = settingJson(s, value);
     }
     return out;
   }
@@ -71,7 +71,7 @@ export class RuntimeConfig {
     const changed: Partial<Record<SettingKey, unknown>> = {};
     for (const [key, value] of parsed) {
       config[key] = value;
-      changed[key] = toJson(table[key] as Setting<unknown>, value);
+      changed[key] = settingJson(table[key] as Setting<unknown>, value);
     }
     if (parsed.length > 0) this.apply(parsed.map(([key]) => key));
     return changed;
@@ -81,12 +81,6 @@ export class RuntimeConfig {
 /** The rows nodeAdmin_getConfig / setConfig cover. */
 export function runtimeSettings(): [SettingKey, Setting<unknown>][] {
   return (Object.entries(SETTINGS) as [SettingKey, Setting<unknown>][]).filter(([, s]) => s.runtime && !s.secret);
-}
-
-function toJson(s: Setting<unknown>, value: unknown): unknown {
-  if (s.toJson) return s.toJson(value);
-  // Bigints travel as decimal strings (docs/aztec-facts.md section 2.10).
-  return typeof value === 'bigint' ? value.toString() : value;
 }
 
 /**
