@@ -51,6 +51,8 @@ const TX = (() => {
 })();
 const ADDRESS = '0x0000000000000000000000000000000000000000000000000000000000000005';
 const ETH_ADDRESS = '0x00000000000000000000000000000000000000aa';
+/** The field 1 as the official client sends an Fr (0x + 64 hex digits, the one form the node reads). */
+const ONE = `0x${'0'.repeat(63)}1`;
 
 export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getBlockNumber', args: [] },
@@ -76,10 +78,10 @@ export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getCheckpoints', args: [1, 10] },
   { method: 'getCheckpointedBlocks', args: [1, 10] },
   { method: 'getTxEffect', args: [HASH] },
-  { method: 'getPublicStorageAt', args: ['latest', ADDRESS, '0x01'] },
+  { method: 'getPublicStorageAt', args: ['latest', ADDRESS, ONE] },
   { method: 'getWorldStateSyncStatus', args: [] },
-  { method: 'findLeavesIndexes', args: ['latest', 0, ['0x01', HASH]] },
-  { method: 'getNullifierMembershipWitness', args: ['latest', '0x01'] },
+  { method: 'findLeavesIndexes', args: ['latest', 0, [ONE, HASH]] },
+  { method: 'getNullifierMembershipWitness', args: ['latest', ONE] },
   { method: 'getNullifierMembershipWitness', args: ['latest', HASH] },
   { method: 'getLowNullifierMembershipWitness', args: ['latest', HASH] },
   { method: 'getPublicDataWitness', args: ['latest', HASH] },
@@ -89,10 +91,10 @@ export const PUBLIC_CASES: readonly ConformanceCase[] = [
   { method: 'getL1ToL2MessageCheckpoint', args: [HASH] },
   { method: 'isL1ToL2MessageSynced', args: [HASH] },
   { method: 'getPublicLogs', args: [{}] },
-  { method: 'getPublicLogs', args: [{ fromBlock: 1, toBlock: 5, contractAddress: ADDRESS, tag: '0x01' }] },
+  { method: 'getPublicLogs', args: [{ fromBlock: 1, toBlock: 5, contractAddress: ADDRESS, tag: ONE }] },
   { method: 'getContractClassLogs', args: [{}] },
-  { method: 'getPrivateLogsByTags', args: [['0x01', HASH]] },
-  { method: 'getPublicLogsByTagsFromContract', args: [ADDRESS, ['0x01'], 0] },
+  { method: 'getPrivateLogsByTags', args: [[ONE, HASH]] },
+  { method: 'getPublicLogsByTagsFromContract', args: [ADDRESS, [ONE], 0] },
   { method: 'getContractClass', args: [HASH] },
   { method: 'getContract', args: [ADDRESS] },
   { method: 'getNodeInfo', args: [] },

@@ -124,11 +124,12 @@ describe('wire types', () => {
     expect(refusal('node_findLeavesIndexes', ['latest', 7, []])).toMatch(/param 1 \(treeId\).*from 0 to 6/);
   });
 
-  it('names the key of an object that is wrong; drops unknown keys (refuses them in a LogFilter); refuses null fields', () => {
-    // Unknown keys of option objects are dropped, as 4.1.2 does.
-    expect(parse('node_isValidTx', [aTx().toJSON(), { isSimulation: true, extra: true }])[1]).toEqual({
-      isSimulation: true,
-    });
+  it('names the key of an object that is wrong; refuses unknown keys of isValidTx options and a LogFilter; refuses null fields', () => {
+    // A misspelt isValidTx option would silently validate otherwise: refused, naming the key (issue 17).
+    expect(parse('node_isValidTx', [aTx().toJSON(), { isSimulation: true }])[1]).toEqual({ isSimulation: true });
+    expect(refusal('node_isValidTx', [aTx().toJSON(), { isSimulation: true, extra: true }])).toMatch(
+      /\(options\).*unknown TxValidationOptions key "extra"/,
+    );
     // A LogFilter with a misspelt key would widen the query to every log: refused, naming the key (issue 16).
     const [filter] = parse('node_getPublicLogs', [{ fromBlock: 1, toBlock: 5 }]);
     expect(filter).toEqual({ fromBlock: 1, toBlock: 5 });
