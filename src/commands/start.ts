@@ -18,7 +18,7 @@ export default class Start extends Command {
     'Every flag has an environment variable twin; flags win over env, env over defaults. Prints a banner with the ' +
     'listeners, the prefunded accounts and, when this start generates one, the admin API key, which it also saves ' +
     "for the CLI (the node keeps only the key's hash). With --json, the banner is one JSON line instead " +
-    '({status, result: {publicUrl, adminUrl, adminApiKey, ...}, warnings}), for scripts that start a node on port 0. ' +
+    '({status, result: {publicUrl, adminUrl, adminApiKey, ...}, warnings}), the only line on stdout (the log goes to stderr), for scripts that start a node on port 0. ' +
     'With --bot, a transaction bot sends txs to it. Stop it with Ctrl+C or SIGTERM.';
   static override enableJsonFlag = true;
   static override examples = [
@@ -62,7 +62,13 @@ export default class Start extends Command {
       }
       throw err;
     }
-    const logger = new NodeLogger({ spec: config.logLevel, format: config.logFormat });
+    // With --json, stdout carries only the banner (one JSON line: `start --json | head -1 | jq` works) and the
+    // log goes to stderr.
+    const logger = new NodeLogger({
+      spec: config.logLevel,
+      format: config.logFormat,
+      destination: this.jsonEnabled() ? process.stderr : process.stdout,
+    });
     // The services' own banners are folded into the one printed below.
     const log = logger.module('node');
     let node: L2Node | undefined;

@@ -44,6 +44,16 @@ function sentByBot(): { txHash: string; maxFeePerL2Gas: string }[] {
 }
 
 describe('start --json --no-save-api-key', () => {
+  it('prints the banner as the first and only line of stdout; the log goes to stderr', () => {
+    const lines = node
+      .stdout()
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    expect((JSON.parse(lines[0] as string) as Envelope).status).toBe(0);
+    expect(node.stderr()).toMatch(/"msg":"rpc listening"/);
+  });
+
   it('prints the banner as one JSON envelope with the URLs, the accounts and the new key', () => {
     expect(banner.status).toBe(0);
     const r = banner.result as Record<string, unknown>;

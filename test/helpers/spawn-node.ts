@@ -42,7 +42,7 @@ export interface SpawnedProcess {
   readonly exited: Promise<ExitStatus>;
   stdout(): string;
   stderr(): string;
-  /** stdout lines that are JSON log records. */
+  /** JSON log records (stdout, or stderr with --json). */
   logs(): LogLine[];
   /** Resolves with the first log line matching, waiting for it up to `timeoutMs`. */
   waitForLog(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
@@ -98,13 +98,13 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
   const parsed: LogLine[] = [];
   let partial = '';
   const waiters = new Set<() => void>();
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-    partial += chunk;
-    const lines = partial.split('\n');
-    partial = lines.pop() ?? '';
+  // Log records come on stdout, or on stderr with --json (stdout then holds only the banner).
+  let partialErr = '';
+  const parseLines = (text: string): string => {
+    const lines = text.split('\n');
+    const rest = lines.pop() ?? '';
     for (const line of lines) {
-      if (!line.startsWith('{')) continue;
+      if (!line.startsWith('{') || line.startsWith('{"status"')) continue;
       try {
         parsed.push(JSON.parse(line) as LogLine);
       } catch {
@@ -112,9 +112,15 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
       }
     }
     for (const w of waiters) w();
+    return rest;
+  };
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    partial = parseLines(partial + chunk);
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
+    partialErr = parseLines(partialErr + chunk);
   });
   const exited = new Promise<ExitStatus>((resolve) => {
     child.once('exit', (code, signal) => {
