@@ -232,6 +232,20 @@ describe('query tx, receipt, effect, pending', () => {
     expect(human.stdout).toMatch(/^\d+ pending txs?$/m);
     expect(json.result).toMatchObject({ count: expect.any(Number), txs: expect.any(Array) });
   });
+
+  it('query pending --hashes prints one full tx hash per line for scripts', async () => {
+    const [human, jsonRun] = await Promise.all([
+      cli(['query', 'pending', '--hashes']),
+      cli(['query', 'pending', '--hashes', '--json']),
+    ]);
+    expect(human.code, human.stderr).toBe(0);
+    const { count, txHashes } = envelopeOf(jsonRun).result as { count: number; txHashes: string[] };
+    expect(txHashes).toHaveLength(Math.min(count, 100));
+    for (const h of txHashes) expect(h).toMatch(/^0x[0-9a-f]{64}$/);
+    // Nothing but hashes on stdout: `l2node query pending --hashes | xargs -n1 l2node query receipt` works.
+    for (const line of human.stdout.split('\n').filter((l) => l !== '')) expect(line).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(human.stdout).not.toMatch(/pending tx/);
+  });
 });
 
 describe('state, trees and witnesses', () => {

@@ -9,15 +9,17 @@ export default class QueryPending extends NodeCommand {
   static override summary = 'List the pending transactions of the mempool, highest priority fee first.';
   static override description =
     'Calls node_getPendingTxCount and node_getPendingTxs(limit, after). The --json result is {count, txs}: the ' +
-    'number pending and the Txs of this page as the node sends them. Page on with --after <last hash>.';
+    'number pending and the Txs of this page as the node sends them. Page on with --after <last hash>. With ' +
+    '--hashes, only the tx hashes, one per line (for scripts); the --json result is then {count, txHashes}.';
   static override examples = [
     '<%= config.bin %> query pending',
-    '<%= config.bin %> query pending --limit 5 --after 0x2f3c...e1',
+    '<%= config.bin %> query pending --limit 5 --hashes',
     '<%= config.bin %> query pending --json | jq .result.count',
   ];
   static override flags = {
     limit: Flags.integer({ description: 'How many txs (1 to 100).', default: 100, min: 1, max: 100 }),
     after: Flags.string({ description: 'Return the txs after this tx hash (paging).' }),
+    hashes: Flags.boolean({ description: 'Print only the tx hashes, one per line.', default: false }),
     full: fullFlag,
   };
 
@@ -26,7 +28,13 @@ export default class QueryPending extends NodeCommand {
     const after = flags.after === undefined ? undefined : parseTxHashArgument(flags.after, '--after');
     const node = this.publicNode(flags);
     const count = await node.call('node_getPendingTxCount');
-    const txs = wireOf('node_getPendingTxs', await node.call('node_getPendingTxs', flags.limit, after)) as unknown[];
+    const pending = await node.call('node_getPendingTxs', flags.limit, after);
+    if (flags.hashes) {
+      const txHashes = pending.map((tx) => tx.txHash.toString());
+      for (const h of txHashes) this.log(h);
+      return { count, txHashes };
+    }
+    const txs = wireOf('node_getPendingTxs', pending) as unknown[];
     if (!this.jsonEnabled()) {
       this.log(`${count} pending tx${count === 1 ? '' : 's'}`);
       if (txs.length > 0) {
