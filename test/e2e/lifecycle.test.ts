@@ -1,11 +1,25 @@
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type LogLine, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { type LogLine, postJson, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 
 const started = (logs: LogLine[]) => logs.filter((l) => /^started /.test(l.msg ?? '')).map((l) => l.service);
 const stopped = (logs: LogLine[]) => logs.filter((l) => /^stopped /.test(l.msg ?? '')).map((l) => l.service);
 
 describe('daemon lifecycle (spawned bin/run.js start)', () => {
+  it('logs each RPC request at debug with method, code and duration ("debug: rpc")', async () => {
+    const node = await spawnNode({ args: ['--log-level', 'info; debug: rpc'] });
+    try {
+      await postJson(node.publicUrl, rpc('node_getBlockNumber'));
+      await postJson(node.publicUrl, rpc('node_getBlock', ['yesterday']));
+      const ok = await node.waitForLog((l) => l.method === 'node_getBlockNumber' && l.code === 0);
+      expect(ok).toMatchObject({ level: 20, ms: expect.any(Number) });
+      const refused = await node.waitForLog((l) => l.method === 'node_getBlock' && l.code === -32602);
+      expect(refused.msg).toMatch(/^node_getBlock error -32602 in [0-9.]+ ms$/);
+    } finally {
+      await node.stop();
+    }
+  });
+
   it('stops on SIGTERM within 5 s with exit code 0, running the stop hook of every started service', async () => {
     const node = await spawnNode();
     const services = started(node.logs());
@@ -43,6 +57,7 @@ describe('daemon lifecycle (spawned bin/run.js start)', () => {
     [['--port', '70000'], {}, /--port: expected an integer from 0 to 65535, got 70000/],
     [['--admin-api-key-hash', 'xyz'], {}, /--admin-api-key-hash: expected a SHA-256 hash as 64 lowercase hex digits/],
     [[], { NODE_RPC_MAX_BATCH_SIZE: 'abc' }, /NODE_RPC_MAX_BATCH_SIZE \(--rpc-max-batch-size\): expected an integer/],
+    [['--log-level', 'loud'], {}, /--log-level: unknown log level "loud"/],
   ])(
     'bad settings %j %j stop start-up with one line naming the setting, nothing listening',
     async (args, env, message) => {

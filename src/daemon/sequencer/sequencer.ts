@@ -210,6 +210,7 @@ export class Sequencer implements Service, BlockProducer {
     const emptyAllowed = mined || (first && (messages.length > 0 || emptyByConfig));
     if (head.done && !emptyAllowed) return;
     const blockNumber = chain.latestBlockNumber + 1;
+    const buildStarted = performance.now();
     const result = buildBlock({
       worldState: chain.worldState,
       globals: builder.globalsFor(blockNumber),
@@ -241,15 +242,20 @@ export class Sequencer implements Service, BlockProducer {
     }
     builder.addBlock(built.block, built.blobFields);
     const b = built.block;
+    const ms = Math.round(performance.now() - buildStarted);
+    const mana = b.header.totalManaUsed.value;
+    // One line per block at info (like geth's "Imported new chain segment"): number, txs, mana, time.
     this.o.log.info(
       {
         blockNumber: b.number,
         blockHash: b.hash().toString(),
         txs: b.body.txEffects.length,
+        mana: mana.toString(),
+        ms,
         checkpoint: b.checkpointNumber,
         slot: b.slot,
       },
-      `built block ${b.number} with ${b.body.txEffects.length} txs (checkpoint ${b.checkpointNumber}, slot ${b.slot})`,
+      `built block ${b.number}: ${b.body.txEffects.length} txs, ${mana} mana, ${ms} ms (checkpoint ${b.checkpointNumber}, slot ${b.slot})`,
     );
     if (mined || this.o.mode === 'instant' || builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) {
       this.publish(builder);

@@ -78,7 +78,29 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       chain: o.chain,
       config: o.config,
       active: () => this.active,
-      applied: (n) => this.reporter.progress.record(n),
+      applied: (block, messages, ms) => {
+        this.reporter.progress.record(block.number);
+        const n = block.number;
+        const txs = block.body.txEffects.length;
+        const mana = block.header.totalManaUsed.value;
+        // One line per block at info (geth's "Imported new chain segment"); the whole block's facts at debug.
+        o.log.info(
+          { blockNumber: n, txs, mana: mana.toString(), ms },
+          `imported block ${n}: ${txs} txs, ${mana} mana, ${ms} ms`,
+        );
+        o.log.debug(
+          {
+            blockNumber: n,
+            blockHash: block.hash().toString(),
+            checkpoint: block.checkpointNumber,
+            slot: block.slot,
+            timestamp: block.timestamp.toString(),
+            archive: block.archive.root.toString(),
+            l1ToL2Messages: messages,
+          },
+          `block ${n} applied`,
+        );
+      },
     });
     this.reorg = new UpstreamReorg({
       upstream: o.upstream,

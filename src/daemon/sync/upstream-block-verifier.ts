@@ -28,8 +28,8 @@ export class UpstreamBlockVerifier implements SyncStage {
       readonly config: NodeConfig;
       /** False once the sync is paused or stopped: a checkpoint's remaining blocks are left for later. */
       readonly active: () => boolean;
-      /** A block was stored. */
-      readonly applied: (blockNumber: number) => void;
+      /** A block was stored, after `ms` milliseconds of checks and apply. */
+      readonly applied: (block: L2Block, messages: number, ms: number) => void;
     },
   ) {}
 
@@ -90,6 +90,7 @@ export class UpstreamBlockVerifier implements SyncStage {
       );
     }
     const messages = await this.messagesOf(block, ws);
+    const started = performance.now();
     const sponge = this.checkpointSponge.verify(block);
     try {
       chain.applyBlock({ block, l1ToL2Messages: messages });
@@ -97,7 +98,7 @@ export class UpstreamBlockVerifier implements SyncStage {
       throw new SyncRefusedError(subject, n, (err as Error).message);
     }
     this.checkpointSponge.advance(block, sponge);
-    this.o.applied(n);
+    this.o.applied(block, messages.length, Math.round(performance.now() - started));
   }
 
   /** A block whose parent is not this node's tip: the upstream reorged, or the block is wrong. */

@@ -239,12 +239,25 @@ export class MethodDispatcher {
     const observe = this.options.observe;
     // A jayson callback method: it must never throw (jayson would let a throw escape the server), so every
     // failure, synchronous or not, goes to `callback` as a JSON-RPC error.
+    const log = this.options.log;
+    // The request log (method, code, duration) is at debug: `--log-level "info; debug: rpc"` turns it on.
+    const logCalls = log.isLevelEnabled('debug');
+    const timed = observe !== undefined || logCalls;
+    const done = (started: number, code: number) => {
+      const seconds = (performance.now() - started) / 1000;
+      observe?.(name, seconds, code === 0);
+      if (logCalls) {
+        const ms = Math.round(seconds * 10_000) / 10;
+        log.debug({ method: name, code, ms }, `${name} ${code === 0 ? 'ok' : `error ${code}`} in ${ms} ms`);
+      }
+    };
     return new jayson.Method((params: unknown, callback: jayson.JSONRPCCallbackTypePlain) => {
-      // The clock is read only when someone observes (metrics on): it is a cost on every small call.
-      const started = observe ? performance.now() : 0;
+      // The clock is read only when someone observes (metrics on, or the request log): a cost on every small call.
+      const started = timed ? performance.now() : 0;
       const fail = (err: unknown) => {
-        observe?.(name, (performance.now() - started) / 1000, false);
-        callback(asJaysonError(this.toErrorObject(err, name)));
+        const error = this.toErrorObject(err, name);
+        if (timed) done(started, error.code);
+        callback(asJaysonError(error));
       };
       let pending: Promise<unknown>;
       try {
@@ -264,7 +277,7 @@ export class MethodDispatcher {
           fail(err);
           return;
         }
-        observe?.(name, (performance.now() - started) / 1000, true);
+        if (timed) done(started, 0);
         callback(null, encoded);
       }, fail);
     });
@@ -282,10 +295,8 @@ export class MethodDispatcher {
 
   /** An RpcError goes out as is; anything else is an internal error, logged under an id the caller sees. */
   private toErrorObject(err: unknown, method: string): JsonRpcErrorObject {
-    if (err instanceof RpcError) {
-      this.options.log.debug({ method, code: err.code, err: err.message }, `${method} answered error ${err.code}`);
-      return err.toJSON();
-    }
+    // The refusal is in the request log (debug), with its code.
+    if (err instanceof RpcError) return err.toJSON();
     const known = this.options.translateError?.(err);
     if (known) return known.toJSON();
     return this.internalError(err, method).toJSON();
