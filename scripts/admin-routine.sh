@@ -24,8 +24,19 @@ step() {
 }
 
 step admin pause-sync
+# From here a failing step must not leave the node paused: resume on the way out, keeping the step's exit code.
+resume_on_exit() {
+  local code=$?
+  if [ "$code" -ne 0 ]; then
+    echo "== step failed (exit $code): resuming sync before exiting" >&2
+    "${cli[@]}" admin resume-sync >&2 || true
+  fi
+  exit "$code"
+}
+trap resume_on_exit EXIT
 step admin rollback "$block" --yes
 step admin resume-sync
+trap - EXIT
 step admin snapshot upload "$location"
 step status
 echo "== done: rolled back to block $block, snapshot uploading to $location"

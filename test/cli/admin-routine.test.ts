@@ -80,10 +80,15 @@ describe('scripts/admin-routine.sh', () => {
     if (unserved === 'admin pause-sync') {
       expect(run.stdout).not.toContain('== admin rollback');
     } else {
-      // Paused, then the rollback is refused: nothing after it runs, so sync stays paused until resumed.
+      // Paused, then the rollback is refused: no later step runs, but the exit trap resumes sync (issue 17).
       expect(run.stdout).toContain('== admin rollback 99999 --yes');
       expect(run.stderr).toMatch(/nodeAdmin_rollbackTo failed: .*99999/);
       expect(run.stdout).not.toContain('== admin resume-sync');
+      expect(run.stderr).toContain('step failed (exit 1): resuming sync before exiting');
+      const status = await postJson(node.adminUrl, rpc('nodeAdmin_getConfig'), { 'x-api-key': node.adminKey as string });
+      expect(status.status).toBe(200);
+      const paused = await l2node(['admin', 'pause-sync'], { env });
+      expect(paused.code, `sync was left paused: ${paused.stderr}`).toBe(0);
       const resumed = await l2node(['admin', 'resume-sync'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
     }

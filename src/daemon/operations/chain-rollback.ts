@@ -41,8 +41,9 @@ export function rollbackChain(parts: RollbackParts, target: number, force: boole
   const rederive = target < finalized;
   if (rederive && !force) {
     throw new RollbackRefusedError(
-      `Cannot roll back to block ${target}: it is before the finalized block ${finalized}. Pass force (true) to ` +
-        'clear the world state and the pool data and re-derive them from the stored blocks',
+      `Cannot roll back to block ${target}: it is before the finalized block ${finalized}. Pass force ` +
+        "(`l2node admin rollback --force`, or true as nodeAdmin_rollbackTo's second param) to clear the world " +
+        'state and the pool data and re-derive them from the stored blocks',
     );
   }
   try {
