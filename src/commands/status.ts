@@ -50,15 +50,26 @@ export default class Status extends BaseCommand {
       : [null, null, false, null, null];
     const admin = await this.checkAdmin(flags);
     // Why the node is not ready when the node itself is the reason (a full disk): GET /status says it.
-    const notReadyReason = serving && !ready ? at(health.body, 'notReadyReason') : undefined;
+    // GET /status's readiness: `ready` there means it also produces or follows blocks (not paused, not behind).
+    const followingChain = serving && at(health.body, 'ready') === true;
+    const notReadyReason = serving && (!ready || !followingChain) ? at(health.body, 'notReadyReason') : undefined;
+    const sync = at(health.body, 'sync') as { state?: string; pausedBy?: string[] } | undefined;
+    const follower = at(health.body, 'follower') as { upstream?: string; behind?: number } | undefined;
+    const syncLine = sync?.state
+      ? `${sync.state}${sync.pausedBy?.length ? ` (paused by ${sync.pausedBy.join(', ')})` : ''}` +
+        (follower ? `; following ${follower.upstream}, ${follower.behind ?? 0} blocks behind` : '')
+      : undefined;
+    const readyText = !ready
+      ? `, not ready for txs${notReadyReason ? `: ${String(notReadyReason)}` : ''}`
+      : followingChain
+        ? ', ready for txs'
+        : `, ready for txs, not following the chain${notReadyReason ? `: ${String(notReadyReason)}` : ''}`;
 
     const tip = (name: string, path: string) => `${name} ${textAt(tips, `${path}.number`)}`;
     this.log(
       keyValues([
-        [
-          'node',
-          `${flags['node-url']}  ${textAt(health.body, 'status')}${serving ? (ready ? ', ready for txs' : `, not ready for txs${notReadyReason ? `: ${String(notReadyReason)}` : ''}`) : ''}`,
-        ],
+        ['node', `${flags['node-url']}  ${textAt(health.body, 'status')}${serving ? readyText : ''}`],
+        ['sync', serving ? syncLine : undefined],
         [
           'version',
           serving
@@ -94,7 +105,10 @@ export default class Status extends BaseCommand {
         status: at(health.body, 'status') ?? null,
         httpStatus: health.status,
         ready,
+        followingChain,
         ...(notReadyReason ? { notReadyReason } : {}),
+        sync: sync ?? null,
+        follower: follower ?? null,
       },
       info,
       tips,

@@ -329,19 +329,40 @@ export class L2Node {
    * does (starting, syncing with the distance, synced, paused, stopping); `ready` is true only when it serves
    * and follows the chain (synced), for readiness probes.
    */
+  /**
+   * Readiness, defined once (GET /status, node_isReady, `l2node status`): `acceptingTxs` while the node serves
+   * and can write (node_isReady, as 4.1.2's isReady); `followingChain` when it also produces or follows blocks
+   * (sync neither paused nor behind): GET /status `ready`, for readiness probes. `reason` says why not.
+   */
+  readiness(): { acceptingTxs: boolean; followingChain: boolean; reason?: string } {
+    const storage = this.storage?.problem;
+    const acceptingTxs = this.state === 'running' && storage === undefined;
+    const sync = this.operations.productionStatus();
+    const followingChain = acceptingTxs && sync.state === 'synced';
+    let reason: string | undefined;
+    if (storage) reason = storage.reason;
+    else if (this.state !== 'running') reason = `the node is ${this.state}`;
+    else if (sync.state === 'paused') reason = `sync paused (by ${sync.pausedBy.join(', ') || 'the producer'})`;
+    else if (!followingChain) reason = `sync ${sync.state}`;
+    return { acceptingTxs, followingChain, ...(reason ? { reason } : {}) };
+  }
+
   statusReport(): StatusReport {
     const serving = this.state === 'running';
     const sync = this.operations.productionStatus();
     const tips = this.chain.chain.readTips();
     const storage = this.storage?.problem;
+    const readiness = this.readiness();
     return {
       serving,
       body: {
         status: serving ? 'ok' : this.state,
         state: this.state,
-        ready: serving && sync.state === 'synced' && storage === undefined,
-        // Why a serving node is not ready, when the node itself is the reason (a full disk).
-        ...(storage ? { notReadyReason: storage.reason, storage: { writable: false, since: storage.since } } : {}),
+        ready: readiness.followingChain,
+        acceptingTxs: readiness.acceptingTxs,
+        // Why a serving node is not ready (a full disk, a paused or lagging sync).
+        ...(serving && readiness.reason ? { notReadyReason: readiness.reason } : {}),
+        ...(storage ? { storage: { writable: false, since: storage.since } } : {}),
         blockNumber: this.chainTip(),
         sync,
         tips: {

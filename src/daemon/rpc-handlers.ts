@@ -30,6 +30,8 @@ export interface RpcHandlerSources {
   readonly validators: ValidatorService;
   /** Set while the node cannot write to its data directory (a full disk). */
   readonly storage: StorageHealth | undefined;
+  /** Readiness, defined once by the node (L2Node.readiness). */
+  readiness(): { readonly acceptingTxs: boolean };
 }
 
 /**
@@ -42,7 +44,7 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
     ...mempoolRpcHandlers(node.mempool, node.feeModel),
     ...publicProcessorRpcHandlers(new PublicCallSimulator(node.chain, node.config, node.feeModel)),
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
-    node_isReady: async () => node.state === 'running' && node.storage?.problem === undefined,
+    node_isReady: async () => node.readiness().acceptingTxs,
     ...operationsRpcHandlers(() => node.operations),
     ...validatorsRpcHandlers(node.validators),
     node_getBlockNumber: async () => node.chainTip(),

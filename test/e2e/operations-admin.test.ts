@@ -6,6 +6,7 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { Tx } from '../../src/core/tx/tx.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import { envelopeOf, l2node } from '../helpers/cli.js';
 import { devTxBuilder, genesisHeader, prefundedFlag, type RpcAnswer } from '../helpers/mempool-e2e.js';
 import { admin, adminOk, pub, status } from '../helpers/operations-e2e.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
@@ -120,6 +121,18 @@ describe('nodeAdmin_pauseSync / nodeAdmin_resumeSync', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(await pub(node, 'node_getPendingTxCount')).toBe(4);
+  });
+
+  it('readiness is defined once: paused, the node accepts txs but follows no chain, in /status, node_isReady and l2node status', async () => {
+    const body = (await status(node)) as { ready: boolean; acceptingTxs: boolean; notReadyReason?: string };
+    expect(body).toMatchObject({ ready: false, acceptingTxs: true, notReadyReason: 'sync paused (by operator)' });
+    expect(await pub(node, 'node_isReady')).toBe(true);
+    const env = { NODE_URL: node.publicUrl, NODE_ADMIN_URL: node.adminUrl, NODE_ADMIN_API_KEY: node.adminKey ?? '' };
+    const human = await l2node(['status'], { env });
+    expect(human.stdout).toMatch(/ready for txs, not following the chain: sync paused \(by operator\)/);
+    expect(human.stdout).toMatch(/^sync\s+paused \(paused by operator\)$/m);
+    const json = envelopeOf(await l2node(['status', '--json'], { env })).result as { node: Record<string, unknown> };
+    expect(json.node).toMatchObject({ ready: true, followingChain: false, sync: { state: 'paused' } });
   });
 
   it('a lower maxPendingTxCount evicts the lowest-fee txs right away', async () => {
