@@ -147,9 +147,10 @@ describe('config, --version, --help, completion', () => {
     ]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^port\s+9000\s+\[flag; --port, NODE_PORT\]$/m);
-    const settings = (envelopeOf(json).result as { settings: { key: string; value: string; source: string }[] })
-      .settings;
-    expect(settings.find((s) => s.key === 'port')).toMatchObject({ value: '9000', source: 'flag' });
+    const settings = (
+      envelopeOf(json).result as { settings: { key: string; value: unknown; text: string; source: string }[] }
+    ).settings;
+    expect(settings.find((s) => s.key === 'port')).toMatchObject({ value: 9000, text: '9000', source: 'flag' });
     expect(shapeOf(envelopeOf(json).result)).toMatchSnapshot();
   });
 

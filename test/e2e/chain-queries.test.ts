@@ -62,10 +62,14 @@ describe('genesis', () => {
   });
 
   it("block 0's archive is the genesis archive (one leaf, the reference root), which block 1's lastArchive repeats", async () => {
-    const block0 = await result<{ archive: { root: string; nextAvailableLeafIndex: number } }>('node_getBlock', [0]);
+    const block0 = await result<{ archive: { root: string; nextAvailableLeafIndex: number } }>(
+      node.publicUrl,
+      'node_getBlock',
+      [0],
+    );
     expect(block0.archive).toEqual({ root: toHex64(GENESIS_ARCHIVE_ROOT), nextAvailableLeafIndex: 1 });
-    await until('block 1', async () => (await result<number>('node_getBlockNumber')) >= 1);
-    const header1 = BlockHeader.fromJSON(await result('node_getBlockHeader', [1]));
+    await until('block 1', async () => (await result<number>(node.publicUrl, 'node_getBlockNumber')) >= 1);
+    const header1 = BlockHeader.fromJSON(await result(node.publicUrl, 'node_getBlockHeader', [1]));
     expect(toHex64(header1.lastArchive.root.value)).toBe(block0.archive.root);
     expect(header1.lastArchive.nextAvailableLeafIndex).toBe(1);
   });
@@ -107,7 +111,7 @@ describe('blocks and tips', () => {
     ]);
     expect(leaves[0]).toMatchObject({ data: '2', l2BlockNumber: 2 });
     // The spec's tree 5 (BLOCKS_TREE) is the tree of block hashes: the same archive.
-    expect(await result('node_findLeavesIndexes', [2, 5, [hash.toString()]])).toEqual(leaves);
+    expect(await result(node.publicUrl, 'node_findLeavesIndexes', [2, 5, [hash.toString()]])).toEqual(leaves);
     // The witness at block 3 is against block 3's lastArchive: the archive right after block 2.
     const witness = Buffer.from(
       await result<string>(node.publicUrl, 'node_getBlockHashMembershipWitness', [3, hash.toString()]),

@@ -124,7 +124,7 @@ describe('nodeAdmin_pauseSync / nodeAdmin_resumeSync', () => {
   });
 
   it('readiness is defined once: paused, the node accepts txs but follows no chain, in /status, node_isReady and l2node status', async () => {
-    const body = (await status(node)) as { ready: boolean; acceptingTxs: boolean; notReadyReason?: string };
+    const body = (await status(node)) as unknown as { ready: boolean; acceptingTxs: boolean; notReadyReason?: string };
     expect(body).toMatchObject({ ready: false, acceptingTxs: true, notReadyReason: 'sync paused (by operator)' });
     expect(await pub(node, 'node_isReady')).toBe(true);
     const env = { NODE_URL: node.publicUrl, NODE_ADMIN_URL: node.adminUrl, NODE_ADMIN_API_KEY: node.adminKey ?? '' };
