@@ -8,7 +8,7 @@ import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { Tx } from '../../src/core/tx/tx.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { TX_ERROR } from '../../src/daemon/mempool/tx-checks/tx-error-texts.js';
-import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import { call, devTxBuilder, genesisHeader, simpleFeePoolFlags } from '../helpers/mempool-e2e.js';
 import { withPublicCalls } from '../helpers/mempool-txs.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 
@@ -34,16 +34,7 @@ let dir: string;
 let node: RunningNode;
 let builder: TxBuilder;
 const args = () => [
-  '--sequencer-mode',
-  'off',
-  '--prefunded-accounts',
-  prefundedFlag(FUNDED),
-  '--simulated-l1-base-fee',
-  '0',
-  '--simulated-l1-blob-base-fee',
-  '0',
-  '--proving-cost-per-mana',
-  '1',
+  ...simpleFeePoolFlags(FUNDED),
   '--max-pending-tx-count',
   '6',
   '--data-directory',

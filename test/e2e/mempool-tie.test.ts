@@ -6,7 +6,7 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { Tx } from '../../src/core/tx/tx.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
-import { call, devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import { call, devTxBuilder, genesisHeader, simpleFeePoolFlags } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -24,18 +24,7 @@ let builder: TxBuilder;
 
 beforeAll(async () => {
   node = await spawnNode({
-    args: [
-      '--sequencer-mode',
-      'off',
-      '--prefunded-accounts',
-      prefundedFlag(FUNDED),
-      '--simulated-l1-base-fee',
-      '0',
-      '--simulated-l1-blob-base-fee',
-      '0',
-      '--proving-cost-per-mana',
-      '1',
-    ],
+    args: [...simpleFeePoolFlags(FUNDED)],
   });
   builder = devTxBuilder(genesisHeader(FUNDED));
 });

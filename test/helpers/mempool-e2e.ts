@@ -73,3 +73,14 @@ export async function result<T>(
   if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
   return answer.result as T;
 }
+
+/**
+ * Flags of a pool test node: no sequencer, and simplified fees (no L1 costs, proving cost 1 wei per mana: min
+ * fee 100,000 per L2 gas), so fee figures are easy to check.
+ */
+export function simpleFeePoolFlags(funded: readonly Funded[]): string[] {
+  return [
+    ...['--sequencer-mode', 'off', '--prefunded-accounts', prefundedFlag(funded)],
+    ...['--simulated-l1-base-fee', '0', '--simulated-l1-blob-base-fee', '0', '--proving-cost-per-mana', '1'],
+  ];
+}
