@@ -91,7 +91,7 @@ describe.skipIf(skipReason)(`container image${skipReason ? ` (skipped: ${skipRea
 
     const port = await freeLoopbackPort();
     url = `http://127.0.0.1:${port}`;
-    // docs/deployment.md, "A dev node": the same command, plus empty blocks every second so the chain grows, and
+    // docs/deployment.md, "A dev node": the same command, plus a block every interval (empty ones too) so the chain grows, and
     // the native Poseidon2 engine required (start-up fails if the image lacks the addon).
     await podman.ok([
       'run',
@@ -102,6 +102,8 @@ describe.skipIf(skipReason)(`container image${skipReason ? ` (skipped: ${skipRea
       `127.0.0.1:${port}:8080`,
       '-v',
       `${data}:/data`,
+      '-e',
+      'NODE_SEQUENCER_MODE=interval',
       '-e',
       'NODE_MIN_TXS_PER_BLOCK=0',
       '-e',
