@@ -17,19 +17,24 @@ let dev: DevChain;
 let location: string;
 let indexPath: string;
 
-/** Uploads a snapshot of the dev chain's database and waits for the result. */
-async function snapshot(): Promise<void> {
-  const uploader = new SnapshotUploader({
+/** An uploader of the dev chain's database, for a node whose data directory is `dataDirectory`. */
+function uploaderFor(dataDirectory: string): SnapshotUploader {
+  return new SnapshotUploader({
     db: dev.db,
     chain: dev.service.chain,
     l1ChainId: 31337,
     rollupVersion: 1,
-    dataDirectory: root,
+    dataDirectory,
     whilePaused: (copy) => copy(),
     now: () => Date.now(),
     log,
     onStatus: () => {},
   });
+}
+
+/** Uploads a snapshot of the dev chain's database and waits for the result. */
+async function snapshot(): Promise<void> {
+  const uploader = uploaderFor(root);
   uploader.start(location);
   await uploader.idle();
   const last = uploader.status().last;
@@ -155,33 +160,13 @@ describe('SnapshotUploader', () => {
     mkdirSync(join(dir, '.snapshot-x1y2z3'), { recursive: true });
     writeFileSync(join(dir, '.snapshot-x1y2z3', 'database.db'), 'half a copy');
     writeFileSync(join(dir, NODE_DATABASE_FILE), 'kept');
-    const uploader = new SnapshotUploader({
-      db: dev.db,
-      chain: dev.service.chain,
-      l1ChainId: 31337,
-      rollupVersion: 1,
-      dataDirectory: dir,
-      whilePaused: (copy) => copy(),
-      now: () => Date.now(),
-      log,
-      onStatus: () => {},
-    });
+    const uploader = uploaderFor(dir);
     await uploader.removeLeftovers();
     expect(readdirSync(dir)).toEqual([NODE_DATABASE_FILE]);
   });
 
   it('refuses a second upload while one runs, and a location it cannot write to', async () => {
-    const uploader = new SnapshotUploader({
-      db: dev.db,
-      chain: dev.service.chain,
-      l1ChainId: 31337,
-      rollupVersion: 1,
-      dataDirectory: root,
-      whilePaused: (copy) => copy(),
-      now: () => Date.now(),
-      log,
-      onStatus: () => {},
-    });
+    const uploader = uploaderFor(root);
     uploader.start(pathToFileURL(join(root, 'second')).href);
     expect(() => uploader.start(location)).toThrow(/^Snapshot upload already in progress \(to file:\/\/.*second/);
     await uploader.idle();
