@@ -3,6 +3,7 @@ import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { Logger } from '../logging/logger.js';
 import { foundryBinary } from './foundry-binary.js';
 import { addressesOfDeployResult, type DeployedL1ContractAddresses } from './l1-deployment.js';
@@ -34,8 +35,13 @@ export class L1DeployError extends Error {
 
 /** What the forge script's output line starts with. */
 const RESULT_PREFIX = 'JSON DEPLOY RESULT:';
-/** A deployment that takes longer than this is stuck (it takes seconds on anvil). */
-const DEPLOY_TIMEOUT_MS = 180_000;
+/**
+ * A deployment whose deployer has confirmed no tx for this long is stuck. Progress, not a total: on an L1 with
+ * 12-second blocks the ~33 txs take minutes, on anvil's automine a second or two.
+ */
+const DEPLOY_STALL_MS = 120_000;
+/** How often the deployer's nonce is read to see the deployment move. */
+const PROGRESS_POLL_MS = 2_000;
 /** The parts of the l1-contracts folder the forge script reads (its built `out/` and `cache/` included). */
 const CONTRACT_FILES = ['out', 'lib', 'cache', 'src', 'script', 'generated', 'test', 'foundry.lock', 'foundry.toml'];
 /**
@@ -100,6 +106,10 @@ export async function deployL1Contracts(c: L1DeployConfig): Promise<DeployedL1Co
     chmodSync(solc, 0o755);
     const args = ['script', 'script/deploy/DeployAztecL1Contracts.s.sol', '--sig', 'run()'];
     args.push('--rpc-url', c.rpcUrl, '--broadcast', '--offline', '--private-key', c.deployerPrivateKey);
+    // One tx at a time, each after the previous one's receipt. Without it forge sends all ~33 at once; when
+    // several land in one block (interval mining; automine too when they arrive faster than anvil mines, as on
+    // a loaded machine) the ones past the 30M block gas limit are dropped by anvil, and forge waits for ever.
+    args.push('--slow');
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       // forge keeps its own files under HOME: the scratch folder, not the user's.
@@ -108,7 +118,9 @@ export async function deployL1Contracts(c: L1DeployConfig): Promise<DeployedL1Co
       ...deployScriptEnv(c, contracts),
     };
     c.log.info({ rpcUrl: c.rpcUrl, slotDuration: c.slotDuration, epochDuration: c.epochDuration }, 'deploying L1');
-    const output = await runForge(forge, args, work, env, c.log);
+    const deployer = privateKeyToAccount(c.deployerPrivateKey as `0x${string}`).address;
+    const confirmedTxs = () => transactionCount(c.rpcUrl, deployer);
+    const output = await runForge(forge, args, work, env, confirmedTxs, c.log);
     const line = output.split('\n').find((l) => l.trim().startsWith(RESULT_PREFIX));
     if (!line) throw new L1DeployError(`forge did not report the deployment; its output:\n${tail(output)}`);
     const addresses = addressesOfDeployResult(JSON.parse(line.trim().slice(RESULT_PREFIX.length)));
@@ -122,7 +134,18 @@ export async function deployL1Contracts(c: L1DeployConfig): Promise<DeployedL1Co
   }
 }
 
-function runForge(forge: string, args: string[], cwd: string, env: Record<string, string>, log: Logger) {
+/**
+ * Runs forge and answers its output. Killed when the deployment stalls: `confirmedTxs` (the deployer's nonce on
+ * L1) has not moved for DEPLOY_STALL_MS.
+ */
+function runForge(
+  forge: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  confirmedTxs: () => Promise<bigint | undefined>,
+  log: Logger,
+) {
   return new Promise<string>((resolve, reject) => {
     const child = spawn(forge, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -133,23 +156,51 @@ function runForge(forge: string, args: string[], cwd: string, env: Record<string
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new L1DeployError(`forge did not finish the deployment in ${DEPLOY_TIMEOUT_MS / 1000} s:\n${tail(output)}`),
-      );
-    }, DEPLOY_TIMEOUT_MS);
+    let lastCount: bigint | undefined;
+    let lastMove = performance.now();
+    const watchdog = setInterval(async () => {
+      const count = await confirmedTxs();
+      if (count !== undefined && count !== lastCount) {
+        if (lastCount !== undefined) log.debug({ confirmedTxs: count.toString() }, 'L1 deployment progressing');
+        lastCount = count;
+        lastMove = performance.now();
+      } else if (performance.now() - lastMove > DEPLOY_STALL_MS && child.exitCode === null) {
+        child.kill('SIGKILL');
+        reject(
+          new L1DeployError(
+            `forge's deployment stalled: the deployer confirmed no tx for ${DEPLOY_STALL_MS / 1000} s ` +
+              `(nonce ${lastCount ?? 'unknown'}); its output:\n${tail(output)}`,
+          ),
+        );
+      }
+    }, PROGRESS_POLL_MS);
     child.once('error', (err) => {
-      clearTimeout(timer);
+      clearInterval(watchdog);
       reject(new L1DeployError(`forge could not be run (${forge}): ${err.message}`));
     });
     child.once('exit', (code, signal) => {
-      clearTimeout(timer);
+      clearInterval(watchdog);
       log.debug({ forge: tail(output) }, 'forge output');
       if (code === 0) resolve(output);
       else reject(new L1DeployError(`forge failed (${signal ?? `code ${code}`}):\n${tail(output)}`));
     });
   });
+}
+
+/** The number of txs `address` has confirmed on the L1 at `rpcUrl`; undefined when the L1 does not answer. */
+async function transactionCount(rpcUrl: string, address: string): Promise<bigint | undefined> {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [address, 'latest'] }),
+      signal: AbortSignal.timeout(PROGRESS_POLL_MS * 2),
+    });
+    const body = (await res.json()) as { result?: string };
+    return body.result ? BigInt(body.result) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The last lines of forge's output, without the private key (it is not printed, but stay safe). */

@@ -92,7 +92,7 @@ export class L1Service implements Service {
         genesisArchiveRoot: this.o.genesisArchiveRoot(),
       }),
     });
-    // Deployed in automine (forge needs it); from now on a block a second, as a live L1.
+    // Deployed in automine (a tx a block, ~33 blocks in a second or two); from now on a block a second, as a live L1.
     if (this.anvil) await this.anvil.mineEvery(ANVIL_BLOCK_TIME);
     const d = this.found;
     log.info(
