@@ -317,7 +317,7 @@ describe('the rest of the mempool surface', () => {
   it('gives the fee model min fees (docs/fees.md: defaults, 4-slot dev epoch)', async () => {
     expect((await call(node.publicUrl, 'node_getCurrentMinFees')).result).toEqual({
       feePerDaGas: '0',
-      feePerL2Gas: '550010100000',
+      feePerL2Gas: '1200010100000',
     });
   });
 

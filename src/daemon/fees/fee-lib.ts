@@ -11,7 +11,7 @@ export const MIN_ETH_PER_FEE_ASSET = 100n;
 export const MAX_ETH_PER_FEE_ASSET = 10n ** 14n;
 
 export const L1_GAS_PER_CHECKPOINT_PROPOSED = 300_000n;
-export const L1_GAS_PER_EPOCH_VERIFIED = 1_000_000n;
+export const L1_GAS_PER_EPOCH_VERIFIED = 3_600_000n;
 export const BLOB_GAS_PER_BLOB = 2n ** 17n;
 /**
  * The blobs FeeLib charges a checkpoint's L1 cost for: a flat three, whatever the checkpoint publishes (it may

@@ -23,10 +23,10 @@ const DEFAULTS: FeeModelOptions = {
 /**
  * Hand-computed from FeeLib's formulas with the defaults (docs/fees.md):
  *   sequencer = ceil((300,000 x 1e9 + 3 x 131,072 x 1) / 1e8)            = 3,000,001 wei per mana
- *   prover    = ceil(ceil(1e6 x 1e9 / 32) / 1e8) + 100                    =   312,600 wei per mana
- *   in the fee asset at 1e7 (1e12 precision): x 1e12 / 1e7, rounded up   = 300,000,100,000 + 31,260,000,000
+ *   prover    = ceil(ceil(3.6e6 x 1e9 / 32) / 1e8) + 100                  = 1,125,100 wei per mana
+ *   in the fee asset at 1e7 (1e12 precision): x 1e12 / 1e7, rounded up   = 300,000,100,000 + 112,510,000,000
  */
-const GENESIS_MIN_FEE = 331_260_100_000n;
+const GENESIS_MIN_FEE = 412_510_100_000n;
 
 let db: SqliteDatabase;
 beforeEach(() => {
