@@ -3,6 +3,7 @@ import type { TxBot } from '../bot/tx-bot.js';
 import { ConfigError, type ResolvedConfig, resolveConfig } from '../daemon/config/resolve-config.js';
 import type { NodeConfig } from '../daemon/config/settings.js';
 import { l1SettingsConflict } from '../daemon/l1/l1-settings.js';
+import { StartupInterrupted } from '../daemon/lifecycle/service-runner.js';
 import { installShutdownHandlers } from '../daemon/lifecycle/signals.js';
 import { NodeLogger } from '../daemon/logging/logger.js';
 import { L2Node } from '../daemon/node.js';
@@ -73,17 +74,30 @@ export default class Start extends Command {
     const log = logger.module('node');
     let node: L2Node | undefined;
     let bot: TxBot | undefined;
+    // A signal during start-up (an L1 deployment takes seconds) stops what has started, then exits.
+    const startup = new AbortController();
+    let opening: Promise<unknown> = Promise.resolve();
+    let starting: Promise<unknown> = Promise.resolve();
     installShutdownHandlers({
       stop: async () => {
+        startup.abort();
+        await opening.catch(() => {});
         await bot?.stop();
+        // Also mid-start: the runner stops what runs, and a service still starting is stopped when it is up.
         await node?.stop();
+        await starting.catch(() => {});
       },
       log,
     });
     try {
-      node = await L2Node.init(config, logger, { print: () => {}, sources });
-      await node.start();
+      const init = L2Node.init(config, logger, { print: () => {}, sources, signal: startup.signal });
+      opening = init;
+      node = await init;
+      starting = node.start();
+      await starting;
     } catch (err) {
+      // Interrupted by a signal: the shutdown handler finishes the stop and exits.
+      if (err instanceof StartupInterrupted || startup.signal.aborted) return;
       log.fatal({ err: (err as Error).message }, `node failed to start: ${(err as Error).message}`);
       process.exitCode = 1;
       process.exit(1);

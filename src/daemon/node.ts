@@ -14,7 +14,7 @@ import { l1SettingsConflict } from './l1/l1-settings.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
-import { ServiceRunner } from './lifecycle/service-runner.js';
+import { ServiceRunner, StartupInterrupted } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
 import { worldStateReader } from './mempool/committed-state-reader.js';
 import { Mempool } from './mempool/mempool.js';
@@ -53,6 +53,11 @@ export interface L2NodeOptions {
    * as given.
    */
   readonly sources?: Readonly<Record<SettingKey, SettingSource>>;
+  /**
+   * Aborted when the node must stop while `init` runs (a signal during start-up): what started is stopped
+   * again and `init` rejects with StartupInterrupted. Once `init` has answered, `stop()` does the same for `start`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -100,32 +105,38 @@ export class L2Node {
   static async init(config: NodeConfig, logger: NodeLogger, options: L2NodeOptions = {}): Promise<L2Node> {
     const log = logger.module('node');
     const runner = new ServiceRunner(log);
+    const interrupt = () => void runner.stopAll();
+    options.signal?.addEventListener('abort', interrupt, { once: true });
     log.info(
       { dataDirectory: config.dataDirectory ?? null },
       config.dataDirectory
         ? `starting node with data directory ${config.dataDirectory}`
         : 'starting node in memory (no --data-directory): nothing is kept after it stops',
     );
-    // One node per data directory: nothing touches it before the lock is held.
-    if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
-    // --snapshot-url: the database is restored from a snapshot before it opens.
-    if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
     const conflict = l1SettingsConflict(config);
     if (conflict) throw new Error(conflict);
-    const database = new DatabaseService(config.dataDirectory);
-    await runner.start(database);
     try {
+      // One node per data directory: nothing touches it before the lock is held.
+      if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
+      // --snapshot-url: the database is restored from a snapshot before it opens.
+      if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
+      const database = new DatabaseService(config.dataDirectory);
+      await runner.start(database);
       // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
-      const l1 = hasL1(config) ? newL1Service(config, database.db, logger) : undefined;
+      const l1 = hasL1(config) ? newL1Service(config, database.db, logger, runner.signal) : undefined;
       if (l1) {
         await runner.start(l1);
         config.rollupVersion = l1.deployment.rollupVersion;
       }
       return new L2Node(config, logger, options, runner, database, l1);
     } catch (err) {
-      log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
+      if (!(err instanceof StartupInterrupted)) {
+        log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
+      }
       await runner.stopAll();
       throw err;
+    } finally {
+      options.signal?.removeEventListener('abort', interrupt);
     }
   }
 
@@ -380,10 +391,11 @@ export class L2Node {
   }
 }
 
-function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger): L1Service {
+function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger, signal: AbortSignal): L1Service {
   return new L1Service({
     config,
     db,
+    signal,
     genesisArchiveRoot: () => genesisArchiveRoot(db, config),
     prefundedFeeJuice: (config.prefundedAccounts ?? defaultPrefundedAccounts()).reduce((sum, a) => sum + a.amount, 0n),
     log: logger.module('l1'),

@@ -1,4 +1,7 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type LogLine, postJson, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 
@@ -93,4 +96,55 @@ describe('daemon lifecycle (spawned bin/run.js start)', () => {
       blocker.close();
     }
   });
+
+  it('SIGTERM during start-up (the L1 deployment) stops what had started, anvil and forge included, and frees the directory', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-interrupted-'));
+    try {
+      const proc = spawnNodeProcess({ args: ['--l1', 'anvil', '--data-directory', dataDirectory] });
+      const anvil = await proc.waitForLog((l) => l.msg?.startsWith('anvil listening on') === true, 60_000);
+      await proc.waitForLog((l) => l.msg === 'deploying L1', 60_000);
+      const t0 = Date.now();
+      proc.signal('SIGTERM');
+      const exit = await proc.exited;
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(exit).toEqual({ code: 0, signal: null });
+      // What had started is stopped, in reverse order; the L1 never counted as started, its anvil is stopped too.
+      const before = started(proc.logs());
+      expect(before).toEqual(['data directory lock', 'database']);
+      expect(stopped(proc.logs())).toEqual([...before].reverse());
+      expect(proc.logs().some((l) => l.level === 60)).toBe(false);
+      expect(alive(anvil.pid as number)).toBe(false);
+      expect(forgeRunningIn(dataDirectory)).toBe(false);
+      // The lock is free: the next start on the directory gets past it.
+      const next = spawnNodeProcess({ args: ['--data-directory', dataDirectory] });
+      await next.waitForLog((l) => l.msg === 'started database', 30_000);
+      next.signal('SIGTERM');
+      expect((await next.exited).code).toBe(0);
+    } finally {
+      rmSync(dataDirectory, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a forge process still runs a deployment against this node's anvil (its state lives in the directory). */
+function forgeRunningIn(dataDirectory: string): boolean {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmd.includes('forge') && cmd.includes('DeployAztecL1Contracts')) return true;
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return false;
+}
+

@@ -25,6 +25,8 @@ export interface L1DeployConfig {
   readonly protocolContractsHash: bigint;
   /** The archive root of the node's genesis block (it depends on the prefunded accounts). */
   readonly genesisArchiveRoot: bigint;
+  /** Aborting it kills forge: the node is stopping. */
+  readonly signal?: AbortSignal;
   readonly log: Logger;
 }
 
@@ -120,7 +122,7 @@ export async function deployL1Contracts(c: L1DeployConfig): Promise<DeployedL1Co
     c.log.info({ rpcUrl: c.rpcUrl, slotDuration: c.slotDuration, epochDuration: c.epochDuration }, 'deploying L1');
     const deployer = privateKeyToAccount(c.deployerPrivateKey as `0x${string}`).address;
     const confirmedTxs = () => transactionCount(c.rpcUrl, deployer);
-    const output = await runForge(forge, args, work, env, confirmedTxs, c.log);
+    const output = await runForge(forge, args, work, env, confirmedTxs, c.log, c.signal);
     const line = output.split('\n').find((l) => l.trim().startsWith(RESULT_PREFIX));
     if (!line) throw new L1DeployError(`forge did not report the deployment; its output:\n${tail(output)}`);
     const addresses = addressesOfDeployResult(JSON.parse(line.trim().slice(RESULT_PREFIX.length)));
@@ -145,9 +147,16 @@ function runForge(
   env: Record<string, string>,
   confirmedTxs: () => Promise<bigint | undefined>,
   log: Logger,
+  signal: AbortSignal | undefined,
 ) {
   return new Promise<string>((resolve, reject) => {
+    if (signal?.aborted) return reject(new L1DeployError('the deployment was not started: the node is stopping'));
     const child = spawn(forge, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const onAbort = () => {
+      child.kill('SIGKILL');
+      reject(new L1DeployError('the deployment was given up: the node is stopping'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     let output = '';
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
@@ -176,13 +185,15 @@ function runForge(
     }, PROGRESS_POLL_MS);
     child.once('error', (err) => {
       clearInterval(watchdog);
+      signal?.removeEventListener('abort', onAbort);
       reject(new L1DeployError(`forge could not be run (${forge}): ${err.message}`));
     });
-    child.once('exit', (code, signal) => {
+    child.once('exit', (code, exitSignal) => {
       clearInterval(watchdog);
+      signal?.removeEventListener('abort', onAbort);
       log.debug({ forge: tail(output) }, 'forge output');
       if (code === 0) resolve(output);
-      else reject(new L1DeployError(`forge failed (${signal ?? `code ${code}`}):\n${tail(output)}`));
+      else reject(new L1DeployError(`forge failed (${exitSignal ?? `code ${code}`}):\n${tail(output)}`));
     });
   });
 }

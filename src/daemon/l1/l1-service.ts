@@ -26,6 +26,8 @@ export interface L1ServiceOptions {
   readonly genesisArchiveRoot: () => bigint;
   /** FeeJuice the genesis state gives away: minted to the portal at deployment so it is backed on L1. */
   readonly prefundedFeeJuice: bigint;
+  /** Aborted when the node stops during start-up: a deployment in progress is given up. */
+  readonly signal?: AbortSignal;
   readonly log: Logger;
 }
 
@@ -69,8 +71,18 @@ export class L1Service implements Service {
   }
 
   async start(): Promise<void> {
-    const { config, log } = this.o;
     if (this.anvil) await this.anvil.start();
+    try {
+      await this.attach();
+    } catch (err) {
+      // The runner stops only services that started: an anvil of a failed start is stopped here.
+      await this.anvil?.stop();
+      throw err;
+    }
+  }
+
+  private async attach(): Promise<void> {
+    const { config, log } = this.o;
     const rpcUrls = this.anvil ? [this.anvil.rpcUrl] : [...(config.l1RpcUrls ?? [])];
     this.url = rpcUrls[0] as string;
     const client = l1PublicClient({ rpcUrls, chainId: config.l1ChainId });
@@ -80,6 +92,7 @@ export class L1Service implements Service {
       chainId: config.l1ChainId,
       registryAddress: config.registryAddress as `0x${string}` | undefined,
       deployments: new L1DeploymentRepository(this.o.db),
+      signal: this.o.signal,
       log,
       deploy: () => ({
         deployerPrivateKey: config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY,
