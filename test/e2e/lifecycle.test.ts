@@ -147,4 +147,3 @@ function forgeRunningIn(dataDirectory: string): boolean {
   }
   return false;
 }
-
