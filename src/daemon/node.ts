@@ -245,6 +245,9 @@ export class L2Node {
       chain,
       mempool: this.mempool,
       operations: this.operations,
+      events: this.events,
+      sequencer: this.sequencer,
+      follower: this.sync !== undefined,
       startedAt: this.startedAt,
     });
     this.metrics = new MetricsService({

@@ -47,13 +47,22 @@ export class MetricsService implements Service {
         res.end('Method Not Allowed: GET /metrics\n');
         return;
       }
-      const text = this.o.metrics.render();
-      res.writeHead(200, {
-        'content-type': 'text/plain; version=0.0.4; charset=utf-8',
-        'content-length': Buffer.byteLength(text),
-        'cache-control': 'no-store',
-      });
-      res.end(req.method === 'HEAD' ? undefined : text);
+      this.o.metrics.render().then(
+        (text) => {
+          res.writeHead(200, {
+            'content-type': this.o.metrics.contentType,
+            'content-length': Buffer.byteLength(text),
+            'cache-control': 'no-store',
+          });
+          res.end(req.method === 'HEAD' ? undefined : text);
+        },
+        (err: unknown) => {
+          // The scraper sees a failed scrape (its `up` series); the reason goes to the log, not to the wire.
+          this.o.log.warn({ err }, 'metrics scrape failed');
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('Internal Server Error: the node log has the details\n');
+        },
+      );
     });
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {

@@ -1,106 +1,259 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  APPLICATION_ERRORS,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+} from '../../rpc/errors.js';
+import { RPC_METHODS } from '../../rpc/method-table.js';
 import type { Chain } from '../chain/chain.js';
 import type { Mempool } from '../mempool/mempool.js';
+import type { TxDropReason } from '../mempool/tx-pool.js';
+import type { TxRejectionCode } from '../mempool/tx-rejection.js';
+import type { NodeEvents } from '../node-events.js';
 import type { OperationsService } from '../operations/operations-service.js';
-import { type Labels, MetricsRegistry } from './metrics-registry.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
+import { TREES } from '../world-state/merkle-tree-id.js';
+import { processMetrics } from './process-metrics.js';
 
-/** One answered JSON-RPC call, as the dispatcher reports it. */
+/** One answered JSON-RPC call, as the dispatcher reports it: `code` is 0 for a result, else the error's code. */
 export interface RpcCallObservation {
   readonly listener: 'public' | 'admin';
   readonly method: string;
   readonly seconds: number;
-  readonly ok: boolean;
+  readonly code: number;
 }
 
 export interface NodeMetricsSources {
   readonly chain: Chain;
   readonly mempool: Mempool;
   readonly operations: OperationsService;
+  /** The mempool's changes (`pool`). */
+  readonly events: NodeEvents;
+  /** The dev sequencer, when this node builds its blocks (its build times). */
+  readonly sequencer: Sequencer | undefined;
+  /** A follower (--sync-from): the distance to its upstream is measured. */
+  readonly follower: boolean;
   readonly startedAt: Date;
 }
 
+/** Latency buckets in seconds, from 0.5 ms to 10 s. */
+const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A label value outside the known set: one series for all of them, so no caller can add series at will. */
+const OTHER = 'other';
+/** The `method` label of a call to a method the table does not have. */
+export const UNKNOWN_METHOD = 'unknown';
+
+const METHOD_NAMES: ReadonlySet<string> = new Set(Object.keys(RPC_METHODS));
+const RPC_CODES: ReadonlySet<number> = new Set([
+  0,
+  PARSE_ERROR,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  INVALID_PARAMS,
+  INTERNAL_ERROR,
+  ...Object.values(APPLICATION_ERRORS).map((e) => e.code),
+]);
+
+/** The list of every member of the union T, checked at compile time: a member added to T and not here fails the build. */
+function everyOf<T extends string>() {
+  return <const L extends readonly T[]>(
+    list: L & ([T] extends [L[number]] ? unknown : { missing: Exclude<T, L[number]> }),
+  ) => new Set<string>(list);
+}
+const REJECTION_CODES = everyOf<TxRejectionCode | 'TX_INVALID'>()([
+  'LOW_PRIORITY_FEE',
+  'INSUFFICIENT_FEE_PAYER_BALANCE',
+  'NULLIFIER_CONFLICT',
+  'TX_INVALID',
+]);
+const DROP_REASONS = everyOf<TxDropReason>()([
+  'replaced',
+  'evicted',
+  'insufficient_balance',
+  'expired',
+  'nullifier_spent',
+  'anchor_reorged',
+  'invalid_after_reorg',
+  'block_building_failed',
+  'rejected_upstream',
+]);
+
+const bounded = (known: ReadonlySet<string>, value: string) => (known.has(value) ? value : OTHER);
+
 /**
- * The node's Prometheus series: chain height and tips, pool size, sync state, RPC calls and latencies by
- * method, block apply time, rollbacks and snapshot uploads, and a little about the process. Tips and sizes are
- * read at scrape time; events and calls are counted as they happen (`attach` subscribes once the chain runs).
+ * The node's Prometheus series on prom-client, in a registry of this node's own (several nodes in one process
+ * never share a series): chain height and tips, pool size and traffic, sync state and a follower's distance,
+ * RPC calls and latencies by method and code, block build and apply times, world-state tree sizes, rollbacks
+ * and snapshot uploads. Tips and sizes are read at scrape time; events and calls are counted as they happen
+ * (`attach` subscribes once the chain runs). The scrape adds prom-client's default process series. Every label
+ * takes its values from a fixed list (the method table, the error codes, the pool's codes and reasons), so no
+ * caller can make the node keep more series.
  */
 export class NodeMetrics {
-  readonly registry = new MetricsRegistry();
-  private readonly rpcCalls: (labels?: Labels, by?: number) => void;
-  private readonly rpcSeconds: (v: number, l?: Labels) => void;
-  private readonly applySeconds: (v: number, l?: Labels) => void;
-  private readonly blocks: (labels?: Labels, by?: number) => void;
-  private readonly rollbacks: (labels?: Labels, by?: number) => void;
-  private readonly snapshots: (labels?: Labels, by?: number) => void;
+  readonly registry = new Registry();
+  private readonly rpcCalls: Counter<'listener' | 'method' | 'outcome' | 'code'>;
+  private readonly rpcSeconds: Histogram<'method'>;
+  private readonly applySeconds: Histogram;
+  private readonly buildSeconds: Histogram;
+  private readonly blocks: Counter;
+  private readonly rollbacks: Counter<'rederived'>;
+  private readonly snapshots: Counter<'result'>;
+  private readonly poolAdded: Counter;
+  private readonly poolDropped: Counter<'reason'>;
+  private readonly poolRejected: Counter<'code'>;
   private detach: (() => void)[] = [];
+  private lastSnapshot: string | undefined;
+  private scrape: Registry | undefined;
 
   constructor(private readonly s: NodeMetricsSources) {
-    const r = this.registry;
-    r.gauge(
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({ name, help, registers, collect: readInto(read) });
+    const gaugeBy = (name: string, help: string, label: string, read: () => readonly (readonly [string, number])[]) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        collect() {
+          const readings = tryRead(read);
+          if (readings) for (const [value, v] of readings) this.set({ [label]: value }, v);
+        },
+      });
+
+    gauge(
       'l2node_block_height',
       'Latest block of the chain store (the proposed tip).',
       () => s.chain.latestBlockNumber,
     );
-    r.gauge('l2node_tip_block_number', 'Block number of each chain tip.', () => {
+    gaugeBy('l2node_tip_block_number', 'Block number of each chain tip.', 'tip', () => {
       const tips = s.chain.readTips();
       return [
-        [{ tip: 'proposed' }, tips.proposed.number],
-        [{ tip: 'checkpointed' }, tips.checkpointed.block.number],
-        [{ tip: 'proven' }, tips.proven.block.number],
-        [{ tip: 'finalized' }, tips.finalized.block.number],
+        ['proposed', tips.proposed.number],
+        ['checkpointed', tips.checkpointed.block.number],
+        ['proven', tips.proven.block.number],
+        ['finalized', tips.finalized.block.number],
       ];
     });
-    r.gauge(
+    gauge(
       'l2node_checkpoint_number',
       'Latest checkpoint published to L1.',
       () => s.chain.store.checkpoints.latest()?.number ?? 0,
     );
-    r.gauge('l2node_pending_txs', 'Pending txs in the mempool.', () => s.mempool.pendingTxCount());
-    r.gauge('l2node_sync_paused', '1 while block production or sync is paused.', () =>
+    gauge('l2node_pending_txs', 'Pending txs in the mempool.', () => s.mempool.pendingTxCount());
+    gauge('l2node_sync_paused', '1 while block production or sync is paused.', () =>
       s.operations.productionStatus().state === 'paused' ? 1 : 0,
     );
-    r.gauge(
-      'l2node_sync_distance_blocks',
-      'Blocks behind the upstream tip (follower mode).',
-      () => s.operations.productionStatus().distance,
-    );
-    r.gauge('l2node_snapshot_upload_running', '1 while a snapshot upload runs.', () =>
+    if (s.follower) {
+      // Before the first poll of the upstream there is no target: the last reading stays (0 at start).
+      const status = () => s.operations.productionStatus();
+      gauge(
+        'l2node_sync_distance_blocks',
+        'Blocks behind the upstream tip (follower mode).',
+        () => status().distance ?? 0,
+      );
+      gauge(
+        'l2node_sync_target_block_number',
+        "The upstream's latest block (follower mode).",
+        () => status().target ?? 0,
+      );
+    }
+    gaugeBy('l2node_world_state_tree_leaves', 'Leaves of each world-state tree at the latest block.', 'tree', () => {
+      const worldState = s.chain.worldState;
+      return TREES.map((t) => [t.name, Number(worldState.getTreeInfo('latest', t.id).size)]);
+    });
+    gauge('l2node_snapshot_upload_running', '1 while a snapshot upload runs.', () =>
       s.operations.snapshotStatus().running ? 1 : 0,
     );
-    this.rpcCalls = r.counter('l2node_rpc_requests_total', 'JSON-RPC calls answered, by listener, method and outcome.');
-    this.rpcSeconds = r.histogram('l2node_rpc_request_duration_seconds', 'JSON-RPC call latency by method.');
-    this.applySeconds = r.histogram(
-      'l2node_block_apply_duration_seconds',
-      'Time applyBlock takes for one block: world state, chain store, pool, commit.',
-    );
-    this.blocks = r.counter('l2node_blocks_applied_total', 'Blocks applied since start.');
-    this.rollbacks = r.counter('l2node_rollbacks_total', 'nodeAdmin_rollbackTo calls that removed blocks.');
-    this.snapshots = r.counter('l2node_snapshot_uploads_total', 'Snapshot uploads finished, by result.');
-    r.gauge('l2node_process_uptime_seconds', 'Seconds since the node started.', () =>
+    gauge('l2node_process_uptime_seconds', 'Seconds since the node started.', () =>
       Math.round((Date.now() - s.startedAt.getTime()) / 1000),
     );
-    r.gauge('l2node_process_resident_memory_bytes', 'Resident set size of the node process.', () =>
-      process.memoryUsage.rss(),
-    );
+
+    this.rpcCalls = new Counter({
+      name: 'l2node_rpc_requests_total',
+      help: 'JSON-RPC calls answered, by listener, method, outcome and JSON-RPC code (0: a result).',
+      labelNames: ['listener', 'method', 'outcome', 'code'],
+      registers,
+    });
+    this.rpcSeconds = new Histogram({
+      name: 'l2node_rpc_request_duration_seconds',
+      help: 'JSON-RPC call latency by method.',
+      labelNames: ['method'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    });
+    this.applySeconds = new Histogram({
+      name: 'l2node_block_apply_duration_seconds',
+      help: 'Time applyBlock takes for one block: world state, chain store, pool, commit.',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    });
+    this.buildSeconds = new Histogram({
+      name: 'l2node_block_build_duration_seconds',
+      help: 'Time the sequencer takes to build one block, from the pending txs to its commit (applyBlock included).',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    });
+    this.blocks = new Counter({ name: 'l2node_blocks_applied_total', help: 'Blocks applied since start.', registers });
+    this.rollbacks = new Counter({
+      name: 'l2node_rollbacks_total',
+      help: 'nodeAdmin_rollbackTo calls that removed blocks.',
+      labelNames: ['rederived'],
+      registers,
+    });
+    this.snapshots = new Counter({
+      name: 'l2node_snapshot_uploads_total',
+      help: 'Snapshot uploads finished, by result.',
+      labelNames: ['result'],
+      registers,
+    });
+    this.poolAdded = new Counter({
+      name: 'l2node_mempool_txs_added_total',
+      help: 'Txs node_sendTx added to the mempool.',
+      registers,
+    });
+    this.poolDropped = new Counter({
+      name: 'l2node_mempool_txs_dropped_total',
+      help: 'Txs that left the mempool unmined, by reason (evicted, replaced, expired, nullifier_spent...).',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.poolRejected = new Counter({
+      name: 'l2node_mempool_txs_rejected_total',
+      help: 'Txs node_sendTx refused, by code (LOW_PRIORITY_FEE, INSUFFICIENT_FEE_PAYER_BALANCE, NULLIFIER_CONFLICT, TX_INVALID).',
+      labelNames: ['code'],
+      registers,
+    });
   }
 
-  /** Subscribes to the chain and operations events. */
+  /** Subscribes to the chain, pool, sequencer and operations events. */
   attach(): void {
-    const { chain, operations } = this.s;
+    const { chain, operations, events, sequencer } = this.s;
     this.detach.push(
       chain.events.on('block', (e) => {
-        this.blocks();
-        this.applySeconds(e.durationMs / 1000);
+        this.blocks.inc();
+        this.applySeconds.observe(e.durationMs / 1000);
+      }),
+      events.on('pool', (change) => {
+        if (change.kind === 'added') this.poolAdded.inc();
+        else if (change.kind === 'rejected') this.poolRejected.inc({ code: bounded(REJECTION_CODES, change.code) });
+        else for (const reason of change.reasons) this.poolDropped.inc({ reason: bounded(DROP_REASONS, reason) });
       }),
       operations.events.on('rollback', (e) => {
-        if (e.removedBlocks > 0) this.rollbacks({ rederived: String(e.rederived) });
+        if (e.removedBlocks > 0) this.rollbacks.inc({ rederived: String(e.rederived) });
       }),
       operations.events.on('snapshot', (e) => {
         if (!e.running && e.last && e.last.finishedAt !== this.lastSnapshot) {
           this.lastSnapshot = e.last.finishedAt;
-          this.snapshots({ result: e.last.ok ? 'ok' : 'failed' });
+          this.snapshots.inc({ result: e.last.ok ? 'ok' : 'failed' });
         }
       }),
     );
+    if (sequencer) this.detach.push(sequencer.onBlockBuilt((b) => this.buildSeconds.observe(b.seconds)));
   }
 
   detachAll(): void {
@@ -109,13 +262,36 @@ export class NodeMetrics {
   }
 
   observeRpc(call: RpcCallObservation): void {
-    this.rpcCalls({ listener: call.listener, method: call.method, outcome: call.ok ? 'ok' : 'error' });
-    this.rpcSeconds(call.seconds, { method: call.method });
+    const method = METHOD_NAMES.has(call.method) ? call.method : UNKNOWN_METHOD;
+    const code = RPC_CODES.has(call.code) ? String(call.code) : OTHER;
+    this.rpcCalls.inc({ listener: call.listener, method, outcome: call.code === 0 ? 'ok' : 'error', code });
+    this.rpcSeconds.observe({ method }, call.seconds);
   }
 
-  render(): string {
-    return this.registry.render();
+  /** The exposition text (Prometheus 0.0.4) of this node's series and the process's. */
+  async render(): Promise<string> {
+    this.scrape ??= Registry.merge([processMetrics(), this.registry]);
+    return this.scrape.metrics();
   }
 
-  private lastSnapshot: string | undefined;
+  /** The content type of `render`'s text. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** A reading that fails (the store closing under a scrape) is skipped: the series keeps its last value. */
+function tryRead<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function readInto(read: () => number): (this: Gauge) => void {
+  return function (this: Gauge) {
+    const v = tryRead(read);
+    if (v !== undefined) this.set(v);
+  };
 }

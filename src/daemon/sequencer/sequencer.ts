@@ -38,6 +38,13 @@ export interface SequencerOptions {
   readonly log: Logger;
 }
 
+/** A block the sequencer built: `seconds` from taking the pending txs to the block's commit, applyBlock included. */
+export interface BuiltBlock {
+  readonly blockNumber: number;
+  readonly txs: number;
+  readonly seconds: number;
+}
+
 /** In instant and on-demand modes, how often the pool is looked at between wake-ups (ms of the node's clock). */
 const ON_DEMAND_POLL_MS = 100;
 
@@ -62,12 +69,19 @@ export class Sequencer implements Service, BlockProducer {
   private consensus: CheckpointConsensus | undefined;
   /** A finished checkpoint waiting for its signatures: nothing else is built until it is published or dropped. */
   private sealing: Promise<void> | undefined;
+  private readonly builtListeners = new Set<(built: BuiltBlock) => void>();
 
   constructor(private readonly o: SequencerOptions) {
     o.chain.events.on('unwound', () => {
       this.current = undefined;
     });
     o.pendingTxs.onTxAdded(() => this.notifyPendingTx());
+  }
+
+  /** Tells `listener` of every block this sequencer built and applied (the metrics' build time); returns the unsubscribe. */
+  onBlockBuilt(listener: (built: BuiltBlock) => void): () => void {
+    this.builtListeners.add(listener);
+    return () => this.builtListeners.delete(listener);
   }
 
   /** Runs slots through a validator committee: only its proposers' slots are built, checkpoints need a quorum. */
@@ -242,7 +256,16 @@ export class Sequencer implements Service, BlockProducer {
     }
     builder.addBlock(built.block, built.blobFields);
     const b = built.block;
-    const ms = Math.round(performance.now() - buildStarted);
+    const seconds = (performance.now() - buildStarted) / 1000;
+    const ms = Math.round(seconds * 1000);
+    // The block is committed: a listener that throws is logged and changes nothing here.
+    for (const listener of this.builtListeners) {
+      try {
+        listener({ blockNumber: b.number, txs: b.body.txEffects.length, seconds });
+      } catch (err) {
+        this.o.log.warn({ err }, 'a block-built listener failed');
+      }
+    }
     const mana = b.header.totalManaUsed.value;
     // One line per block at info (like geth's "Imported new chain segment"): number, txs, mana, time.
     this.o.log.info(

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import jayson from 'jayson/index.js';
 import type { Logger } from 'pino';
-import { INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcErrorObject, RpcError, rpcErrors } from '../errors.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  type JsonRpcErrorObject,
+  METHOD_NOT_FOUND,
+  RpcError,
+  rpcErrors,
+} from '../errors.js';
 import { RPC_METHODS } from '../method-table.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AnswerStyle, LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
@@ -20,8 +27,11 @@ export interface DispatcherOptions {
   readonly notServing: () => string | undefined;
   /** Turns a failure the node recognises (a full disk) into its application error; else it is an internal error. */
   readonly translateError?: (err: unknown) => RpcError | undefined;
-  /** Told of every call a handler answered (metrics): method, seconds, and whether it succeeded. */
-  readonly observe?: (method: string, seconds: number, ok: boolean) => void;
+  /**
+   * Told of every answered call (metrics): method, seconds, and the JSON-RPC error code (0 when it succeeded). A
+   * method that is not served here is reported too, with the name the caller sent and METHOD_NOT_FOUND.
+   */
+  readonly observe?: (method: string, seconds: number, code: number) => void;
 }
 
 type AnyHandler = (...args: unknown[]) => Promise<unknown>;
@@ -245,7 +255,7 @@ export class MethodDispatcher {
     const timed = observe !== undefined || logCalls;
     const done = (started: number, code: number) => {
       const seconds = (performance.now() - started) / 1000;
-      observe?.(name, seconds, code === 0);
+      observe?.(name, seconds, code);
       if (logCalls) {
         const ms = Math.round(seconds * 10_000) / 10;
         log.debug({ method: name, code, ms }, `${name} ${code === 0 ? 'ok' : `error ${code}`} in ${ms} ms`);
@@ -290,6 +300,8 @@ export class MethodDispatcher {
     const hint = (LISTENER_NAMESPACES[other] as readonly string[]).includes(namespace)
       ? `${namespace}_ methods are served on the ${other} listener`
       : undefined;
+    // Routing is the whole of the work: no time worth measuring.
+    this.options.observe?.(label, 0, METHOD_NOT_FOUND);
     return refusingMethod(rpcErrors.methodNotFound(label, hint).toJSON());
   }
 

@@ -37,7 +37,12 @@ export interface RpcServiceOptions {
   /** Turns a failure the node recognises (a full disk) into its application error. */
   readonly translateError?: (err: unknown) => RpcError | undefined;
   /** Told of every call a handler answered (metrics). */
-  readonly observeCall?: (call: { listener: 'public' | 'admin'; method: string; seconds: number; ok: boolean }) => void;
+  readonly observeCall?: (call: {
+    listener: 'public' | 'admin';
+    method: string;
+    seconds: number;
+    code: number;
+  }) => void;
   readonly log: Logger;
   /** Where the once-only admin key banner goes (stdout). */
   readonly print: (text: string) => void;
@@ -92,7 +97,7 @@ export class RpcService {
         log: o.log,
         notServing: o.notServing,
         translateError: o.translateError,
-        observe: o.observeCall && ((method, seconds, ok) => o.observeCall?.({ listener, method, seconds, ok })),
+        observe: o.observeCall && ((method, seconds, code) => o.observeCall?.({ listener, method, seconds, code })),
       });
     const publicListener = new RpcListener({
       ...common,
