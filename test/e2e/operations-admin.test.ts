@@ -9,6 +9,7 @@ import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { envelopeOf, l2node } from '../helpers/cli.js';
 import { devTxBuilder, genesisHeader, prefundedFlag, type RpcAnswer } from '../helpers/mempool-e2e.js';
 import { admin, adminOk, pub, status } from '../helpers/operations-e2e.js';
+import { parsePrometheusText, sumOf } from '../helpers/prometheus-text.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -302,9 +303,13 @@ describe('GET /metrics (--metrics-port)', () => {
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-    const text = await res.text();
-    const value = (series: string) =>
-      Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    const samples = parsePrometheusText(await res.text());
+    // A series by some of its labels (the RPC counter also has `code`), as PromQL's sum() would read it.
+    const value = (series: string) => {
+      const [, name, labels] = /^([^{]+)(?:\{(.*)\})?$/.exec(series) as RegExpExecArray;
+      const wanted = Object.fromEntries([...(labels ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      return Number(sumOf(samples, name as string, wanted));
+    };
     // A block may come between the scrape and this call.
     expect(value('l2node_block_height')).toBeGreaterThan(0);
     expect(value('l2node_block_height')).toBeLessThanOrEqual(await blockNumber());
