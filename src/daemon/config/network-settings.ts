@@ -121,7 +121,7 @@ export const NETWORK_SETTINGS = {
     kind: 'string',
     group: 'Network',
     description:
-      'Serve Prometheus metrics (GET /metrics) on a listener of their own at this port; unset: no metrics listener.',
+      'Serve Prometheus metrics (GET /metrics) on a listener of their own at this port (9464 is the usual choice; 0 picks a free one); unset: no metrics listener. docs/operations.md lists the series and has a scrape config.',
   }),
   metricsHost: setting<string>({
     key: 'metricsHost',
