@@ -32,6 +32,16 @@ export const APPLICATION_ERRORS = {
 
 export type ApplicationErrorName = keyof typeof APPLICATION_ERRORS;
 
+/** Every JSON-RPC error code the node answers with: the standard ones and the application ones. */
+export const RPC_ERROR_CODES: readonly number[] = [
+  PARSE_ERROR,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  INVALID_PARAMS,
+  INTERNAL_ERROR,
+  ...Object.values(APPLICATION_ERRORS).map((e) => e.code),
+];
+
 /** The `error` member of a JSON-RPC response. */
 export interface JsonRpcErrorObject {
   code: number;

@@ -1,12 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import {
-  APPLICATION_ERRORS,
-  INTERNAL_ERROR,
-  INVALID_PARAMS,
-  INVALID_REQUEST,
-  METHOD_NOT_FOUND,
-  PARSE_ERROR,
-} from '../../rpc/errors.js';
+import { RPC_ERROR_CODES } from '../../rpc/errors.js';
 import { RPC_METHODS } from '../../rpc/method-table.js';
 import type { Chain } from '../chain/chain.js';
 import type { Mempool } from '../mempool/mempool.js';
@@ -48,15 +41,8 @@ const OTHER = 'other';
 export const UNKNOWN_METHOD = 'unknown';
 
 const METHOD_NAMES: ReadonlySet<string> = new Set(Object.keys(RPC_METHODS));
-const RPC_CODES: ReadonlySet<number> = new Set([
-  0,
-  PARSE_ERROR,
-  INVALID_REQUEST,
-  METHOD_NOT_FOUND,
-  INVALID_PARAMS,
-  INTERNAL_ERROR,
-  ...Object.values(APPLICATION_ERRORS).map((e) => e.code),
-]);
+/** 0: a result. */
+const RPC_CODES: ReadonlySet<number> = new Set([0, ...RPC_ERROR_CODES]);
 
 /** The list of every member of the union T, checked at compile time: a member added to T and not here fails the build. */
 function everyOf<T extends string>() {
@@ -173,61 +159,40 @@ export class NodeMetrics {
       Math.round((Date.now() - s.startedAt.getTime()) / 1000),
     );
 
-    this.rpcCalls = new Counter({
-      name: 'l2node_rpc_requests_total',
-      help: 'JSON-RPC calls answered, by listener, method, outcome and JSON-RPC code (0: a result).',
-      labelNames: ['listener', 'method', 'outcome', 'code'],
-      registers,
-    });
-    this.rpcSeconds = new Histogram({
-      name: 'l2node_rpc_request_duration_seconds',
-      help: 'JSON-RPC call latency by method.',
-      labelNames: ['method'],
-      buckets: SECONDS_BUCKETS,
-      registers,
-    });
-    this.applySeconds = new Histogram({
-      name: 'l2node_block_apply_duration_seconds',
-      help: 'Time applyBlock takes for one block: world state, chain store, pool, commit.',
-      buckets: SECONDS_BUCKETS,
-      registers,
-    });
-    this.buildSeconds = new Histogram({
-      name: 'l2node_block_build_duration_seconds',
-      help: 'Time the sequencer takes to build one block, from the pending txs to its commit (applyBlock included).',
-      buckets: SECONDS_BUCKETS,
-      registers,
-    });
-    this.blocks = new Counter({ name: 'l2node_blocks_applied_total', help: 'Blocks applied since start.', registers });
-    this.rollbacks = new Counter({
-      name: 'l2node_rollbacks_total',
-      help: 'nodeAdmin_rollbackTo calls that removed blocks.',
-      labelNames: ['rederived'],
-      registers,
-    });
-    this.snapshots = new Counter({
-      name: 'l2node_snapshot_uploads_total',
-      help: 'Snapshot uploads finished, by result.',
-      labelNames: ['result'],
-      registers,
-    });
-    this.poolAdded = new Counter({
-      name: 'l2node_mempool_txs_added_total',
-      help: 'Txs node_sendTx added to the mempool.',
-      registers,
-    });
-    this.poolDropped = new Counter({
-      name: 'l2node_mempool_txs_dropped_total',
-      help: 'Txs that left the mempool unmined, by reason (evicted, replaced, expired, nullifier_spent...).',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.poolRejected = new Counter({
-      name: 'l2node_mempool_txs_rejected_total',
-      help: 'Txs node_sendTx refused, by code (LOW_PRIORITY_FEE, INSUFFICIENT_FEE_PAYER_BALANCE, NULLIFIER_CONFLICT, TX_INVALID).',
-      labelNames: ['code'],
-      registers,
-    });
+    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    const seconds = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Histogram<L>({ name, help, labelNames, buckets: SECONDS_BUCKETS, registers });
+    this.rpcCalls = counter(
+      'l2node_rpc_requests_total',
+      'JSON-RPC calls answered, by listener, method, outcome and JSON-RPC code (0: a result).',
+      ['listener', 'method', 'outcome', 'code'],
+    );
+    this.rpcSeconds = seconds('l2node_rpc_request_duration_seconds', 'JSON-RPC call latency by method.', ['method']);
+    this.applySeconds = seconds(
+      'l2node_block_apply_duration_seconds',
+      'Time applyBlock takes for one block: world state, chain store, pool, commit.',
+    );
+    this.buildSeconds = seconds(
+      'l2node_block_build_duration_seconds',
+      'Time the sequencer takes to build one block, from the pending txs to its commit (applyBlock included).',
+    );
+    this.blocks = counter('l2node_blocks_applied_total', 'Blocks applied since start.');
+    this.rollbacks = counter('l2node_rollbacks_total', 'nodeAdmin_rollbackTo calls that removed blocks.', [
+      'rederived',
+    ]);
+    this.snapshots = counter('l2node_snapshot_uploads_total', 'Snapshot uploads finished, by result.', ['result']);
+    this.poolAdded = counter('l2node_mempool_txs_added_total', 'Txs node_sendTx added to the mempool.');
+    this.poolDropped = counter(
+      'l2node_mempool_txs_dropped_total',
+      'Txs that left the mempool unmined, by reason (evicted, replaced, expired, nullifier_spent...).',
+      ['reason'],
+    );
+    this.poolRejected = counter(
+      'l2node_mempool_txs_rejected_total',
+      'Txs node_sendTx refused, by code (LOW_PRIORITY_FEE, INSUFFICIENT_FEE_PAYER_BALANCE, NULLIFIER_CONFLICT, TX_INVALID).',
+      ['code'],
+    );
   }
 
   /** Subscribes to the chain, pool, sequencer and operations events. */
