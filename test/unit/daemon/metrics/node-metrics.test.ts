@@ -14,8 +14,11 @@ const nodes: L2Node[] = [];
 
 async function startNode(): Promise<L2Node> {
   const flags = {
-    ...{ port: '0', 'admin-port': '0', 'metrics-port': '0' },
-    ...{ 'disable-admin-api-key': true, 'log-level': 'error' },
+    port: '0',
+    'admin-port': '0',
+    'metrics-port': '0',
+    'disable-admin-api-key': true,
+    'log-level': 'error',
   };
   const { config } = resolveConfig(flags, {});
   const logger = new NodeLogger({ spec: config.logLevel, format: 'json', destination: new PassThrough() });
