@@ -134,5 +134,5 @@ export const ADMIN_CASES: readonly ConformanceCase[] = [
   { method: 'pauseSync', args: [] },
   { method: 'resumeSync', args: [] },
   { method: 'rollbackTo', args: [1_000_000], rejects: /Cannot roll back to block 1000000: the chain's tip is block/ },
-  { method: 'startSnapshotUpload', args: ['gs://bucket/path'], rejects: /unsupported scheme gs:\/\//i },
+  { method: 'startSnapshotUpload', args: ['ftp://bucket/path'], rejects: /unsupported scheme ftp:\/\//i },
 ];

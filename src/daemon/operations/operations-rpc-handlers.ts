@@ -34,7 +34,7 @@ export function operationsRpcHandlers(ops: () => OperationsService) {
     },
     nodeAdmin_startSnapshotUpload: async (location) => {
       try {
-        ops().startSnapshotUpload(location);
+        await ops().startSnapshotUpload(location);
       } catch (err) {
         if (err instanceof SettingParseError)
           throw rpcErrors.invalidParams(`Invalid param 0 (location): ${err.message}`);

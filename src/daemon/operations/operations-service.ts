@@ -54,6 +54,7 @@ export class OperationsService implements Service {
       l1ChainId: o.config.l1ChainId,
       rollupVersion: o.config.rollupVersion,
       dataDirectory: o.config.dataDirectory,
+      objectStores: { s3Endpoint: o.config.snapshotS3Endpoint, gcsEndpoint: o.config.snapshotGcsEndpoint },
       whilePaused: (copy) => this.lock.run(() => this.whilePaused('snapshot', copy)),
       now: o.now,
       log: o.log,
@@ -113,8 +114,8 @@ export class OperationsService implements Service {
   }
 
   /** nodeAdmin_startSnapshotUpload: returns once the upload started; it runs in the background. */
-  startSnapshotUpload(location: string): void {
-    this.snapshots.start(location);
+  startSnapshotUpload(location: string): Promise<void> {
+    return this.snapshots.start(location);
   }
 
   productionStatus(): ProductionStatus {

@@ -27,6 +27,7 @@ export class SnapshotBootstrapService implements Service {
       dataDirectory: config.dataDirectory,
       l1ChainId: config.l1ChainId,
       rollupVersion: config.rollupVersion,
+      objectStores: { s3Endpoint: config.snapshotS3Endpoint, gcsEndpoint: config.snapshotGcsEndpoint },
       genesisBlockHash: () => genesisBlockHash(config),
       log: this.log,
     });

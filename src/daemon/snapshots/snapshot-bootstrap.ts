@@ -12,6 +12,7 @@ import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import { LOCK_FILE, LOCK_HOLDER_FILE } from '../store/data-directory-lock.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { NODE_DATABASE_FILE } from '../store/node-database.js';
+import type { ObjectStoreEndpoints } from './object-store.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
 import { downloadToFile, readUrlText } from './snapshot-store.js';
 
@@ -21,8 +22,10 @@ export class SnapshotBootstrapError extends Error {
 }
 
 export interface SnapshotBootstrapOptions {
-  /** The index.json URL, or the location snapshots were uploaded to (file:// or http(s)://). */
+  /** The index.json URL, or the location snapshots were uploaded to (file://, http(s)://, s3:// or gs://). */
   readonly snapshotUrl: string;
+  /** Where s3:// and gs:// URLs (the index's or its data files') are reached. */
+  readonly objectStores: ObjectStoreEndpoints;
   readonly dataDirectory: string | undefined;
   readonly l1ChainId: number;
   readonly rollupVersion: number;
@@ -71,7 +74,7 @@ export async function bootstrapFromSnapshot(o: SnapshotBootstrapOptions): Promis
   const indexUrl = o.snapshotUrl.endsWith('.json')
     ? o.snapshotUrl
     : `${o.snapshotUrl}/${snapshotFolder(o.l1ChainId, o.rollupVersion)}/index.json`;
-  const text = await readUrlText(indexUrl).catch((err: Error) => {
+  const text = await readUrlText(indexUrl, o.objectStores).catch((err: Error) => {
     throw new SnapshotBootstrapError(`cannot read the snapshot index ${indexUrl}: ${err.message}`);
   });
   if (text === undefined) throw new SnapshotBootstrapError(`there is no snapshot index at ${indexUrl}`);
@@ -92,7 +95,7 @@ export async function bootstrapFromSnapshot(o: SnapshotBootstrapOptions): Promis
   const failures: string[] = [];
   for (const entry of usable) {
     try {
-      await restore(entry, dir, o.log);
+      await restore(entry, dir, o);
       o.log.info(
         { blockNumber: entry.l2BlockNumber, blockHash: entry.l2BlockHash, dataUrl: entry.dataUrls.database },
         `bootstrapped the data directory from the snapshot of block ${entry.l2BlockNumber}`,
@@ -159,11 +162,11 @@ function compatible(
   return { usable, refusals };
 }
 
-async function restore(entry: SnapshotEntry, dir: string, log: Logger): Promise<void> {
+async function restore(entry: SnapshotEntry, dir: string, o: SnapshotBootstrapOptions): Promise<void> {
   const download = join(dir, DOWNLOAD);
   const restored = join(dir, RESTORE);
-  log.info({ dataUrl: entry.dataUrls.database, bytes: entry.sizes.database }, 'downloading snapshot');
-  await downloadToFile(entry.dataUrls.database, download);
+  o.log.info({ dataUrl: entry.dataUrls.database, bytes: entry.sizes.database }, 'downloading snapshot');
+  await downloadToFile(entry.dataUrls.database, download, o.objectStores);
   const { sha256, size } = await digest(download);
   if (size !== entry.sizes.database || sha256 !== entry.sha256.database) {
     throw new Error(

@@ -3,9 +3,11 @@ import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/pro
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { dirname, relative, sep } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { byteCounter as counter } from './byte-counter.js';
+import { isObjectStoreUrl, ObjectStore, type ObjectStoreEndpoints, parseObjectUrl } from './object-store.js';
 
 /** A snapshot location that cannot be read or written; the message says which URL and why. */
 export class SnapshotStoreError extends Error {
@@ -13,12 +15,20 @@ export class SnapshotStoreError extends Error {
 }
 
 /**
- * A snapshot location (file:// or http(s)://): files are named by paths relative to it. Writes to a file://
- * location go to a temporary name first and are renamed, so a reader never sees half a file; an http(s)://
- * location takes each file by HTTP PUT (a web server or object store that accepts uploads).
+ * A snapshot location (file://, http(s)://, s3:// or gs://): files are named by paths relative to it. Writes to a
+ * file:// location go to a temporary name first and are renamed, so a reader never sees half a file; an
+ * http(s):// location takes each file by HTTP PUT (a web server that accepts uploads); s3:// and gs:// are
+ * buckets reached through the S3 API (src/daemon/snapshots/object-store.ts), where an object appears whole.
  */
 export interface SnapshotStore {
   readonly location: string;
+  /**
+   * What can be checked before an upload starts: a file:// destination directory, an object store's
+   * credentials. Throws SnapshotStoreError or ObjectStoreError saying what is wrong.
+   */
+  check(): Promise<void>;
+  /** Lets go of connections; the store is not used after. */
+  close(): void;
   /** The absolute URL of a file of the location. */
   urlOf(name: string): string;
   /** A file's text, or undefined when it does not exist. */
@@ -28,9 +38,21 @@ export interface SnapshotStore {
   upload(name: string, localPath: string, onProgress: (bytes: number) => void, signal?: AbortSignal): Promise<void>;
 }
 
-export function openSnapshotStore(location: string): SnapshotStore {
+export function openSnapshotStore(location: string, endpoints: ObjectStoreEndpoints): SnapshotStore {
   const base = location.replace(/\/+$/, '');
   const urlOf = (name: string) => `${base}/${name.split('/').map(encodeURIComponent).join('/')}`;
+  if (isObjectStoreUrl(base)) {
+    const store = new ObjectStore(parseObjectUrl(base).scheme, endpoints);
+    return {
+      location: base,
+      urlOf,
+      check: () => store.checkCredentials(),
+      close: () => store.close(),
+      readText: (name, signal) => store.readText(urlOf(name), signal),
+      writeText: (name, text, contentType, signal) => store.writeText(urlOf(name), text, contentType, signal),
+      upload: (name, localPath, onProgress, signal) => store.upload(urlOf(name), localPath, onProgress, signal),
+    };
+  }
   if (base.startsWith('file:')) {
     const root = fileURLToPath(base);
     const pathOf = (name: string) => fileURLToPath(urlOf(name));
@@ -50,6 +72,8 @@ export function openSnapshotStore(location: string): SnapshotStore {
     return {
       location: base,
       urlOf,
+      check: async () => checkFileDestination(base),
+      close: () => {},
       readText: async (name) => readLocalText(pathOf(name)),
       writeText: async (name, text) => {
         const path = pathOf(name);
@@ -78,7 +102,9 @@ export function openSnapshotStore(location: string): SnapshotStore {
   return {
     location: base,
     urlOf,
-    readText: (name, signal) => readUrlText(urlOf(name), signal),
+    check: async () => {},
+    close: () => {},
+    readText: (name, signal) => readUrlText(urlOf(name), endpoints, signal),
     writeText: async (name, text, contentType, signal) => {
       const body = Buffer.from(text);
       await put(urlOf(name), Readable.from([body]), body.length, contentType, signal);
@@ -153,9 +179,14 @@ export function describeFileError(err: unknown): string {
   return e?.message ?? String(err);
 }
 
-/** The text at a file:// or http(s):// URL, or undefined when there is nothing there (404, no such file). */
-export async function readUrlText(url: string, signal?: AbortSignal): Promise<string | undefined> {
+/** The text at a file://, http(s)://, s3:// or gs:// URL, or undefined when there is nothing there (404, no such file). */
+export async function readUrlText(
+  url: string,
+  endpoints: ObjectStoreEndpoints,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   if (url.startsWith('file:')) return readLocalText(fileURLToPath(url));
+  if (isObjectStoreUrl(url)) return withObjectStore(url, endpoints, (store) => store.readText(url, signal));
   const res = await send('GET', url, undefined, {}, signal);
   const text = (await collect(res)).toString('utf8');
   if (res.statusCode === 404) return undefined;
@@ -163,13 +194,17 @@ export async function readUrlText(url: string, signal?: AbortSignal): Promise<st
   return text;
 }
 
-/** Copies what a file:// or http(s):// URL holds into a local file; `onProgress` gets the bytes so far. */
+/** Copies what a file://, http(s)://, s3:// or gs:// URL holds into a local file; `onProgress` gets the bytes so far. */
 export async function downloadToFile(
   url: string,
   localPath: string,
+  endpoints: ObjectStoreEndpoints,
   onProgress: (bytes: number) => void = () => {},
   signal?: AbortSignal,
 ): Promise<void> {
+  if (isObjectStoreUrl(url)) {
+    return withObjectStore(url, endpoints, (store) => store.download(url, localPath, onProgress, signal));
+  }
   if (url.startsWith('file:')) {
     const source = fileURLToPath(url);
     try {
@@ -186,6 +221,21 @@ export async function downloadToFile(
     throw new SnapshotStoreError(`GET ${url} answered HTTP ${res.statusCode}`);
   }
   await pipeline(res, counter(onProgress), createWriteStream(localPath), { signal });
+}
+
+/** Runs `use` with a store for the URL's scheme, its credentials checked first, and closes it after. */
+async function withObjectStore<T>(
+  url: string,
+  endpoints: ObjectStoreEndpoints,
+  use: (store: ObjectStore) => Promise<T>,
+): Promise<T> {
+  const store = new ObjectStore(parseObjectUrl(url).scheme, endpoints);
+  try {
+    await store.checkCredentials();
+    return await use(store);
+  } finally {
+    store.close();
+  }
 }
 
 async function readLocalText(path: string): Promise<string | undefined> {
@@ -241,16 +291,4 @@ async function collect(res: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-/** A pass-through stream that reports the bytes that went through it. */
-function counter(onProgress: (bytes: number) => void): Transform {
-  let total = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      total += chunk.length;
-      onProgress(total);
-      done(null, chunk);
-    },
-  });
 }

@@ -12,9 +12,10 @@ import type { Chain } from '../chain/chain.js';
 import type { Logger } from '../logging/logger.js';
 import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
+import type { ObjectStoreEndpoints } from './object-store.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
 import type { SnapshotPhase, SnapshotResult, SnapshotStatus } from './snapshot-status.js';
-import { checkFileDestination, describeFileError, openSnapshotStore, type SnapshotStore } from './snapshot-store.js';
+import { describeFileError, openSnapshotStore, type SnapshotStore } from './snapshot-store.js';
 import { parseSnapshotUrl } from './snapshot-url.js';
 
 /** A snapshot the node cannot start now (one already runs, nothing to snapshot). */
@@ -29,6 +30,8 @@ export interface SnapshotUploaderOptions {
   readonly rollupVersion: number;
   /** Temporary copies go under it (beside the database); without one, under the OS temp directory. */
   readonly dataDirectory: string | undefined;
+  /** Where s3:// and gs:// locations are reached. */
+  readonly objectStores: ObjectStoreEndpoints;
   /** Runs `copy` with block production paused and no rollback running. */
   readonly whilePaused: <T>(copy: () => Promise<T>) => Promise<T>;
   readonly now: () => number;
@@ -55,7 +58,8 @@ const TEMP_PREFIX = '.snapshot-';
 /**
  * nodeAdmin_startSnapshotUpload (docs/aztec-facts.md section 6.2): in the background, a consistent copy of the node
  * database (SQLite's online backup, with block production paused only while it copies), without the pool's txs,
- * gzip-compressed, sent to a file:// or http(s):// location with an index.json that lists it newest first.
+ * gzip-compressed, sent to a file://, http(s)://, s3:// or gs:// location with an index.json that lists it newest
+ * first.
  * One upload at a time; its progress and the last result are in `status()`.
  */
 export class SnapshotUploader {
@@ -71,33 +75,40 @@ export class SnapshotUploader {
   }
 
   /**
-   * Starts an upload and returns at once. Throws SettingParseError for a location it cannot write to, and
-   * SnapshotRefusedError when an upload already runs or the chain has no block yet.
+   * Starts an upload. Throws SettingParseError for a location it cannot write to, and SnapshotRefusedError when an
+   * upload already runs or the chain has no block yet; the promise resolves once what can be checked beforehand
+   * passed (the destination directory, the object store's credentials), or rejects with a SnapshotRefusedError.
    */
-  start(location: string): void {
+  start(location: string): Promise<void> {
     const url = parseSnapshotUrl(location);
     if (this.#job) {
       throw new SnapshotRefusedError(
-        `Snapshot upload already in progress (to ${this.#status.location}, ${this.#status.phase}); ` +
+        `Snapshot upload already in progress (to ${this.#status.location}, ${this.#status.phase ?? 'starting'}); ` +
           'start another one once it is complete (GET /status shows its progress)',
       );
     }
     if (this.o.chain.latestBlockNumber === 0) {
       throw new SnapshotRefusedError('The chain has no block yet: there is nothing to snapshot');
     }
-    if (url.startsWith('file:')) {
-      try {
-        checkFileDestination(url);
-      } catch (err) {
-        throw new SnapshotRefusedError((err as Error).message);
-      }
-    }
+    const store = openSnapshotStore(url, this.o.objectStores);
     const abort = new AbortController();
+    const checked = store.check();
+    // The slot is taken at once, before the check resolves: a second start meanwhile is refused.
     this.#abort = abort;
     this.update({ running: true, location: url, startedAt: new Date(this.o.now()).toISOString(), last: this.last });
-    this.#job = this.run(url, openSnapshotStore(url), abort.signal).finally(() => {
-      this.#job = undefined;
-      this.#abort = undefined;
+    this.#job = checked
+      .then(
+        () => this.run(url, store, abort.signal),
+        // Refused before it began: the status goes back to the last upload's.
+        () => this.update({ running: false, last: this.last }),
+      )
+      .finally(() => {
+        store.close();
+        this.#job = undefined;
+        this.#abort = undefined;
+      });
+    return checked.catch((err: Error) => {
+      throw new SnapshotRefusedError(err.message);
     });
   }
 
@@ -154,7 +165,9 @@ export class SnapshotUploader {
       );
       this.phase('uploading');
       const folder = snapshotFolder(this.o.l1ChainId, this.o.rollupVersion);
-      const dataName = `${folder}/database-${stamp(started)}-${tip.blockHash}.db.gz`;
+      // The name carries the file's own checksum: two uploads of one block in the same second (from this node or
+      // another) never write one name with different bytes, so every index entry's sha256 matches its file.
+      const dataName = `${folder}/database-${stamp(started)}-${tip.blockHash}-${sha256.slice(0, 16)}.db.gz`;
       await store.upload(dataName, zipped, (bytes) => this.progress(bytes, size, 'bytes'), signal);
       const entry: SnapshotEntry = {
         l2BlockNumber: tip.blockNumber,

@@ -1,4 +1,4 @@
-import { parseInteger, parseNonEmpty } from '../config/parsers.js';
+import { parseHttpUrl, parseInteger, parseNonEmpty } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 import { parseSnapshotUrl } from '../snapshots/snapshot-url.js';
 
@@ -34,8 +34,34 @@ export const STORAGE_SETTINGS = {
     kind: 'string',
     group: 'Storage',
     description:
-      'Bootstrap an empty --data-directory from the newest compatible snapshot of this index (file:// or http(s):// ' +
-      'URL of an index.json, or the location it was uploaded to), then build or sync the rest (docs/operations.md).',
+      'Bootstrap an empty --data-directory from the newest compatible snapshot of this index (file://, http(s)://, ' +
+      's3:// or gs:// URL of an index.json, or the location it was uploaded to), then build or sync the rest ' +
+      '(docs/operations.md).',
+  }),
+  // The AWS SDK's own variable for an S3 endpoint, so one setting serves the node and the aws CLI alike.
+  snapshotS3Endpoint: setting<string | undefined>({
+    key: 'snapshotS3Endpoint',
+    flag: 'snapshot-s3-endpoint',
+    env: 'AWS_ENDPOINT_URL_S3',
+    defaultValue: undefined,
+    parse: parseHttpUrl,
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'The S3-compatible server (MinIO, Ceph, R2...) that s3:// snapshot locations are on, reached path-style. ' +
+      'Unset: AWS S3. Region and credentials come from AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE.',
+  }),
+  snapshotGcsEndpoint: setting<string>({
+    key: 'snapshotGcsEndpoint',
+    flag: 'snapshot-gcs-endpoint',
+    env: 'NODE_SNAPSHOT_GCS_ENDPOINT',
+    defaultValue: 'https://storage.googleapis.com',
+    parse: parseHttpUrl,
+    kind: 'string',
+    group: 'Storage',
+    description:
+      "Google Cloud Storage's S3-compatible XML API, which gs:// snapshot locations go through with an HMAC key " +
+      'in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (docs/operations.md).',
   }),
 } as const;
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHex64 } from '../../../../src/core/fr.js';
@@ -17,16 +18,20 @@ let dev: DevChain;
 let location: string;
 let indexPath: string;
 
+// No test here reaches an object store: the endpoints are loopback ports nothing listens on.
+const objectStores = { s3Endpoint: 'http://127.0.0.1:9', gcsEndpoint: 'http://127.0.0.1:9' };
+
 /** An uploader of the dev chain's database, for a node whose data directory is `dataDirectory`. */
-function uploaderFor(dataDirectory: string): SnapshotUploader {
+function uploaderFor(dataDirectory: string, now: () => number = () => Date.now()): SnapshotUploader {
   return new SnapshotUploader({
     db: dev.db,
     chain: dev.service.chain,
     l1ChainId: 31337,
     rollupVersion: 1,
     dataDirectory,
+    objectStores,
     whilePaused: (copy) => copy(),
-    now: () => Date.now(),
+    now,
     log,
     onStatus: () => {},
   });
@@ -35,7 +40,7 @@ function uploaderFor(dataDirectory: string): SnapshotUploader {
 /** Uploads a snapshot of the dev chain's database and waits for the result. */
 async function snapshot(): Promise<void> {
   const uploader = uploaderFor(root);
-  uploader.start(location);
+  await uploader.start(location);
   await uploader.idle();
   const last = uploader.status().last;
   if (!last?.ok) throw new Error(`snapshot failed: ${last?.ok === false ? last.error : 'no result'}`);
@@ -46,6 +51,7 @@ const options = (dataDirectory: string, overrides: object = {}) => ({
   dataDirectory,
   l1ChainId: 31337,
   rollupVersion: 1,
+  objectStores,
   genesisBlockHash: () => dev.service.worldState.getGenesisBlockHash(),
   log,
   ...overrides,
@@ -171,6 +177,33 @@ describe('SnapshotUploader', () => {
     expect(() => uploader.start(location)).toThrow(/^Snapshot upload already in progress \(to file:\/\/.*second/);
     await uploader.idle();
     expect(uploader.status()).toMatchObject({ running: false, last: { ok: true } });
-    expect(() => uploader.start('gs://bucket')).toThrow(/unsupported scheme gs:\/\//);
+    expect(() => uploader.start('ftp://bucket')).toThrow(/unsupported scheme ftp:\/\//);
+  });
+
+  it('gives two uploads of one block in the same second their own files, each matching its index entry', async () => {
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
+    const target = pathToFileURL(join(root, 'same-second')).href;
+    const upload = async (ms: number) => {
+      const uploader = uploaderFor(root, () => at + ms);
+      await uploader.start(target);
+      await uploader.idle();
+      expect(uploader.status().last).toMatchObject({ ok: true });
+    };
+    await upload(0);
+    // The database changes (a signature registered) but the tip does not: same block, same second, other bytes.
+    dev.db.prepare('INSERT INTO chain_function_signature (selector, signature) VALUES (?, ?)').run(77, 'same(Field)');
+    await upload(300);
+    const index = JSON.parse(
+      readFileSync(join(root, 'same-second', 'l2node-31337-1', 'index.json'), 'utf8'),
+    ) as SnapshotIndex;
+    expect(index.snapshots).toHaveLength(2);
+    const [a, b] = index.snapshots;
+    expect(a?.l2BlockHash).toBe(b?.l2BlockHash);
+    expect(a?.dataUrls.database).not.toBe(b?.dataUrls.database);
+    for (const entry of index.snapshots) {
+      const bytes = readFileSync(fileURLToPath(entry.dataUrls.database));
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(entry.sha256.database);
+      expect(bytes.length).toBe(entry.sizes.database);
+    }
   });
 });
