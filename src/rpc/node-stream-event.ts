@@ -103,6 +103,14 @@ export interface StreamSnapshotUpload {
     readonly location: string;
     readonly finishedAt: string;
     readonly error?: string;
+    /** An upload that succeeded: the index that lists it (what --snapshot-url takes), its file and block. */
+    readonly indexUrl?: string;
+    readonly dataUrl?: string;
+    readonly blockNumber?: number;
+    readonly blockHash?: string;
+    /** Compressed size. */
+    readonly bytes?: number;
+    readonly durationMs?: number;
   };
 }
 
