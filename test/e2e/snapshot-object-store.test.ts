@@ -50,7 +50,7 @@ beforeAll(async () => {
     port: 0,
     silent: true,
     directory: join(root, 's3rver'),
-    configureBuckets: [{ name: 'snaps' }, { name: 'gcs-snaps' }],
+    configureBuckets: [{ name: 'snapshots' }, { name: 'bucket' }],
   });
   const { port } = await server.run();
   endpoint = `http://127.0.0.1:${port}`;
@@ -114,28 +114,28 @@ async function expectEntriesMatchTheirFiles(bucket: string, idx: SnapshotIndex):
 describe('s3:// snapshots (--snapshot-s3-endpoint)', () => {
   it('uploads with `admin snapshot upload --wait`, which prints the result; the bucket holds the index and file', async () => {
     const tip = await pub<number>(source, 'node_getBlockNumber');
-    const out = await uploadWithCli('s3://snaps/l2node');
+    const out = await uploadWithCli('s3://snapshots/l2node');
     expect(out.code, out.stderr).toBe(0);
     expect(out.json.result).toMatchObject({
       ok: true,
-      location: 's3://snaps/l2node',
-      indexUrl: 's3://snaps/l2node/l2node-31337-1/index.json',
+      location: 's3://snapshots/l2node',
+      indexUrl: 's3://snapshots/l2node/l2node-31337-1/index.json',
       blockNumber: tip,
     });
     const dataKey = new URL(out.json.result?.dataUrl as string).pathname.slice(1);
-    expect(await keys('snaps')).toEqual(['l2node/l2node-31337-1/index.json', dataKey].sort());
-    const idx = await index('snaps', 'l2node/l2node-31337-1/index.json');
+    expect(await keys('snapshots')).toEqual(['l2node/l2node-31337-1/index.json', dataKey].sort());
+    const idx = await index('snapshots', 'l2node/l2node-31337-1/index.json');
     expect(idx.snapshots).toHaveLength(1);
     expect(idx.snapshots[0]).toMatchObject({ l2BlockNumber: tip, dataUrls: { database: out.json.result?.dataUrl } });
-    await expectEntriesMatchTheirFiles('snaps', idx);
+    await expectEntriesMatchTheirFiles('snapshots', idx);
     // The human form names the index a node starts from.
     const human = await runCli([
-      ...['admin', 'snapshot', 'upload', 's3://snaps/human', '--wait'],
+      ...['admin', 'snapshot', 'upload', 's3://snapshots/human', '--wait'],
       ...['--admin-url', source.adminUrl, '--api-key', source.adminKey as string],
     ]);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/index\s+s3:\/\/snaps\/human\/l2node-31337-1\/index\.json/);
-    expect(human.stdout).toContain('--snapshot-url s3://snaps/human/l2node-31337-1/index.json');
+    expect(human.stdout).toMatch(/index\s+s3:\/\/snapshots\/human\/l2node-31337-1\/index\.json/);
+    expect(human.stdout).toContain('--snapshot-url s3://snapshots/human/l2node-31337-1/index.json');
   });
 
   it('keeps every index entry matching its own file when uploads of one block follow within a second', async () => {
@@ -145,18 +145,18 @@ describe('s3:// snapshots (--snapshot-s3-endpoint)', () => {
     for (let i = 0; i < 6 && !sameSecond; i++) {
       // The database changes between uploads but the chain does not: one block, other bytes each time.
       await pub(source, 'node_registerContractFunctionSignatures', [[`close${i}(Field)`]]);
-      await adminOk(source, 'nodeAdmin_startSnapshotUpload', ['s3://snaps/close']);
+      await adminOk(source, 'nodeAdmin_startSnapshotUpload', ['s3://snapshots/close']);
       await until('the upload to end', async () => ((await status(source)).snapshot.running ? undefined : true));
-      const stamps = (await index('snaps', `${folder}/index.json`)).snapshots.map(
+      const stamps = (await index('snapshots', `${folder}/index.json`)).snapshots.map(
         (s) => /database-(\d{14})-/.exec(s.dataUrls.database)?.[1],
       );
       sameSecond = new Set(stamps).size < stamps.length;
     }
     expect(sameSecond).toBe(true);
-    const idx = await index('snaps', `${folder}/index.json`);
+    const idx = await index('snapshots', `${folder}/index.json`);
     expect(new Set(idx.snapshots.map((s) => s.l2BlockHash)).size).toBe(1);
     expect(new Set(idx.snapshots.map((s) => s.dataUrls.database)).size).toBe(idx.snapshots.length);
-    await expectEntriesMatchTheirFiles('snaps', idx);
+    await expectEntriesMatchTheirFiles('snapshots', idx);
   });
 
   it('starts a new node from the s3:// location at the snapshot tip', async () => {
@@ -164,7 +164,7 @@ describe('s3:// snapshots (--snapshot-s3-endpoint)', () => {
     const restored = await spawnNode({
       args: [
         ...[...CHAIN_ARGS, '--data-directory', join(root, 'restored'), ...endpointArgs()],
-        ...['--snapshot-url', 's3://snaps/l2node'],
+        ...['--snapshot-url', 's3://snapshots/l2node'],
       ],
       env: AWS_ENV,
     });
@@ -179,20 +179,29 @@ describe('s3:// snapshots (--snapshot-s3-endpoint)', () => {
     }
   });
 
+  it('--wait exits 1 with the reason of the store when the upload fails', async () => {
+    const out = await uploadWithCli('s3://missing-bucket/l2node');
+    expect(out.code).toBe(1);
+    expect(out.json).toMatchObject({ status: 1, error: { code: 'SNAPSHOT_FAILED' } });
+    expect(out.stdout).toMatch(
+      /the snapshot upload to s3:\/\/missing-bucket\/l2node failed: PUT s3:\/\/missing-bucket\/.* \(NoSuchBucket, HTTP 404\)/,
+    );
+  });
+
   it('names the refusal of a wrong key without printing the key or the secret', async () => {
     const wrongId = 'AKIAWRONGKEYID123456';
     const wrongSecret = 'wrongSecretValue/abcdefghijklmnopqrstuvwx';
     const node = spawnNodeProcess({
       args: [
         ...[...CHAIN_ARGS, '--data-directory', join(root, 'wrong-key'), ...endpointArgs()],
-        ...['--snapshot-url', 's3://snaps/l2node'],
+        ...['--snapshot-url', 's3://snapshots/l2node'],
       ],
       env: { ...AWS_ENV, AWS_ACCESS_KEY_ID: wrongId, AWS_SECRET_ACCESS_KEY: wrongSecret },
     });
     const exit = await node.exited;
     expect(exit.code).toBe(1);
     expect(node.stdout()).toMatch(
-      /cannot read the snapshot index s3:\/\/snaps\/l2node\/.*InvalidAccessKeyId, HTTP 403/,
+      /cannot read the snapshot index s3:\/\/snapshots\/l2node\/.*InvalidAccessKeyId, HTTP 403/,
     );
     for (const text of [node.stdout(), node.stderr()]) {
       expect(text).not.toContain(wrongId);
@@ -202,18 +211,26 @@ describe('s3:// snapshots (--snapshot-s3-endpoint)', () => {
 });
 
 describe('gs:// snapshots (Google Cloud Storage through its S3-compatible API)', () => {
-  it('uploads through the XML API endpoint with an HMAC key, as the documented example does', async () => {
-    const out = await uploadWithCli('gs://gcs-snaps/snapshots');
+  it('uploads through the XML API endpoint with an HMAC key: the --help example as printed', async () => {
+    const out = await runCli([
+      ...['admin', 'snapshot', 'upload', 'gs://bucket/snapshots', '--json'],
+      ...['--admin-url', source.adminUrl, '--api-key', source.adminKey as string],
+    ]);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.json.result).toMatchObject({ ok: true, indexUrl: 'gs://gcs-snaps/snapshots/l2node-31337-1/index.json' });
-    await expectEntriesMatchTheirFiles('gcs-snaps', await index('gcs-snaps', 'snapshots/l2node-31337-1/index.json'));
+    expect(JSON.parse(out.stdout).result).toEqual({ location: 'gs://bucket/snapshots' });
+    const last = await until('the upload to end', async () => {
+      const s = (await status(source)).snapshot;
+      return s.running ? undefined : s.last;
+    });
+    expect(last).toMatchObject({ ok: true, indexUrl: 'gs://bucket/snapshots/l2node-31337-1/index.json' });
+    await expectEntriesMatchTheirFiles('bucket', await index('bucket', 'snapshots/l2node-31337-1/index.json'));
   });
 
   it('says how to give gs:// a key when there is none', async () => {
     const node = spawnNodeProcess({
       args: [
         ...[...CHAIN_ARGS, '--data-directory', join(root, 'no-key'), ...endpointArgs()],
-        ...['--snapshot-url', 'gs://gcs-snaps/snapshots'],
+        ...['--snapshot-url', 'gs://bucket/snapshots'],
       ],
       env: { ...AWS_ENV, AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined },
     });

@@ -17,8 +17,8 @@ export default class AdminSnapshotUpload extends AdminCommand {
     'indexUrl, the URL --snapshot-url takes), exiting 1 when the upload failed.';
   static override examples = [
     '<%= config.bin %> admin snapshot upload file:///var/backups/l2node --wait',
-    '<%= config.bin %> admin snapshot upload s3://bucket/snapshots --wait --json',
-    '<%= config.bin %> admin snapshot upload gs://bucket/snapshots',
+    '<%= config.bin %> admin snapshot upload s3://snapshots/l2node --wait --json',
+    '<%= config.bin %> admin snapshot upload gs://bucket/snapshots --json',
   ];
   static override args = {
     location: Args.string({
