@@ -180,6 +180,23 @@ describe('SnapshotUploader', () => {
     expect(() => uploader.start('ftp://bucket')).toThrow(/unsupported scheme ftp:\/\//);
   });
 
+  it('refuses a gs:// upload without an HMAC key at once, saying how to give one (no request is sent)', async () => {
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    try {
+      const uploader = uploaderFor(root);
+      await expect(uploader.start('gs://bucket/snapshots')).rejects.toThrow(
+        /^no credentials for gs:\/\/: .*HMAC key: .*gcloud storage hmac create.*AWS_ACCESS_KEY_ID.*AWS_SECRET_ACCESS_KEY/,
+      );
+      await uploader.idle();
+      expect(uploader.status()).toEqual({ running: false });
+    } finally {
+      if (saved.id !== undefined) process.env.AWS_ACCESS_KEY_ID = saved.id;
+      if (saved.secret !== undefined) process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+    }
+  });
+
   it('gives two uploads of one block in the same second their own files, each matching its index entry', async () => {
     const at = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
     const target = pathToFileURL(join(root, 'same-second')).href;
