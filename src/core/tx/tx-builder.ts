@@ -11,17 +11,21 @@ import { ContractInstancePublishedEvent } from '../contract/contract-instance-pu
 import type { PublicKeys } from '../contract/public-keys.js';
 import type { EthAddress } from '../eth-address.js';
 import { Fr } from '../fr.js';
-import type { Gas } from '../gas/gas.js';
+import { Gas } from '../gas/gas.js';
 import { GasFees } from '../gas/gas-fees.js';
 import { GasSettings } from '../gas/gas-settings.js';
 import { computeProtocolNullifier, siloNullifier } from '../hash/siloing.js';
+import { PartialPrivateTailPublicInputsForPublic } from '../kernel/partial-private-tail-public-inputs-for-public.js';
 import { PrivateKernelTailCircuitPublicInputs } from '../kernel/private-kernel-tail-circuit-public-inputs.js';
+import { PrivateToPublicAccumulatedData } from '../kernel/private-to-public-accumulated-data.js';
 import { PrivateToRollupAccumulatedData } from '../kernel/private-to-rollup-accumulated-data.js';
+import { PublicCallRequest } from '../kernel/public-call-request.js';
 import { ScopedL2ToL1Message } from '../kernel/scoped-l2-to-l1-message.js';
 import { ScopedLogHash } from '../kernel/scoped-log-hash.js';
 import type { ContractClassLogFields } from '../logs/contract-class-log-fields.js';
 import type { PrivateLog } from '../logs/private-log.js';
 import { ChonkProof } from './chonk-proof.js';
+import { HashedValues } from './hashed-values.js';
 import { computePrivateTxGasUsed } from './private-tx-gas.js';
 import { Tx } from './tx.js';
 import { TxConstantData } from './tx-constant-data.js';
@@ -62,6 +66,21 @@ export interface ContractInstanceSpec {
   deployer: AztecAddress;
 }
 
+/** A public function call the tx enqueues; `calldata` starts with the function selector, as the AVM reads it. */
+export interface PublicCallSpec {
+  contractAddress: AztecAddress;
+  msgSender: AztecAddress;
+  calldata: readonly Fr[];
+  isStaticCall?: boolean;
+}
+
+/** The public calls of a tx by phase: setup (non-revertible), app logic (revertible) and at most one teardown. */
+export interface PublicCallsSpec {
+  setup?: readonly PublicCallSpec[];
+  appLogic?: readonly PublicCallSpec[];
+  teardown?: PublicCallSpec;
+}
+
 export interface TxBuildOptions {
   /** Whose FeeJuice balance pays the fee. */
   feePayer: AztecAddress;
@@ -82,6 +101,12 @@ export interface TxBuildOptions {
   publishContractClass?: ContractClassSpec;
   /** Adds, per instance, the instance registry's nullifier (the address) and its publication log. */
   publishContractInstances?: readonly ContractInstanceSpec[];
+  /**
+   * Public calls to enqueue: the tx is then one for the public processor, its private side effects all
+   * non-revertible (the first nullifier must be), and its default private gas is the public tx's (overhead and,
+   * with a teardown call, the teardown limits the kernel adds).
+   */
+  publicCalls?: PublicCallsSpec;
   /** Complete gas settings; otherwise built from the parts below with 4.1.2's default limits. */
   gasSettings?: GasSettings;
   /** Default: twice the anchor block's gas fees. */
@@ -101,7 +126,7 @@ export interface TxBuildOptions {
 }
 
 /**
- * Builds rollup-only transactions (no public calls) for a chain, with a zero proof: what a node running
+ * Builds transactions for a chain, rollup-only or with public calls enqueued, with a zero proof: what a node running
  * with fake proofs accepts. The defaults give a valid tx (unique first nullifier, gas limits within bounds,
  * metadata of the chain, unexpired); every explicit choice is honoured as given, so tests can also build
  * txs that a validator must reject (duplicate nullifiers, wrong chain, too little gas...).
@@ -151,13 +176,14 @@ export class TxBuilder {
 
     const noteHashes = [...(o.noteHashes ?? [])];
     const messages = (o.l2ToL1Messages ?? []).map((m) => new ScopedL2ToL1Message(m.recipient, m.content, m.sender));
-    const end = PrivateToRollupAccumulatedData.fromSideEffects({
+    const sideEffects = {
       noteHashes,
       nullifiers,
       l2ToL1Msgs: messages,
       privateLogs,
       contractClassLogsHashes: classLogHashes,
-    });
+    };
+    const calls = o.publicCalls;
 
     const gasSettings =
       o.gasSettings ??
@@ -168,15 +194,17 @@ export class TxBuilder {
           new GasFees(anchor.globalVariables.gasFees.feePerDaGas * 2n, anchor.globalVariables.gasFees.feePerL2Gas * 2n),
         o.maxPriorityFeesPerGas ?? GasFees.ZERO,
       );
+    const privateGas = computePrivateTxGasUsed({
+      noteHashes: noteHashes.length,
+      nullifiers: nullifiers.length,
+      l2ToL1Msgs: messages.length,
+      privateLogLengths: privateLogs.map((l) => l.emittedLength),
+      contractClassLogLengths: classLogHashes.map((h) => h.length),
+      hasPublicCalls: calls !== undefined,
+    });
+    const teardownLimits = calls?.teardown ? gasSettings.teardownGasLimits : Gas.ZERO;
     const gasUsed =
-      o.gasUsed ??
-      computePrivateTxGasUsed({
-        noteHashes: noteHashes.length,
-        nullifiers: nullifiers.length,
-        l2ToL1Msgs: messages.length,
-        privateLogLengths: privateLogs.map((l) => l.emittedLength),
-        contractClassLogLengths: classLogHashes.map((h) => h.length),
-      });
+      o.gasUsed ?? new Gas(privateGas.daGas + teardownLimits.daGas, privateGas.l2Gas + teardownLimits.l2Gas);
 
     const now = o.now ?? BigInt(Math.floor(Date.now() / 1000));
     const expirationTimestamp =
@@ -188,15 +216,50 @@ export class TxBuilder {
       this.chain.vkTreeRoot,
       this.chain.protocolContractsHash,
     );
+    if (!calls) {
+      const data = new PrivateKernelTailCircuitPublicInputs(
+        constants,
+        gasUsed,
+        o.feePayer,
+        expirationTimestamp,
+        PrivateToRollupAccumulatedData.fromSideEffects(sideEffects),
+        undefined,
+      );
+      return new Tx(data, ChonkProof.empty(), classLogFields, []);
+    }
+    const phases = [calls.setup ?? [], calls.appLogic ?? [], calls.teardown ? [calls.teardown] : []];
+    if (phases.every((p) => p.length === 0)) throw new RangeError('publicCalls must enqueue at least one call');
+    const [setup, appLogic, teardown] = phases.map((p) => p.map((c) => TxBuilder.#enqueued(c)));
+    const forPublic = new PartialPrivateTailPublicInputsForPublic(
+      PrivateToPublicAccumulatedData.fromSideEffects(
+        sideEffects,
+        (setup ?? []).map((c) => c.request),
+      ),
+      PrivateToPublicAccumulatedData.fromSideEffects(
+        {},
+        (appLogic ?? []).map((c) => c.request),
+      ),
+      teardown?.[0]?.request ?? PublicCallRequest.EMPTY,
+    );
     const data = new PrivateKernelTailCircuitPublicInputs(
       constants,
       gasUsed,
       o.feePayer,
       expirationTimestamp,
-      end,
       undefined,
+      forPublic,
     );
-    return new Tx(data, ChonkProof.empty(), classLogFields, []);
+    const calldata = [...(setup ?? []), ...(appLogic ?? []), ...(teardown ?? [])].map((c) => c.calldata);
+    return new Tx(data, ChonkProof.empty(), classLogFields, calldata);
+  }
+
+  /** A call's request, committing to its calldata by hash, and the calldata the tx carries beside it. */
+  static #enqueued(c: PublicCallSpec): { request: PublicCallRequest; calldata: HashedValues } {
+    const calldata = HashedValues.fromCalldata(c.calldata);
+    return {
+      request: new PublicCallRequest(c.msgSender, c.contractAddress, c.isStaticCall ?? false, calldata.hash),
+      calldata,
+    };
   }
 
   /** The address an instance publication derives (what the instance registry announces). */

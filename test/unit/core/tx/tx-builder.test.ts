@@ -1,6 +1,7 @@
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
 import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { computeContractAddressFromInstance as stdComputeAddress } from '@aztec/stdlib/contract';
+import { computeCalldataHash } from '@aztec/stdlib/hash';
 import { PrivateLog as StdPrivateLog } from '@aztec/stdlib/logs';
 import { makeContractInstanceFromClassId } from '@aztec/stdlib/testing';
 import { Tx as StdTx } from '@aztec/stdlib/tx';
@@ -133,6 +134,36 @@ describe('TxBuilder', () => {
     expect(stdHash!.logHash.length).toBeGreaterThanOrEqual(
       1 + std.contractClassLogFields[0]!.fields.findLastIndex((f) => !f.isZero()),
     );
+  });
+
+  it('enqueues public calls by phase, each committing to its calldata', async () => {
+    const call = (n: bigint) => ({
+      contractAddress: new AztecAddress(0xc0n + n),
+      msgSender: new AztecAddress(0x5en + n),
+      calldata: [new Fr(0x1234n), new Fr(n)],
+    });
+    const tx = builder.build({
+      feePayer,
+      txRequestHash: new Fr(3n),
+      noteHashes: [new Fr(9n)],
+      publicCalls: { setup: [call(1n)], appLogic: [call(2n), call(3n)], teardown: call(4n) },
+    });
+    expect(tx.hasPublicCalls()).toBe(true);
+    // Public tx overhead, one note hash (9,200) and one nullifier (16,000), plus the teardown limits the kernel adds.
+    expect(tx.data.gasUsed.l2Gas).toBe(540_000 + 9_200 + 16_000 + 1_000_000);
+    const std = await stdlibAgrees(JSON.parse(JSON.stringify(tx)));
+    const forPublic = std.data.forPublic;
+    expect(forPublic?.nonRevertibleAccumulatedData.noteHashes[0]?.toBigInt()).toBe(9n);
+    expect(forPublic?.revertibleAccumulatedData.nullifiers[0]?.isZero()).toBe(true);
+    const requests = std.getPublicCallRequestsWithCalldata();
+    expect(requests.map((r) => [r.request.contractAddress.toBigInt(), r.request.msgSender.toBigInt()])).toEqual([
+      [0xc1n, 0x5fn],
+      [0xc2n, 0x60n],
+      [0xc3n, 0x61n],
+      [0xc4n, 0x62n],
+    ]);
+    for (const r of requests) expect(r.request.calldataHash.equals(await computeCalldataHash(r.calldata))).toBe(true);
+    expect(() => builder.build({ feePayer, publicCalls: {} })).toThrow(/at least one call/);
   });
 
   it('honours invalid choices so validators can be tested', () => {
