@@ -28,27 +28,28 @@ export interface ConformanceCase {
 
 const HASH = '0x1b2e1d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
 
-/**
- * A valid private-only tx for a node started with the defaults: anchored to its genesis (the default
- * prefunded accounts), paid by the first of them, max fees well above the fee model's start.
- */
-const TX = (() => {
+/** Builds txs for a node started with the defaults: anchored to its genesis (the default prefunded accounts). */
+export const DEFAULT_NODE_TX_BUILDER = (() => {
   const worldState = WorldState.open(openNodeDatabase(null), {
     genesisPublicData: prefundedGenesisData(defaultPrefundedAccounts()),
   });
-  const builder = new TxBuilder({
+  return new TxBuilder({
     chainId: 31337n,
     rollupVersion: 1n,
     vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
     protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
     anchorBlockHeader: BlockHeader.empty({ state: worldState.getInitialStateReference() }),
   });
-  const tx = builder.build({
-    feePayer: defaultPrefundedAccounts()[0]?.address as AztecAddress,
-    maxFeesPerGas: new GasFees(0n, 2n * 10n ** 12n),
-  });
-  return StdTx.fromBuffer(tx.toBuffer());
 })();
+
+/** Paid by the first default prefunded account, max fees well above the fee model's start. */
+export const DEFAULT_NODE_TX_FEES = {
+  feePayer: defaultPrefundedAccounts()[0]?.address as AztecAddress,
+  maxFeesPerGas: new GasFees(0n, 2n * 10n ** 12n),
+};
+
+/** A valid private-only tx for a node started with the defaults. */
+const TX = StdTx.fromBuffer(DEFAULT_NODE_TX_BUILDER.build(DEFAULT_NODE_TX_FEES).toBuffer());
 const ADDRESS = '0x0000000000000000000000000000000000000000000000000000000000000005';
 const ETH_ADDRESS = '0x00000000000000000000000000000000000000aa';
 /** The field 1 as the official client sends an Fr (0x + 64 hex digits, the one form the node reads). */

@@ -1,16 +1,22 @@
 import { readFileSync } from 'node:fs';
+import { encodeArguments, FunctionSelector } from '@aztec/stdlib/abi';
 import {
   AztecNodeAdminApiSchema,
   AztecNodeApiSchema,
   createAztecNodeAdminClient,
   createAztecNodeClient,
 } from '@aztec/stdlib/interfaces/client';
+import { Tx as StdTx } from '@aztec/stdlib/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AztecAddress } from '../../src/core/aztec-address.js';
+import { CANONICAL_AUTH_REGISTRY_ADDRESS } from '../../src/core/constants.js';
+import { Fr } from '../../src/core/fr.js';
+import type { PublicCallsSpec } from '../../src/core/tx/tx-builder.js';
 import { RPC_METHODS } from '../../src/rpc/method-table.js';
 import { LISTENER_NAMESPACE, type RpcMethod } from '../../src/rpc/rpc-method.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { postJson, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { ADMIN_CASES, PUBLIC_CASES } from './conformance-cases.js';
+import { ADMIN_CASES, DEFAULT_NODE_TX_BUILDER, DEFAULT_NODE_TX_FEES, PUBLIC_CASES } from './conformance-cases.js';
 import { type Callable, runCases } from './run-cases.js';
 
 /**
@@ -88,6 +94,90 @@ describe('createAztecNodeClient (4.1.2)', () => {
     const client = createAztecNodeClient(node.publicUrl, { rollupVersion: 2 });
     await expect(client.getBlockNumber()).rejects.toThrow(
       /Expected component version rollupVersion to be 2 but received 1/,
+    );
+  });
+});
+
+/** Calldata of an AuthRegistry public function (a protocol contract, present from genesis): selector, then args. */
+async function authRegistryCall(name: string, args: unknown[]): Promise<Fr[]> {
+  const { getCanonicalAuthRegistry } = await import('@aztec/protocol-contracts/auth-registry');
+  const { artifact } = await getCanonicalAuthRegistry();
+  const fn = [...artifact.functions, ...(artifact.nonDispatchPublicFunctions ?? [])].find((f) => f.name === name);
+  if (!fn) throw new Error(`AuthRegistry has no function ${name}`);
+  const selector = await FunctionSelector.fromNameAndParameters(fn.name, fn.parameters);
+  return [selector.toField(), ...encodeArguments(fn, args)].map((f) => new Fr(f.toBigInt()));
+}
+
+describe('createAztecNodeClient (4.1.2): node_simulatePublicCalls with public calls', () => {
+  const sender = DEFAULT_NODE_TX_FEES.feePayer;
+  const message = new Fr(0x5eed_c0den);
+  const simulate = (publicCalls: PublicCallsSpec, txRequestHash: bigint) => {
+    const tx = DEFAULT_NODE_TX_BUILDER.build({
+      ...DEFAULT_NODE_TX_FEES,
+      txRequestHash: new Fr(txRequestHash),
+      publicCalls,
+    });
+    return createAztecNodeClient(node.publicUrl).simulatePublicCalls(StdTx.fromBuffer(tx.toBuffer()));
+  };
+  const registryCall = async (name: string, args: unknown[], isStaticCall = false) => ({
+    contractAddress: new AztecAddress(CANONICAL_AUTH_REGISTRY_ADDRESS),
+    msgSender: sender,
+    calldata: await authRegistryCall(name, args),
+    isStaticCall,
+  });
+
+  it("success: the app logic calls' return values, the tx effect and gas, no revert reason", async () => {
+    const out = await simulate(
+      {
+        appLogic: [
+          await registryCall('set_authorized', [message.value, true]),
+          // A view function: it must be called statically.
+          await registryCall('is_consumable', [sender.toString(), message.value], true),
+        ],
+      },
+      0x51n,
+    );
+    expect(out.revertReason).toBeUndefined();
+    expect(out.txEffect.revertCode.getCode()).toBe(0);
+    // set_authorized returns nothing; is_consumable answers true for what the same sender just authorised.
+    expect(out.publicReturnValues.map((r) => (r.values ?? []).map((v) => v.toBigInt()))).toEqual([[], [1n]]);
+    // The approval is written in public (beside the fee payment).
+    expect(out.txEffect.publicDataWrites.length).toBe(2);
+    const { totalGas, billedGas, publicGas, teardownGas } = out.gasUsed;
+    expect(publicGas.l2Gas).toBeGreaterThan(0);
+    expect(teardownGas.l2Gas).toBe(0);
+    expect(billedGas.l2Gas).toBe(totalGas.l2Gas);
+    expect(out.txEffect.transactionFee.toBigInt()).toBe(
+      BigInt(billedGas.l2Gas) * out.globalVariables.gasFees.feePerL2Gas,
+    );
+  });
+
+  it('revert: the reason with the failing function, revert code 1, the fee still charged', async () => {
+    // consume() of an action nobody authorised fails its assertion (the node has no artifact to render the
+    // message from: the error selector is in the revert data).
+    const consume = await registryCall('consume', [sender.toString(), message.value]);
+    const out = await simulate({ appLogic: [consume] }, 0x52n);
+    expect(out.revertReason?.getOriginalMessage()).toMatch(/^Assertion failed/);
+    expect(out.revertReason?.revertData.length).toBeGreaterThan(0);
+    // The failing call: the registry at its selector (4.1.2 registers only `public_dispatch` of the protocol
+    // contracts' signatures, so no function name).
+    expect(
+      out.revertReason?.functionErrorStack.map((f) => [
+        f.contractAddress.toBigInt(),
+        f.functionSelector?.toField().toBigInt(),
+        f.functionName,
+      ]),
+    ).toEqual([[CANONICAL_AUTH_REGISTRY_ADDRESS, consume.calldata[0]?.value, undefined]]);
+    expect(out.txEffect.revertCode.getCode()).toBe(1);
+    expect(out.publicReturnValues).toHaveLength(1);
+    // Only the fee payment survives the revert.
+    expect(out.txEffect.publicDataWrites.length).toBe(1);
+    const { totalGas, billedGas, publicGas, teardownGas } = out.gasUsed;
+    expect(publicGas.l2Gas).toBeGreaterThan(0);
+    expect(teardownGas.daGas + teardownGas.l2Gas).toBe(0);
+    expect(billedGas).toEqual(totalGas);
+    expect(out.txEffect.transactionFee.toBigInt()).toBe(
+      BigInt(billedGas.l2Gas) * out.globalVariables.gasFees.feePerL2Gas,
     );
   });
 });
