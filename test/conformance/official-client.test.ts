@@ -162,11 +162,9 @@ describe('createAztecNodeClient (4.1.2): node_simulatePublicCalls with public ca
     // The failing call: the registry at its selector (4.1.2 registers only `public_dispatch` of the protocol
     // contracts' signatures, so no function name).
     expect(
-      out.revertReason?.functionErrorStack.map((f) => [
-        f.contractAddress.toBigInt(),
-        f.functionSelector?.toField().toBigInt(),
-        f.functionName,
-      ]),
+      out.revertReason
+        ?.getCallStack()
+        .map((f) => [f.contractAddress.toBigInt(), f.functionSelector?.toField().toBigInt(), f.functionName]),
     ).toEqual([[CANONICAL_AUTH_REGISTRY_ADDRESS, consume.calldata[0]?.value, undefined]]);
     expect(out.txEffect.revertCode.getCode()).toBe(1);
     expect(out.publicReturnValues).toHaveLength(1);
