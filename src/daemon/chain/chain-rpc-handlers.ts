@@ -172,8 +172,13 @@ export function chainRpcHandlers(
     },
 
     // ---- contracts ----
-    node_getContractClass: async (id) => store().contractClasses.get(id.value),
-    node_getContract: async (address) => store().contractInstances.get(address.value),
+    // As 4.1.2's archiver: the protocol contracts are there from genesis, and an instance's current class is the
+    // one in force at the latest block's timestamp (an upgrade counts once its timestamp of change has passed).
+    node_getContractClass: async (id) => store().getContractClass(id.value),
+    node_getContract: async (address) => {
+      const latest = chain().getHeader(chain().latestBlockNumber)?.globalVariables.timestamp ?? 0n;
+      return store().getContractInstanceAt(address.value, latest);
+    },
 
     // ---- node information ----
     node_getNodeInfo: async () => ({
