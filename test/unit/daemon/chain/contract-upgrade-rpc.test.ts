@@ -6,12 +6,10 @@
  * `getContract(address)` at the latest block's timestamp). Protocol contracts are there from genesis, as 4.1.2's
  * archiver registers them.
  */
-import { createHash } from 'node:crypto';
 import { getCanonicalInstanceRegistry } from '@aztec/protocol-contracts/instance-registry';
 import { FunctionSelector } from '@aztec/stdlib/abi';
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import { createAztecNodeClient } from '@aztec/stdlib/interfaces/client';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../../../src/core/aztec-address.js';
 import { CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS, FEE_JUICE_ADDRESS } from '../../../../src/core/constants.js';
@@ -22,6 +20,7 @@ import { type ContractClassSpec, TxBuilder } from '../../../../src/core/tx/tx-bu
 import { chainRpcHandlers } from '../../../../src/daemon/chain/chain-rpc-handlers.js';
 import { RpcService } from '../../../../src/rpc/server/rpc-service.js';
 import { initAztecOracle } from '../../../helpers/aztec-oracle.js';
+import { loopbackRpcOptions } from '../../../helpers/loopback-rpc-service.js';
 import { testHandlers } from '../../../helpers/test-handlers.js';
 import { type DevChain, startDevChain } from './dev-chain-fixture.js';
 
@@ -52,28 +51,8 @@ let rpc: RpcService;
 beforeAll(async () => {
   await initAztecOracle();
   chain = await startDevChain();
-  rpc = new RpcService({
-    host: '127.0.0.1',
-    port: 0,
-    adminHost: '127.0.0.1',
-    adminPort: 0,
-    maxBodySize: 1024 * 1024,
-    maxBatchSize: 100,
-    maxResponseSize: 25 * 1024 * 1024,
-    maxRequestsPerConnection: 8,
-    corsOrigin: '*',
-    dataDirectory: undefined,
-    adminApiKeyHash: createHash('sha256').update('k'.repeat(64)).digest('hex'),
-    disableAdminApiKey: false,
-    resetAdminApiKey: false,
-    versions: {},
-    // The chain's own handlers, as the daemon binds them.
-    handlers: testHandlers(chainRpcHandlers(chain.service, chain.config)),
-    status: () => ({ serving: true, body: { status: 'ok' } }),
-    notServing: () => undefined,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-  });
+  // The chain's own handlers, as the daemon binds them.
+  rpc = new RpcService(loopbackRpcOptions({ handlers: testHandlers(chainRpcHandlers(chain.service, chain.config)) }));
   await rpc.start();
 }, 60_000);
 
