@@ -9,13 +9,15 @@ import { SAME } from './shared-params.js';
 
 export const CONTRACT_METHODS = {
   node_getContractClass: defineMethod({
-    summary: 'A contract class by id, or null.',
+    summary: "A contract class by id (the protocol contracts' from genesis), or null.",
     params: [required('id', field, 'Contract class id.')],
     result: nullable(classResult('ContractClassPublic', (json, path) => ContractClassPublic.fromJSON(json, path))),
     compat: SAME,
   }),
   node_getContract: defineMethod({
-    summary: 'A contract instance by address, or null.',
+    summary:
+      "A contract instance by address, or null: its current class is the one in force at the latest block's " +
+      'timestamp (an upgrade counts once its timestamp of change has passed).',
     params: [required('address', aztecAddress, 'Contract address.')],
     result: nullable(
       classResult('ContractInstanceWithAddress', (json, path) => ContractInstanceWithAddress.fromJSON(json, path)),
