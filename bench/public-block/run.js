@@ -22,6 +22,7 @@ import { encodeArguments, FunctionSelector, loadContractArtifact } from '@aztec/
 import { AztecAddress as StdAztecAddress } from '@aztec/stdlib/aztec-address';
 import { computeInitializationHash } from '@aztec/stdlib/contract';
 import { AztecAddress } from '../../dist/core/aztec-address.js';
+import { ContractClassPublishedEvent } from '../../dist/core/contract/contract-class-published-event.js';
 import { PublicKeys } from '../../dist/core/contract/public-keys.js';
 import { POSEIDON2_ENGINE } from '../../dist/core/crypto/poseidon2.js';
 import { Fr } from '../../dist/core/fr.js';
@@ -61,18 +62,23 @@ async function calldata(name, args) {
 const payers = Array.from({ length: 8 }, (_, i) => new AztecAddress(0x9000n + BigInt(i)));
 const ADMIN = payers[0];
 const constructorArgs = [StdAztecAddress.fromBigInt(ADMIN.value), 'BenchToken', 'BT', 18];
-const instanceSpec = {
-  salt: new Fr(0x70ce40001n),
-  contractClassId: undefined, // set from the class publication below
-  initializationHash: new Fr((await computeInitializationHash(abiOf('constructor'), constructorArgs)).toBigInt()),
-  publicKeys: PublicKeys.default(),
-  deployer: AztecAddress.ZERO,
-};
 const contractClass = {
   artifactHash: new Fr(0xa1n),
   privateFunctionsRoot: new Fr(0xa2n),
   packedBytecode: Buffer.from(json.functions.find((f) => f.name === 'public_dispatch').bytecode, 'base64'),
 };
+const instanceSpec = {
+  salt: new Fr(0x70ce40001n),
+  contractClassId: ContractClassPublishedEvent.create(
+    contractClass.artifactHash,
+    contractClass.privateFunctionsRoot,
+    contractClass.packedBytecode,
+  ).contractClassId,
+  initializationHash: new Fr((await computeInitializationHash(abiOf('constructor'), constructorArgs)).toBigInt()),
+  publicKeys: PublicKeys.default(),
+  deployer: AztecAddress.ZERO,
+};
+const TOKEN = TxBuilder.instanceAddress(instanceSpec);
 
 // ---- the chain ----
 
@@ -87,13 +93,6 @@ const { clock, db, pending, service, builder } = await startBenchDevChain(
   },
   join(dir, 'chain.sqlite'),
 );
-const { ContractClassPublishedEvent } = await import('../../dist/core/contract/contract-class-published-event.js');
-instanceSpec.contractClassId = ContractClassPublishedEvent.create(
-  contractClass.artifactHash,
-  contractClass.privateFunctionsRoot,
-  contractClass.packedBytecode,
-).contractClassId;
-const TOKEN = TxBuilder.instanceAddress(instanceSpec);
 
 let request = 1n;
 const tx = (feePayer, options = {}) =>

@@ -108,6 +108,10 @@ async function authRegistryCall(name: string, args: unknown[]): Promise<Fr[]> {
   return [selector.toField(), ...encodeArguments(fn, args)].map((f) => new Fr(f.toBigInt()));
 }
 
+/** The fee on `gas` at the block's fees (no priority fees): what the tx effect must charge. */
+const feeOf = (gas: { daGas: number; l2Gas: number }, fees: { feePerDaGas: bigint; feePerL2Gas: bigint }) =>
+  BigInt(gas.daGas) * fees.feePerDaGas + BigInt(gas.l2Gas) * fees.feePerL2Gas;
+
 describe('createAztecNodeClient (4.1.2): node_simulatePublicCalls with public calls', () => {
   const sender = DEFAULT_NODE_TX_FEES.feePayer;
   const message = new Fr(0x5eed_c0den);
@@ -147,9 +151,7 @@ describe('createAztecNodeClient (4.1.2): node_simulatePublicCalls with public ca
     expect(publicGas.l2Gas).toBeGreaterThan(0);
     expect(teardownGas.l2Gas).toBe(0);
     expect(billedGas.l2Gas).toBe(totalGas.l2Gas);
-    expect(out.txEffect.transactionFee.toBigInt()).toBe(
-      BigInt(billedGas.l2Gas) * out.globalVariables.gasFees.feePerL2Gas,
-    );
+    expect(out.txEffect.transactionFee.toBigInt()).toBe(feeOf(billedGas, out.globalVariables.gasFees));
   });
 
   it('revert: the reason with the failing function, revert code 1, the fee still charged', async () => {
@@ -174,9 +176,7 @@ describe('createAztecNodeClient (4.1.2): node_simulatePublicCalls with public ca
     expect(publicGas.l2Gas).toBeGreaterThan(0);
     expect(teardownGas.daGas + teardownGas.l2Gas).toBe(0);
     expect(billedGas).toEqual(totalGas);
-    expect(out.txEffect.transactionFee.toBigInt()).toBe(
-      BigInt(billedGas.l2Gas) * out.globalVariables.gasFees.feePerL2Gas,
-    );
+    expect(out.txEffect.transactionFee.toBigInt()).toBe(feeOf(billedGas, out.globalVariables.gasFees));
   });
 });
 
