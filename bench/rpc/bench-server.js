@@ -8,7 +8,6 @@
 //   l2node            - the node's own server code from dist/ (method table, jayson, param parsing, result
 //                       encoding, headers), with node_getBlockNumber and node_getBlock bound to fixed values
 import http from 'node:http';
-import { pino } from 'pino';
 import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
@@ -18,6 +17,8 @@ import { RPC_METHODS } from '../../dist/rpc/method-table.js';
 import { GZIP_THRESHOLD, jsonResponseHeaders } from '../../dist/rpc/server/rpc-listener.js';
 import { RpcService } from '../../dist/rpc/server/rpc-service.js';
 import { versionHeaders } from '../../dist/rpc/server/version-headers.js';
+// The tests' options of an in-process server (test/helpers), loaded as TypeScript: it imports only types.
+import { rpcServiceOptions } from '../../test/helpers/rpc-service-options.ts';
 import { heavyPayload } from './heavy-payload.js';
 
 const kind = process.argv[2];
@@ -74,27 +75,7 @@ if (kind === 'bare') {
     bareServer((length, chars) => [...(chars > GZIP_THRESHOLD ? varying : headers), 'content-length', String(length)]),
   );
 } else if (kind === 'l2node') {
-  const service = new RpcService({
-    host: '127.0.0.1',
-    port: 0,
-    adminHost: '127.0.0.1',
-    adminPort: 0,
-    maxBodySize: 1024 * 1024,
-    maxBatchSize: 100,
-    maxResponseSize: 25 * 1024 * 1024,
-    maxRequestsPerConnection: 8,
-    corsOrigin: '*',
-    dataDirectory: undefined,
-    adminApiKeyHash: undefined,
-    disableAdminApiKey: true,
-    resetAdminApiKey: false,
-    versions,
-    handlers: allHandlers,
-    status: () => ({ serving: true, body: { status: 'ok' } }),
-    notServing: () => undefined,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-  });
+  const service = new RpcService(rpcServiceOptions({ versions, handlers: allHandlers }));
   await service.start();
   process.stdout.write(`${JSON.stringify({ port: Number(new URL(service.publicUrl).port) })}\n`);
 } else {

@@ -8,6 +8,7 @@ import type { NodeStreamEvent, SnapshotEvent } from '../../src/rpc/node-stream-e
 import { hashAdminApiKey } from '../../src/rpc/server/admin-api-key.js';
 import { type EventFeed, EventStream } from '../../src/rpc/server/event-stream.js';
 import { RpcService } from '../../src/rpc/server/rpc-service.js';
+import { rpcServiceOptions } from '../helpers/rpc-service-options.js';
 import { blockEvent, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
 import { testHandlers } from '../helpers/test-handlers.js';
 import { untilTrue } from '../helpers/until.js';
@@ -48,28 +49,15 @@ let service: RpcService;
 let eventsUrl: string;
 
 beforeAll(async () => {
-  service = new RpcService({
-    host: '127.0.0.1',
-    port: 0,
-    adminHost: '127.0.0.1',
-    adminPort: 0,
-    maxBodySize: 1024 * 1024,
-    maxBatchSize: 100,
-    maxResponseSize: 25 * 1024 * 1024,
-    maxRequestsPerConnection: 8,
-    corsOrigin: '*',
-    dataDirectory: undefined,
-    adminApiKeyHash: hashAdminApiKey(KEY).toString('hex'),
-    disableAdminApiKey: false,
-    resetAdminApiKey: false,
-    versions: { l1ChainId: 31337, rollupVersion: 1, packageVersion: '0.1.0' },
-    handlers: testHandlers({}),
-    status: () => ({ serving: true, body: { status: 'ok' } }),
-    notServing: () => undefined,
-    events: feed,
-    log,
-    print: () => {},
-  });
+  service = new RpcService(
+    rpcServiceOptions({
+      adminApiKeyHash: hashAdminApiKey(KEY).toString('hex'),
+      disableAdminApiKey: false,
+      handlers: testHandlers({}),
+      events: feed,
+      log,
+    }),
+  );
   await service.start();
   eventsUrl = `${service.adminUrl.replace('http:', 'ws:')}/events`;
 });

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockHeader } from '../../src/core/block/block-header.js';
 import { rpcErrors } from '../../src/rpc/errors.js';
 import type { RpcHandlers } from '../../src/rpc/rpc-handlers.js';
-import { adminExposureWarning, isLoopback, RpcService } from '../../src/rpc/server/rpc-service.js';
+import {
+  adminExposureWarning,
+  isLoopback,
+  RpcService,
+  type RpcServiceOptions,
+} from '../../src/rpc/server/rpc-service.js';
+import { rpcServiceOptions } from '../helpers/rpc-service-options.js';
 import { postJson, rpc } from '../helpers/spawn-node.js';
 import { testHandlers } from '../helpers/test-handlers.js';
 
@@ -75,28 +81,14 @@ const handlers: RpcHandlers = testHandlers({
 
 let service: RpcService;
 
-function serviceOptions(): ConstructorParameters<typeof RpcService>[0] {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    adminHost: '127.0.0.1',
-    adminPort: 0,
-    maxBodySize: 1024 * 1024,
-    maxBatchSize: 100,
-    maxResponseSize: 25 * 1024 * 1024,
-    maxRequestsPerConnection: 8,
-    corsOrigin: '*',
-    dataDirectory: undefined,
-    adminApiKeyHash: undefined,
-    disableAdminApiKey: true,
-    resetAdminApiKey: false,
+function serviceOptions(): RpcServiceOptions {
+  return rpcServiceOptions({
     versions: { l1ChainId: 31337, rollupVersion: 3, packageVersion: '0.1.0' },
     handlers,
     status: () => ({ serving: state === 'running', body: { status: state === 'running' ? 'ok' : state, state } }),
     notServing: () => (state === 'running' ? undefined : state),
     log,
-    print: () => {},
-  };
+  });
 }
 
 beforeAll(async () => {
