@@ -17,7 +17,8 @@ import { RPC_METHODS } from '../../dist/rpc/method-table.js';
 import { GZIP_THRESHOLD, jsonResponseHeaders } from '../../dist/rpc/server/rpc-listener.js';
 import { RpcService } from '../../dist/rpc/server/rpc-service.js';
 import { versionHeaders } from '../../dist/rpc/server/version-headers.js';
-import { loopbackRpcOptions } from '../../test/helpers/loopback-rpc-service.ts';
+// The tests' options of an in-process server (test/helpers), loaded as TypeScript: it imports only types.
+import { rpcServiceOptions } from '../../test/helpers/rpc-service-options.ts';
 import { heavyPayload } from './heavy-payload.js';
 
 const kind = process.argv[2];
@@ -74,8 +75,7 @@ if (kind === 'bare') {
     bareServer((length, chars) => [...(chars > GZIP_THRESHOLD ? varying : headers), 'content-length', String(length)]),
   );
 } else if (kind === 'l2node') {
-  // The test suite's loopback options: the node's default limits, no admin key (Node strips the helper's types).
-  const service = new RpcService(loopbackRpcOptions({ versions, handlers: allHandlers }));
+  const service = new RpcService(rpcServiceOptions({ versions, handlers: allHandlers }));
   await service.start();
   process.stdout.write(`${JSON.stringify({ port: Number(new URL(service.publicUrl).port) })}\n`);
 } else {

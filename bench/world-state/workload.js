@@ -2,18 +2,8 @@
  * The inputs both tree implementations receive, generated from a seed so every run (and both sides of one run)
  * see exactly the same values. Field elements are 31 random bytes (always below the BN254 modulus).
  */
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' mulberry32 (test/helpers), loaded as TypeScript: it imports nothing.
+import { prng } from '../../test/helpers/prng.ts';
 
 export class Workload {
   constructor(seed) {

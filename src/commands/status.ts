@@ -5,7 +5,16 @@ import { adminUrlFlag, apiKeyFlag, fullFlag, nodeUrlFlag, timeoutFlag } from './
 import { EXIT_CODES } from './_lib/exit-codes.js';
 import { keyValues, shortHex } from './_lib/human-format.js';
 import { NodeConnection } from './_lib/node-connection.js';
-import { at, textAt, wireOf } from './_lib/wire-json.js';
+import { wireOf } from './_lib/wire-json.js';
+
+/** The parts of GET /status this command reads (the body is free-form JSON; a part may be missing). */
+interface StatusBody {
+  readonly status?: unknown;
+  readonly ready?: unknown;
+  readonly notReadyReason?: unknown;
+  readonly sync?: { readonly state?: string; readonly pausedBy?: readonly string[] };
+  readonly follower?: { readonly upstream?: string; readonly behind?: number };
+}
 
 export default class Status extends BaseCommand {
   static override summary = 'Show whether the node is up, where its chain stands, and whether admin access works.';
@@ -39,22 +48,23 @@ export default class Status extends BaseCommand {
       });
     }
     const serving = health.status === 200;
-    const [info, tips, ready, pending, minFees] = serving
+    const chain = serving
       ? await Promise.all([
-          node.call('node_getNodeInfo').then((v) => wireOf('node_getNodeInfo', v)),
-          node.call('node_getL2Tips').then((v) => wireOf('node_getL2Tips', v)),
+          node.call('node_getNodeInfo'),
+          node.call('node_getL2Tips'),
           node.call('node_isReady'),
           node.call('node_getPendingTxCount'),
-          node.call('node_getCurrentMinFees').then((v) => wireOf('node_getCurrentMinFees', v)),
+          node.call('node_getCurrentMinFees'),
         ])
-      : [null, null, false, null, null];
+      : undefined;
+    const [info, tips, ready, pending, minFees] = chain ?? [undefined, undefined, false, undefined, undefined];
     const admin = await this.checkAdmin(flags);
     // Why the node is not ready when the node itself is the reason (a full disk): GET /status says it.
     // GET /status's readiness: `ready` there means it also produces or follows blocks (not paused, not behind).
-    const followingChain = serving && at(health.body, 'ready') === true;
-    const notReadyReason = serving && (!ready || !followingChain) ? at(health.body, 'notReadyReason') : undefined;
-    const sync = at(health.body, 'sync') as { state?: string; pausedBy?: string[] } | undefined;
-    const follower = at(health.body, 'follower') as { upstream?: string; behind?: number } | undefined;
+    const body: StatusBody = typeof health.body === 'object' && health.body !== null ? health.body : {};
+    const followingChain = serving && body.ready === true;
+    const notReadyReason = serving && (!ready || !followingChain) ? body.notReadyReason : undefined;
+    const { sync, follower } = body;
     const syncLine = sync?.state
       ? `${sync.state}${sync.pausedBy?.length ? ` (paused by ${sync.pausedBy.join(', ')})` : ''}` +
         (follower ? `; following ${follower.upstream}, ${follower.behind ?? 0} blocks behind` : '')
@@ -65,27 +75,26 @@ export default class Status extends BaseCommand {
         ? ', ready for txs'
         : `, ready for txs, not following the chain${notReadyReason ? `: ${String(notReadyReason)}` : ''}`;
 
-    const tip = (name: string, path: string) => `${name} ${textAt(tips, `${path}.number`)}`;
     this.log(
       keyValues([
-        ['node', `${flags['node-url']}  ${textAt(health.body, 'status')}${serving ? readyText : ''}`],
+        ['node', `${flags['node-url']}  ${String(body.status ?? '-')}${serving ? readyText : ''}`],
         ['sync', serving ? syncLine : undefined],
         [
           'version',
-          serving
-            ? `l2node ${textAt(info, 'nodeVersion')}, rollup version ${textAt(info, 'rollupVersion')}, L1 chain id ${textAt(info, 'l1ChainId')}`
+          info
+            ? `l2node ${info.nodeVersion}, rollup version ${info.rollupVersion}, L1 chain id ${info.l1ChainId}`
             : undefined,
         ],
         [
           'chain',
-          serving
-            ? `${tip('proposed', 'proposed')} (${shortHex(textAt(tips, 'proposed.hash'), flags.full)}), ${tip('checkpointed', 'checkpointed.block')}, ${tip('proven', 'proven.block')}, ${tip('finalized', 'finalized.block')}`
+          tips
+            ? `proposed ${tips.proposed.number} (${shortHex(tips.proposed.hash, flags.full)}), checkpointed ${tips.checkpointed.block.number}, proven ${tips.proven.block.number}, finalized ${tips.finalized.block.number}`
             : undefined,
         ],
         [
           'mempool',
-          serving
-            ? `${pending} pending; min fee ${textAt(minFees, 'feePerL2Gas')} per L2 gas, ${textAt(minFees, 'feePerDaGas')} per DA gas`
+          minFees
+            ? `${pending} pending; min fee ${minFees.feePerL2Gas} per L2 gas, ${minFees.feePerDaGas} per DA gas`
             : undefined,
         ],
         ['admin', `${flags['admin-url']}  ${admin.summary}`],
@@ -102,7 +111,7 @@ export default class Status extends BaseCommand {
     return {
       node: {
         url: flags['node-url'],
-        status: at(health.body, 'status') ?? null,
+        status: body.status ?? null,
         httpStatus: health.status,
         ready,
         followingChain,
@@ -110,9 +119,9 @@ export default class Status extends BaseCommand {
         sync: sync ?? null,
         follower: follower ?? null,
       },
-      info,
-      tips,
-      mempool: serving ? { pending, minFees } : null,
+      info: info ? wireOf('node_getNodeInfo', info) : null,
+      tips: tips ? wireOf('node_getL2Tips', tips) : null,
+      mempool: minFees ? { pending, minFees: wireOf('node_getCurrentMinFees', minFees) } : null,
       admin: {
         url: flags['admin-url'],
         reachable: admin.reachable,

@@ -77,17 +77,31 @@ export interface StreamProduction {
 
 /** A follower's progress towards its upstream; figures that cannot be measured yet are absent. */
 export interface StreamSyncProgress {
+  /** syncing, synced, paused, refused, diverged, unreachable (or starting). */
   readonly state: string;
   readonly upstream: string;
+  /** This node's latest block. */
   readonly blockNumber: number;
+  /** The upstream's latest block, once polled. */
   readonly targetBlockNumber?: number;
+  /** Blocks behind the upstream, once polled. */
   readonly behind?: number;
-  /** 0 to 100. */
+  /** Percent of the upstream's chain this node has (0 to 100), once polled. */
   readonly percent?: number;
+  /** Blocks applied per second over the last seconds, once measurable. */
   readonly blocksPerSecond?: number;
+  /** Seconds to the target at that rate, when behind and measurable. */
   readonly etaSeconds?: number;
+  /** ISO time of the last successful poll. */
   readonly lastPollAt?: string;
-  readonly problem?: { readonly subject: string; readonly message: string; readonly since: string };
+  /** Why the sync is stuck on its upstream; it stays until the upstream serves something that verifies. */
+  readonly problem?: {
+    /** What was refused ("block 12", "checkpoint 5"), or what failed ("upstream"). */
+    readonly subject: string;
+    readonly message: string;
+    /** ISO time it was first seen. */
+    readonly since: string;
+  };
 }
 
 /** A snapshot upload (nodeAdmin_startSnapshotUpload): running or not, its phase and progress, the last result. */

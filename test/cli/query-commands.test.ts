@@ -11,7 +11,7 @@ import { deriveStorageSlotInMap } from '../../src/core/hash/siloing.js';
 import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { type CliRun, type Envelope, envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
-import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { QUICK_EPOCH_FLAGS, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -72,18 +72,7 @@ async function both(args: readonly string[], code = 0): Promise<{ human: CliRun;
 
 beforeAll(async () => {
   node = await spawnNode({
-    args: [
-      '--sequencer-mode',
-      'on-demand',
-      '--slot-duration',
-      '2',
-      '--epoch-duration',
-      '2',
-      '--proof-delay',
-      '1',
-      '--finality-delay',
-      '1',
-    ],
+    args: ['--sequencer-mode', 'on-demand', '--slot-duration', '2', ...QUICK_EPOCH_FLAGS],
   });
   env = { NODE_URL: node.publicUrl, NODE_ADMIN_URL: node.adminUrl };
   dir = mkdtempSync(join(tmpdir(), 'l2node-cli-query-'));

@@ -4,7 +4,7 @@ import { GENESIS_ARCHIVE_ROOT, GENESIS_BLOCK_HEADER_HASH } from '../../src/core/
 import { toHex64 } from '../../src/core/fr.js';
 import { SiblingPath } from '../../src/daemon/world-state/sibling-path.js';
 import { call, result } from '../helpers/mempool-e2e.js';
-import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
+import { postJson, QUICK_EPOCH_FLAGS, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -27,12 +27,7 @@ beforeAll(async () => {
       'interval',
       '--min-txs-per-block',
       '0',
-      '--epoch-duration',
-      '2',
-      '--proof-delay',
-      '1',
-      '--finality-delay',
-      '1',
+      ...QUICK_EPOCH_FLAGS,
     ],
   });
 });

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { BlockHeader } from '../../src/core/block/block-header.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import { freeLoopbackPort } from '../helpers/free-port.js';
 import {
   type RpcAnswer as Answer,
   devTxBuilder,
@@ -15,7 +15,8 @@ import {
   prefundedFlag,
   result,
 } from '../helpers/mempool-e2e.js';
-import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
+import { prng } from '../helpers/prng.js';
+import { postJson, QUICK_EPOCH_FLAGS, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -34,29 +35,7 @@ const PAYER = new AztecAddress(0x5001n);
 const FUNDED = [{ address: PAYER, amount: 10n ** 26n }];
 const COMMON = ['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key'];
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = prng(SEED);
-
-/** A port free now, so that the dev node comes back where the follower looks for it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One node under test: how to start it again on the same directory, and what it has answered so far. */
 interface Subject {
@@ -142,7 +121,7 @@ async function sendLoop(): Promise<void> {
 }
 
 beforeAll(async () => {
-  const devPort = await freePort();
+  const devPort = await freeLoopbackPort();
   const devDir = mkdtempSync(join(tmpdir(), 'l2node-crash-dev-'));
   const folDir = mkdtempSync(join(tmpdir(), 'l2node-crash-fol-'));
   dirs.push(devDir, folDir);
@@ -160,12 +139,7 @@ beforeAll(async () => {
     '2',
     '--min-txs-per-block',
     '1',
-    '--epoch-duration',
-    '2',
-    '--proof-delay',
-    '1',
-    '--finality-delay',
-    '1',
+    ...QUICK_EPOCH_FLAGS,
   ];
   const devUrl = `http://127.0.0.1:${devPort}`;
   const folArgs = [

@@ -9,7 +9,7 @@ import type { TxBuilder, TxBuildOptions } from '../../src/core/tx/tx-builder.js'
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { rpcResult } from '../helpers/rpc-result.js';
-import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { QUICK_EPOCH_FLAGS, type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -69,12 +69,7 @@ beforeAll(async () => {
       '16',
       '--min-txs-per-block',
       '2',
-      '--epoch-duration',
-      '2',
-      '--proof-delay',
-      '1',
-      '--finality-delay',
-      '1',
+      ...QUICK_EPOCH_FLAGS,
     ],
   });
   builder = devTxBuilder(genesisHeader(FUNDED));

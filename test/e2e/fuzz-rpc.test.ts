@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RPC_METHODS } from '../../src/rpc/method-table.js';
 import type { RpcMethod } from '../../src/rpc/rpc-method.js';
+import { prng } from '../helpers/prng.js';
 import { type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -25,17 +26,6 @@ afterAll(async () => {
   await node?.stop();
 });
 
-/** mulberry32: tiny, seedable, good enough to pick cases. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = prng(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 const int = (n: number) => Math.floor(rand() * n);

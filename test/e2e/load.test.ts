@@ -7,6 +7,7 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { devTxBuilder, genesisHeader, prefundedFlag } from '../helpers/mempool-e2e.js';
+import { prng } from '../helpers/prng.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 
 /**
@@ -56,17 +57,6 @@ afterAll(async () => {
   await node?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rss = (pid: number): number => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -21,6 +21,12 @@ const BASE_FLAGS: readonly [string, string][] = [
   ['--log-format', 'json'],
 ];
 
+/**
+ * Epochs of two slots, proven one slot after they end and final one slot later: the proven and finalized tips
+ * move within a test's time.
+ */
+export const QUICK_EPOCH_FLAGS = ['--epoch-duration', '2', '--proof-delay', '1', '--finality-delay', '1'] as const;
+
 export interface SpawnNodeOptions {
   /** Extra flags; one named here replaces the base flag of the same name. */
   readonly args?: readonly string[];

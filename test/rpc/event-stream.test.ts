@@ -8,7 +8,7 @@ import type { NodeStreamEvent, SnapshotEvent } from '../../src/rpc/node-stream-e
 import { hashAdminApiKey } from '../../src/rpc/server/admin-api-key.js';
 import { type EventFeed, EventStream } from '../../src/rpc/server/event-stream.js';
 import { RpcService } from '../../src/rpc/server/rpc-service.js';
-import { loopbackRpcOptions } from '../helpers/loopback-rpc-service.js';
+import { rpcServiceOptions } from '../helpers/rpc-service-options.js';
 import { blockEvent, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
 import { testHandlers } from '../helpers/test-handlers.js';
 import { untilTrue } from '../helpers/until.js';
@@ -50,10 +50,9 @@ let eventsUrl: string;
 
 beforeAll(async () => {
   service = new RpcService(
-    loopbackRpcOptions({
+    rpcServiceOptions({
       adminApiKeyHash: hashAdminApiKey(KEY).toString('hex'),
       disableAdminApiKey: false,
-      versions: { l1ChainId: 31337, rollupVersion: 1, packageVersion: '0.1.0' },
       handlers: testHandlers({}),
       events: feed,
       log,

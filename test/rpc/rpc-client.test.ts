@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { RpcClient } from '../../src/rpc/client/rpc-client.js';
@@ -9,6 +8,7 @@ import { RpcClientError } from '../../src/rpc/client/rpc-client-error.js';
 import { METHOD_NOT_FOUND, RpcError, rpcErrors } from '../../src/rpc/errors.js';
 import { RpcService } from '../../src/rpc/server/rpc-service.js';
 import { aTx } from '../helpers/a-tx.js';
+import { rpcServiceOptions } from '../helpers/rpc-service-options.js';
 import { testHandlers } from '../helpers/test-handlers.js';
 
 /** The client against the real server machinery, and against things that are not a node. */
@@ -19,42 +19,30 @@ let silent: Server;
 const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
 beforeAll(async () => {
-  service = new RpcService({
-    host: '127.0.0.1',
-    port: 0,
-    adminHost: '127.0.0.1',
-    adminPort: 0,
-    // Room for a tx (about 134 KB), not for the 360 KB of the 413 case.
-    maxBodySize: 256 * 1024,
-    maxBatchSize: 100,
-    maxResponseSize: 25 * 1024 * 1024,
-    maxRequestsPerConnection: 8,
-    corsOrigin: '*',
-    dataDirectory: undefined,
-    adminApiKeyHash: createHash('sha256').update(KEY).digest('hex'),
-    disableAdminApiKey: false,
-    resetAdminApiKey: false,
-    versions: {},
-    handlers: testHandlers({
-      node_getBlockNumber: async () => 7,
-      node_getCurrentMinFees: async () => new GasFees(1n, 2n),
-      node_getBlock: async () => undefined,
-      node_sendTx: async () => {
-        throw rpcErrors.txInvalid(['bad proof']);
-      },
-      nodeAdmin_pauseSync: async () => {},
-      // A deliberately wrong handler: the client must notice.
-      node_getVersion: (async () => '1') as unknown as () => Promise<number>,
-      // Every method has a handler; a node may still refuse one with METHOD_NOT_FOUND and its own words.
-      node_getBlocks: async () => {
-        throw new RpcError(METHOD_NOT_FOUND, 'node_getBlocks is not available yet');
-      },
+  service = new RpcService(
+    rpcServiceOptions({
+      // Room for a tx (about 134 KB), not for the 360 KB of the 413 case.
+      maxBodySize: 256 * 1024,
+      adminApiKeyHash: createHash('sha256').update(KEY).digest('hex'),
+      disableAdminApiKey: false,
+      versions: {},
+      handlers: testHandlers({
+        node_getBlockNumber: async () => 7,
+        node_getCurrentMinFees: async () => new GasFees(1n, 2n),
+        node_getBlock: async () => undefined,
+        node_sendTx: async () => {
+          throw rpcErrors.txInvalid(['bad proof']);
+        },
+        nodeAdmin_pauseSync: async () => {},
+        // A deliberately wrong handler: the client must notice.
+        node_getVersion: (async () => '1') as unknown as () => Promise<number>,
+        // Every method has a handler; a node may still refuse one with METHOD_NOT_FOUND and its own words.
+        node_getBlocks: async () => {
+          throw new RpcError(METHOD_NOT_FOUND, 'node_getBlocks is not available yet');
+        },
+      }),
     }),
-    status: () => ({ serving: true, body: { status: 'ok' } }),
-    notServing: () => undefined,
-    log: pino({ level: 'silent' }),
-    print: () => {},
-  });
+  );
   await service.start();
   html = createServer((_req, res) => {
     res.writeHead(502, { 'content-type': 'text/html' });

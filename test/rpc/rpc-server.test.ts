@@ -7,8 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockHeader } from '../../src/core/block/block-header.js';
 import { rpcErrors } from '../../src/rpc/errors.js';
 import type { RpcHandlers } from '../../src/rpc/rpc-handlers.js';
-import { adminExposureWarning, isLoopback, RpcService } from '../../src/rpc/server/rpc-service.js';
-import { loopbackRpcOptions } from '../helpers/loopback-rpc-service.js';
+import {
+  adminExposureWarning,
+  isLoopback,
+  RpcService,
+  type RpcServiceOptions,
+} from '../../src/rpc/server/rpc-service.js';
+import { rpcServiceOptions } from '../helpers/rpc-service-options.js';
 import { postJson, rpc } from '../helpers/spawn-node.js';
 import { testHandlers } from '../helpers/test-handlers.js';
 
@@ -76,8 +81,8 @@ const handlers: RpcHandlers = testHandlers({
 
 let service: RpcService;
 
-function serviceOptions(): ConstructorParameters<typeof RpcService>[0] {
-  return loopbackRpcOptions({
+function serviceOptions(): RpcServiceOptions {
+  return rpcServiceOptions({
     versions: { l1ChainId: 31337, rollupVersion: 3, packageVersion: '0.1.0' },
     handlers,
     status: () => ({ serving: state === 'running', body: { status: state === 'running' ? 'ok' : state, state } }),

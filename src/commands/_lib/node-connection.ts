@@ -1,7 +1,4 @@
 import { RpcClient } from '../../rpc/client/rpc-client.js';
-import { RpcClientError } from '../../rpc/client/rpc-client-error.js';
-import type { RpcMethodName, RpcMethods } from '../../rpc/method-table.js';
-import type { ClientArgs, ParamsOf, ResultOf } from '../../rpc/rpc-method.js';
 import { httpFetch } from './http-fetch.js';
 import { type ListenerKind, rpcFailure } from './rpc-failure.js';
 
@@ -21,6 +18,10 @@ export class NodeConnection {
   readonly url: string;
   readonly listener: ListenerKind;
   private readonly client: RpcClient;
+  /** A call of the method table, its result decoded by the table's codec; failures are command errors. */
+  readonly call: RpcClient['call'];
+  /** Any method by name with JSON params (`l2node rpc`). */
+  readonly callRaw: RpcClient['callRaw'];
   #lastHeaders: Headers | undefined;
 
   constructor(options: NodeConnectionOptions) {
@@ -35,32 +36,15 @@ export class NodeConnection {
         this.#lastHeaders = response.headers;
         return response;
       },
+      mapError: (err) => rpcFailure(err, this.listener),
     });
+    this.call = this.client.call.bind(this.client);
+    this.callRaw = this.client.callRaw.bind(this.client);
   }
 
   /** Headers of the last answer, e.g. `x-aztec-l2CircuitsVkTreeRoot`. */
   get lastHeaders(): Headers | undefined {
     return this.#lastHeaders;
-  }
-
-  async call<N extends RpcMethodName>(
-    method: N,
-    ...params: ClientArgs<ParamsOf<RpcMethods[N]>>
-  ): Promise<ResultOf<RpcMethods[N]>> {
-    try {
-      return await this.client.call(method, ...params);
-    } catch (err) {
-      throw err instanceof RpcClientError ? rpcFailure(err, this.listener) : err;
-    }
-  }
-
-  /** Any method by name with JSON params (`l2node rpc`). */
-  async callRaw(method: string, params: readonly unknown[]): Promise<unknown> {
-    try {
-      return await this.client.callRaw(method, params);
-    } catch (err) {
-      throw err instanceof RpcClientError ? rpcFailure(err, this.listener) : err;
-    }
   }
 
   /** GET /status of the listener (no key needed): its HTTP status and JSON body, or undefined when unreachable. */

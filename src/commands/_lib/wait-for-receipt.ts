@@ -1,3 +1,4 @@
+import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import { CliError } from './cli-error.js';
 import { EXIT_CODES } from './exit-codes.js';
 import type { NodeConnection } from './node-connection.js';
@@ -22,15 +23,12 @@ export interface WaitOptions {
  * Polls node_getTxReceipt until the tx reaches `until` (or a later status), and returns that receipt. A dropped
  * tx fails with its reason (exit 1), a hash the node never saw with exit 4, running out of time with exit 1.
  */
-export async function waitForReceipt(node: NodeConnection, txHash: string, o: WaitOptions): Promise<unknown> {
+export async function waitForReceipt(node: NodeConnection, txHash: string, o: WaitOptions): Promise<TxReceipt> {
   const target = TX_PROGRESS.indexOf(o.until);
   const deadline = Date.now() + o.maxWaitMs;
   let last = '';
   for (;;) {
-    const receipt = wireOf('node_getTxReceipt', await node.call('node_getTxReceipt', txHash)) as {
-      status: string;
-      error?: string;
-    };
+    const receipt = await node.call('node_getTxReceipt', txHash);
     if (receipt.status !== last) {
       last = receipt.status;
       o.onStatus?.(last);
@@ -42,10 +40,10 @@ export async function waitForReceipt(node: NodeConnection, txHash: string, o: Wa
       throw new CliError(`tx ${txHash} was dropped: ${receipt.error ?? 'no reason given'}`, {
         exitCode: EXIT_CODES.error,
         code: 'TX_DROPPED',
-        data: receipt,
+        data: wireOf('node_getTxReceipt', receipt),
       });
     }
-    if (TX_PROGRESS.indexOf(receipt.status as TxProgress) >= target) return receipt;
+    if ((TX_PROGRESS as readonly string[]).indexOf(receipt.status) >= target) return receipt;
     if (Date.now() >= deadline) {
       throw new CliError(
         `tx ${txHash} is still ${receipt.status} after ${Math.round(o.maxWaitMs / 1000)} s (waiting for ${o.until})`,
@@ -53,7 +51,7 @@ export async function waitForReceipt(node: NodeConnection, txHash: string, o: Wa
           exitCode: EXIT_CODES.error,
           code: 'WAIT_TIMEOUT',
           actions: ['wait longer: --max-wait <seconds>', 'see the chain: l2node query tips'],
-          data: receipt,
+          data: wireOf('node_getTxReceipt', receipt),
         },
       );
     }

@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core';
 import { AdminCommand } from '../_lib/admin-command.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
-import { wireOf } from '../_lib/wire-json.js';
 
 export default class SendL1Message extends AdminCommand {
   static override summary = 'Dev mode: send an L1-to-L2 message to the node as the L1 Inbox would.';
@@ -25,16 +24,10 @@ export default class SendL1Message extends AdminCommand {
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(SendL1Message);
     const message = parseHexArgument(args.message, 'message');
-    const sent = wireOf(
-      'nodeDev_sendL1ToL2Message',
-      await this.adminNode(flags).call('nodeDev_sendL1ToL2Message', message),
-    ) as {
-      index: string;
-      checkpoint: number;
-    };
+    const sent = await this.adminNode(flags).call('nodeDev_sendL1ToL2Message', message);
     // Shown as typed (the node got it padded to 64 digits).
     const shown = args.message.trim().toLowerCase();
     this.log(`sent ${shown}: leaf index ${sent.index}, enters the message tree with checkpoint ${sent.checkpoint}`);
-    return { message: shown, index: sent.index, checkpoint: sent.checkpoint };
+    return { message: shown, index: sent.index.toString(), checkpoint: sent.checkpoint };
   }
 }

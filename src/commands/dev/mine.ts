@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core';
 import { AdminCommand } from '../_lib/admin-command.js';
 import { CliError } from '../_lib/cli-error.js';
-import { wireOf } from '../_lib/wire-json.js';
 
 export default class Mine extends AdminCommand {
   static override summary = 'Dev mode: build blocks now (anvil_mine), with the pending txs or empty.';
@@ -17,10 +16,7 @@ export default class Mine extends AdminCommand {
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(Mine);
     if (args.count < 1 || args.count > 1000) throw CliError.usage(`count must be 1 to 1000, got ${args.count}`);
-    const blocks = wireOf(
-      'nodeDev_mineBlocks',
-      await this.adminNode(flags).call('nodeDev_mineBlocks', args.count),
-    ) as number[];
+    const blocks = await this.adminNode(flags).call('nodeDev_mineBlocks', args.count);
     this.log(blocks.length === 0 ? 'no block built' : `built blocks ${blocks.join(', ')}`);
     return { blocks };
   }

@@ -24,8 +24,7 @@ export default class QueryBlock extends NodeCommand {
     const node = this.publicNode(flags);
     const found = await node.call('node_getBlock', block);
     if (found === undefined) throw await blockNotFound(node, block);
-    const wire = wireOf('node_getBlock', found);
-    this.log(renderBlock(wire, flags.full));
-    return wire;
+    this.log(renderBlock(found, flags.full));
+    return wireOf('node_getBlock', found);
   }
 }

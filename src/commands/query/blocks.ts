@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
-import { headerHash } from '../_lib/chain-render.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { formatTimestamp, shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryBlocks extends NodeCommand {
   static override summary = 'List consecutive blocks, one line each.';
@@ -33,26 +32,26 @@ export default class QueryBlocks extends NodeCommand {
       }
       from = Math.max(1, latest - flags.limit + 1);
     }
-    const blocks = wireOf('node_getBlocks', await node.call('node_getBlocks', from, flags.limit)) as unknown[];
+    const blocks = await node.call('node_getBlocks', from, flags.limit);
     if (blocks.length === 0) {
       this.log(`No blocks from ${from} on.`);
-      return blocks;
+      return [];
     }
     this.log(
       table(
         ['BLOCK', 'HASH', 'SLOT', 'TIMESTAMP', 'TXS', 'MANA', 'FEES', 'CHECKPOINT'],
-        blocks.map((b) => [
-          textAt(b, 'header.globalVariables.blockNumber'),
-          shortHex(headerHash(at(b, 'header')), flags.full),
-          BigInt(textAt(b, 'header.globalVariables.slotNumber')).toString(),
-          formatTimestamp(textAt(b, 'header.globalVariables.timestamp')).split(' ')[0] ?? '-',
-          String(listAt(b, 'body.txEffects').length),
-          BigInt(textAt(b, 'header.totalManaUsed')).toString(),
-          BigInt(textAt(b, 'header.totalFees')).toString(),
-          `${textAt(b, 'checkpointNumber')}.${textAt(b, 'indexWithinCheckpoint')}`,
+        blocks.map(({ header, body, checkpointNumber, indexWithinCheckpoint }) => [
+          String(header.globalVariables.blockNumber),
+          shortHex(header.hash().toString(), flags.full),
+          String(header.globalVariables.slotNumber),
+          formatTimestamp(header.globalVariables.timestamp).split(' ')[0] ?? '-',
+          String(body.txEffects.length),
+          header.totalManaUsed.value.toString(),
+          header.totalFees.value.toString(),
+          `${checkpointNumber}.${indexWithinCheckpoint}`,
         ]),
       ),
     );
-    return blocks;
+    return wireOf('node_getBlocks', blocks);
   }
 }

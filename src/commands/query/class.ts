@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryClass extends NodeCommand {
   static override summary = 'Show a published contract class: artifact hash, functions root and bytecode size.';
@@ -29,19 +29,17 @@ export default class QueryClass extends NodeCommand {
         'classes appear once a tx publishing them is mined: l2node tx build --publish-class ...',
       ]);
     }
-    const wire = wireOf('node_getContractClass', found);
-    const bytecode = at(wire, 'packedBytecode');
     this.log(
       keyValues([
-        ['id', shortHex(textAt(wire, 'id'), flags.full)],
-        ['version', textAt(wire, 'version')],
-        ['artifact hash', shortHex(textAt(wire, 'artifactHash'), flags.full)],
-        ['private functions root', shortHex(textAt(wire, 'privateFunctionsRoot'), flags.full)],
-        ['packed bytecode', typeof bytecode === 'string' ? `${Buffer.from(bytecode, 'base64').length} bytes` : '-'],
-        ['private functions', listAt(wire, 'privateFunctions').length],
-        ['utility functions', listAt(wire, 'utilityFunctions').length],
+        ['id', shortHex(found.id.toString(), flags.full)],
+        ['version', found.version],
+        ['artifact hash', shortHex(found.artifactHash.toString(), flags.full)],
+        ['private functions root', shortHex(found.privateFunctionsRoot.toString(), flags.full)],
+        ['packed bytecode', `${found.packedBytecode.length} bytes`],
+        ['private functions', found.privateFunctions.length],
+        ['utility functions', found.utilityFunctions.length],
       ]),
     );
-    return wire;
+    return wireOf('node_getContractClass', found);
   }
 }

@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { textAt, wireOf } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryContract extends NodeCommand {
   static override summary = 'Show a published contract instance: its class, deployer, salt and keys.';
@@ -29,19 +29,18 @@ export default class QueryContract extends NodeCommand {
         'instances appear once a tx publishing them is mined: l2node tx build --publish-instance ...',
       ]);
     }
-    const wire = wireOf('node_getContract', instance);
-    const h = (path: string) => shortHex(textAt(wire, path), flags.full);
+    const h = (value: { toString(): string }) => shortHex(value.toString(), flags.full);
     this.log(
       keyValues([
-        ['address', h('address')],
-        ['version', textAt(wire, 'version')],
-        ['current class', h('currentContractClassId')],
-        ['original class', h('originalContractClassId')],
-        ['deployer', h('deployer')],
-        ['salt', h('salt')],
-        ['initialization hash', h('initializationHash')],
+        ['address', h(instance.address)],
+        ['version', instance.version],
+        ['current class', h(instance.currentContractClassId)],
+        ['original class', h(instance.originalContractClassId)],
+        ['deployer', h(instance.deployer)],
+        ['salt', h(instance.salt)],
+        ['initialization hash', h(instance.initializationHash)],
       ]),
     );
-    return wire;
+    return wireOf('node_getContract', instance);
   }
 }

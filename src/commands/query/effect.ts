@@ -27,8 +27,7 @@ export default class QueryEffect extends NodeCommand {
         `see where it stands: l2node query receipt ${hash}`,
       ]);
     }
-    const wire = wireOf('node_getTxEffect', effect);
-    this.log(renderIndexedEffect(wire, flags.full));
-    return wire;
+    this.log(renderIndexedEffect(effect, flags.full));
+    return wireOf('node_getTxEffect', effect);
   }
 }

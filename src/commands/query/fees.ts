@@ -14,16 +14,13 @@ export default class QueryFees extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryFees);
-    const fees = wireOf('node_getCurrentMinFees', await this.publicNode(flags).call('node_getCurrentMinFees')) as {
-      feePerDaGas: string;
-      feePerL2Gas: string;
-    };
+    const fees = await this.publicNode(flags).call('node_getCurrentMinFees');
     this.log(
       keyValues([
-        ['min fee per L2 gas', fees.feePerL2Gas],
-        ['min fee per DA gas', fees.feePerDaGas],
+        ['min fee per L2 gas', fees.feePerL2Gas.toString()],
+        ['min fee per DA gas', fees.feePerDaGas.toString()],
       ]),
     );
-    return fees;
+    return wireOf('node_getCurrentMinFees', fees);
   }
 }

@@ -24,8 +24,7 @@ export default class QueryHeader extends NodeCommand {
     const node = this.publicNode(flags);
     const header = await node.call('node_getBlockHeader', block);
     if (header === undefined) throw await blockNotFound(node, block);
-    const wire = wireOf('node_getBlockHeader', header);
-    this.log(renderHeader(wire, flags.full));
-    return wire;
+    this.log(renderHeader(header, flags.full));
+    return wireOf('node_getBlockHeader', header);
   }
 }

@@ -6,7 +6,7 @@ import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { parseTreeArgument, TREE_IDS_BY_NAME } from '../_lib/tree-argument.js';
-import { textAt, wireOf } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryLeaves extends NodeCommand {
   static override summary = 'Find the index of leaf values in a tree, with the block that inserted each.';
@@ -32,21 +32,18 @@ export default class QueryLeaves extends NodeCommand {
     const values = (argv as string[]).slice(1).map((v) => parseHexArgument(v, 'leaf value'));
     if (values.length > 1000) throw CliError.usage(`at most 1000 leaf values at once, got ${values.length}`);
     const block = parseBlockArgument(flags.block, '--block');
-    const found = wireOf(
-      'node_findLeavesIndexes',
-      await this.publicNode(flags).call('node_findLeavesIndexes', block, TREE_IDS_BY_NAME[tree], values),
-    ) as unknown[];
+    const found = await this.publicNode(flags).call('node_findLeavesIndexes', block, TREE_IDS_BY_NAME[tree], values);
     this.log(
       table(
         ['VALUE', 'INDEX', 'INSERTED IN BLOCK'],
         values.map((v, i) => {
           const f = found[i];
-          return f === null || f === undefined
+          return f === undefined
             ? [shortHex(v, flags.full), 'absent', '-']
-            : [shortHex(v, flags.full), textAt(f, 'data'), textAt(f, 'l2BlockNumber')];
+            : [shortHex(v, flags.full), f.index.toString(), String(f.blockNumber)];
         }),
       ),
     );
-    return found;
+    return wireOf('node_findLeavesIndexes', found);
   }
 }

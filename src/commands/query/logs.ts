@@ -1,4 +1,7 @@
 import { Flags } from '@oclif/core';
+import { ContractClassLog } from '../../core/logs/contract-class-log.js';
+import type { ExtendedContractClassLog } from '../../core/logs/extended-contract-class-log.js';
+import type { ExtendedPublicLog } from '../../core/logs/extended-public-log.js';
 import type { RpcMethods } from '../../rpc/method-table.js';
 import type { ClientArgs, ParamsOf } from '../../rpc/rpc-method.js';
 import { CliError } from '../_lib/cli-error.js';
@@ -6,7 +9,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument, parseTxHashArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, listAt, textAt, wireOf } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 /** The LogFilter as node_getPublicLogs takes it (the method table's type). */
 type LogFilterParam = ClientArgs<ParamsOf<RpcMethods['node_getPublicLogs']>>[0];
@@ -57,19 +60,16 @@ export default class QueryLogs extends NodeCommand {
       }
       if (to - from + 1 > 1000)
         throw CliError.usage(`at most 1000 blocks of private logs at once (asked ${from} to ${to})`);
-      const logs = wireOf(
-        'node_getPrivateLogs',
-        await node.call('node_getPrivateLogs', from, to - from + 1),
-      ) as unknown[];
+      const logs = await node.call('node_getPrivateLogs', from, to - from + 1);
       this.log(
         logs.length === 0
           ? `No private logs in blocks ${from} to ${to}.`
           : table(
               ['#', 'TAG', 'FIELDS'],
-              logs.map((l, i) => [String(i), shortHex(textAt(l, 'fields.0'), flags.full), textAt(l, 'emittedLength')]),
+              logs.map((l, i) => [String(i), shortHex(firstField(l.fields), flags.full), String(l.emittedLength)]),
             ),
       );
-      return logs;
+      return wireOf('node_getPrivateLogs', logs);
     }
     if (flags.kind === 'class' && flags.tag !== undefined) throw CliError.usage('--tag applies to public logs only');
     const filter: LogFilterParam = {};
@@ -80,39 +80,48 @@ export default class QueryLogs extends NodeCommand {
     if (flags.tag !== undefined) filter.tag = parseHexArgument(flags.tag, '--tag');
     if (flags['after-log'] !== undefined)
       filter.afterLog = parseLogId(flags['after-log']) as LogFilterParam['afterLog'];
-    const response =
+    const [response, wire] =
       flags.kind === 'class'
-        ? wireOf('node_getContractClassLogs', await node.call('node_getContractClassLogs', filter))
-        : wireOf('node_getPublicLogs', await node.call('node_getPublicLogs', filter));
-    const logs = listAt(response, 'logs');
+        ? await node
+            .call('node_getContractClassLogs', filter)
+            .then((r) => [r, wireOf('node_getContractClassLogs', r)] as const)
+        : await node.call('node_getPublicLogs', filter).then((r) => [r, wireOf('node_getPublicLogs', r)] as const);
+    const logs: readonly (ExtendedPublicLog | ExtendedContractClassLog)[] = response.logs;
     if (logs.length === 0) this.log('No logs match.');
     else {
       this.log(
         table(
           ['BLOCK', 'TX', 'LOG', 'TX HASH', 'CONTRACT', 'FIELDS', 'FIRST FIELD'],
-          logs.map((l) => [
-            textAt(l, 'id.blockNumber'),
-            textAt(l, 'id.txIndex'),
-            textAt(l, 'id.logIndex'),
-            shortHex(textAt(l, 'id.txHash'), flags.full),
-            shortHex(textAt(l, 'log.contractAddress'), flags.full),
-            // A public log has `fields`; a contract class log `fields.fields` and its emitted length.
-            at(l, 'log.emittedLength') === undefined
-              ? String(listAt(l, 'log.fields').length)
-              : textAt(l, 'log.emittedLength'),
-            shortHex(
-              textAt(l, at(l, 'log.emittedLength') === undefined ? 'log.fields.0' : 'log.fields.fields.0'),
-              flags.full,
-            ),
-          ]),
+          logs.map(({ id, log }) => {
+            // A public log has its fields; a contract class log a fixed-size array and its emitted length.
+            const [count, fields] =
+              log instanceof ContractClassLog
+                ? [log.emittedLength, log.fields.fields]
+                : [log.fields.length, log.fields];
+            return [
+              String(id.blockNumber),
+              String(id.txIndex),
+              String(id.logIndex),
+              shortHex(id.txHash.toString(), flags.full),
+              shortHex(log.contractAddress.toString(), flags.full),
+              String(count),
+              shortHex(firstField(fields), flags.full),
+            ];
+          }),
         ),
       );
-      if (at(response, 'maxLogsHit') === true) {
-        this.log(`More logs match: continue with --after-log '${JSON.stringify(at(logs.at(-1), 'id'))}'`);
+      const last = logs.at(-1);
+      if (response.maxLogsHit && last) {
+        this.log(`More logs match: continue with --after-log '${JSON.stringify(last.id)}'`);
       }
     }
-    return response;
+    return wire;
   }
+}
+
+/** A log's first field (its tag), or '-' for a log without fields. */
+function firstField(fields: readonly { toString(): string }[]): string {
+  return fields[0]?.toString() ?? '-';
 }
 
 function parseLogId(raw: string): unknown {

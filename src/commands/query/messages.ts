@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { toHex64 } from '../../core/fr.js';
 import { blockArg, parseBlockArgument } from '../_lib/block-argument.js';
 import { blockNotFound } from '../_lib/block-not-found.js';
 import { CliError } from '../_lib/cli-error.js';
@@ -49,9 +50,10 @@ export default class QueryMessages extends NodeCommand {
     const block = parseBlockArgument(args.block);
     const messages = await node.call('node_getL2ToL1Messages', block);
     if (messages === undefined) throw await blockNotFound(node, block);
-    const wire = wireOf('node_getL2ToL1Messages', messages) as string[][];
-    const rows = wire.flatMap((perTx, tx) => perTx.map((m, i) => [String(tx), String(i), shortHex(m, flags.full)]));
+    const rows = messages.flatMap((perTx, tx) =>
+      perTx.map((m, i) => [String(tx), String(i), shortHex(toHex64(m), flags.full)]),
+    );
     this.log(rows.length === 0 ? 'No L2-to-L1 messages in this block.' : table(['TX', '#', 'MESSAGE'], rows));
-    return wire;
+    return wireOf('node_getL2ToL1Messages', messages);
   }
 }

@@ -1,7 +1,7 @@
 import { fullFlag } from '../_lib/connection-flags.js';
 import { keyValues, shortHex } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { at, textAt, wireOf } from '../_lib/wire-json.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class QueryNodeInfo extends NodeCommand {
   static override summary = 'Show what the node runs: versions, chain id, L1 and protocol contract addresses.';
@@ -14,25 +14,21 @@ export default class QueryNodeInfo extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryNodeInfo);
-    const info = wireOf('node_getNodeInfo', await this.publicNode(flags).call('node_getNodeInfo'));
-    const addresses = (path: string): [string, string][] => {
-      const o = at(info, path);
-      if (typeof o !== 'object' || o === null) return [];
-      return Object.entries(o).map(([k, v]) => [`  ${k}`, shortHex(String(v), flags.full)]);
-    };
+    const info = await this.publicNode(flags).call('node_getNodeInfo');
+    const addresses = (named: Readonly<Record<string, string>>): [string, string][] =>
+      Object.entries(named).map(([k, v]) => [`  ${k}`, shortHex(v, flags.full)]);
     this.log(
       keyValues([
-        ['node version', textAt(info, 'nodeVersion')],
-        ['l1 chain id', textAt(info, 'l1ChainId')],
-        ['rollup version', textAt(info, 'rollupVersion')],
-        ['real proofs', textAt(info, 'realProofs')],
-        ['enr', at(info, 'enr') === undefined ? undefined : textAt(info, 'enr')],
+        ['node version', info.nodeVersion],
+        ['l1 chain id', info.l1ChainId],
+        ['rollup version', info.rollupVersion],
+        ['real proofs', info.realProofs],
         ['l1 contracts', ''],
-        ...addresses('l1ContractAddresses'),
+        ...addresses(info.l1ContractAddresses),
         ['protocol contracts', ''],
-        ...addresses('protocolContractAddresses'),
+        ...addresses(info.protocolContractAddresses),
       ]),
     );
-    return info;
+    return wireOf('node_getNodeInfo', info);
   }
 }

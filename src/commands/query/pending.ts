@@ -34,13 +34,10 @@ export default class QueryPending extends NodeCommand {
       for (const h of txHashes) this.log(h);
       return { count, txHashes };
     }
-    const txs = wireOf('node_getPendingTxs', pending) as unknown[];
     if (!this.jsonEnabled()) {
       this.log(`${count} pending tx${count === 1 ? '' : 's'}`);
-      if (txs.length > 0) {
-        const { Tx } = await import('../../core/tx/tx.js');
-        const rows = txs.map((json) => {
-          const tx = Tx.fromJSON(json);
+      if (pending.length > 0) {
+        const rows = pending.map((tx) => {
           const g = tx.data.gasSettings;
           return [
             shortHex(tx.txHash.toString(), flags.full),
@@ -53,6 +50,6 @@ export default class QueryPending extends NodeCommand {
         this.log(table(['TX HASH', 'FEE PAYER', 'MAX FEE/L2 GAS', 'PRIORITY FEE/L2 GAS', 'ANCHOR'], rows));
       }
     }
-    return { count, txs };
+    return { count, txs: wireOf('node_getPendingTxs', pending) };
   }
 }

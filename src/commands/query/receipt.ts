@@ -21,8 +21,8 @@ export default class QueryReceipt extends NodeCommand {
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(QueryReceipt);
     const hash = parseTxHashArgument(args.hash);
-    const receipt = wireOf('node_getTxReceipt', await this.publicNode(flags).call('node_getTxReceipt', hash));
+    const receipt = await this.publicNode(flags).call('node_getTxReceipt', hash);
     this.log(renderReceipt(receipt, flags.full));
-    return receipt;
+    return wireOf('node_getTxReceipt', receipt);
   }
 }

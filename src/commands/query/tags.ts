@@ -4,7 +4,7 @@ import { fullFlag } from '../_lib/connection-flags.js';
 import { parseHexArgument } from '../_lib/hex-argument.js';
 import { shortHex, table } from '../_lib/human-format.js';
 import { NodeCommand } from '../_lib/node-command.js';
-import { listAt, textAt, wireOf } from '../_lib/wire-json.js';
+import { type AnswerOf, wireOf } from '../_lib/wire-json.js';
 
 export default class QueryTags extends NodeCommand {
   static override summary = 'Find the logs carrying each of some tags.';
@@ -41,20 +41,17 @@ export default class QueryTags extends NodeCommand {
     if (flags.page !== undefined && !paged) throw CliError.usage('--page applies with --contract or --private');
     if (paged && tags.length > 100)
       throw CliError.usage(`at most 100 tags with --contract or --private, got ${tags.length}`);
-    let perTag: unknown[][];
+    // The three methods answer in one type (a list of TxScopedL2Log per tag), so one codec encodes any of them.
+    const m = 'node_getLogsByTags';
+    let perTag: AnswerOf<typeof m>;
     if (flags.contract !== undefined) {
       const contract = parseHexArgument(flags.contract, '--contract');
-      const m = 'node_getPublicLogsByTagsFromContract';
-      perTag = wireOf(m, await node.call(m, contract, tags, flags.page)) as unknown[][];
+      perTag = await node.call('node_getPublicLogsByTagsFromContract', contract, tags, flags.page);
     } else if (flags.private) {
-      perTag = wireOf(
-        'node_getPrivateLogsByTags',
-        await node.call('node_getPrivateLogsByTags', tags, flags.page),
-      ) as unknown[][];
+      perTag = await node.call('node_getPrivateLogsByTags', tags, flags.page);
     } else {
       if (tags.length > 1000) throw CliError.usage(`at most 1000 tags at once, got ${tags.length}`);
-      const m = 'node_getLogsByTags';
-      perTag = wireOf(m, await node.call(m, tags, flags['logs-per-tag'])) as unknown[][];
+      perTag = await node.call(m, tags, flags['logs-per-tag']);
     }
     const rows = perTag.flatMap((logs, i) =>
       (logs.length === 0 ? [undefined] : logs).map((l) =>
@@ -62,13 +59,13 @@ export default class QueryTags extends NodeCommand {
           ? [shortHex(tags[i] ?? '', flags.full), '-', '-', 'no logs']
           : [
               shortHex(tags[i] ?? '', flags.full),
-              textAt(l, 'blockNumber'),
-              shortHex(textAt(l, 'txHash'), flags.full),
-              `${listAt(l, 'logData').length} fields`,
+              String(l.blockNumber),
+              shortHex(l.txHash.toString(), flags.full),
+              `${l.logData.length} fields`,
             ],
       ),
     );
     this.log(table(['TAG', 'BLOCK', 'TX HASH', 'LOG'], rows));
-    return perTag;
+    return wireOf(m, perTag);
   }
 }

@@ -17,8 +17,8 @@ export default class QueryTips extends NodeCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(QueryTips);
-    const tips = wireOf('node_getL2Tips', await this.publicNode(flags).call('node_getL2Tips'));
+    const tips = await this.publicNode(flags).call('node_getL2Tips');
     this.log(renderTips(tips, flags.full));
-    return tips;
+    return wireOf('node_getL2Tips', tips);
   }
 }

@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core';
+import type { Tx } from '../../core/tx/tx.js';
 import { CliError } from '../_lib/cli-error.js';
 import { fullFlag } from '../_lib/connection-flags.js';
 import { parseTxHashArgument } from '../_lib/hex-argument.js';
@@ -29,16 +30,13 @@ export default class QueryTx extends NodeCommand {
         'see what is pending: l2node query pending',
       ]);
     }
-    const wire = wireOf('node_getTxByHash', tx);
-    if (!this.jsonEnabled()) this.log(await describeTx(wire, flags.full));
-    return wire;
+    if (!this.jsonEnabled()) this.log(describeTx(tx, flags.full));
+    return wireOf('node_getTxByHash', tx);
   }
 }
 
-/** A summary of a Tx's public inputs (decoded lazily: the decoder is only needed for the human view). */
-export async function describeTx(wire: unknown, full: boolean): Promise<string> {
-  const { Tx } = await import('../../core/tx/tx.js');
-  const tx = Tx.fromJSON(wire);
+/** A summary of a Tx's public inputs. */
+function describeTx(tx: Tx, full: boolean): string {
   const d = tx.data;
   const g = d.gasSettings;
   const rollup = d.forRollup;

@@ -7,6 +7,7 @@ import { NodeCommand } from '../_lib/node-command.js';
 import { Spinner } from '../_lib/spinner.js';
 import { readTxInput } from '../_lib/tx-input.js';
 import { TX_PROGRESS, waitForReceipt } from '../_lib/wait-for-receipt.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class TxSend extends NodeCommand {
   static override summary = "Send a transaction (JSON, from a file or stdin) to the node's mempool.";
@@ -59,7 +60,7 @@ export default class TxSend extends NodeCommand {
       });
       spinner.stop('done');
       this.log(renderReceipt(receipt, flags.full));
-      return { txHash, receipt };
+      return { txHash, receipt: wireOf('node_getTxReceipt', receipt) };
     } catch (err) {
       spinner.stop('failed');
       throw err;

@@ -5,6 +5,7 @@ import { parseTxHashArgument } from '../_lib/hex-argument.js';
 import { NodeCommand } from '../_lib/node-command.js';
 import { Spinner } from '../_lib/spinner.js';
 import { TX_PROGRESS, waitForReceipt } from '../_lib/wait-for-receipt.js';
+import { wireOf } from '../_lib/wire-json.js';
 
 export default class TxWait extends NodeCommand {
   static override summary = 'Wait until a transaction reaches a status (proposed by default).';
@@ -40,7 +41,7 @@ export default class TxWait extends NodeCommand {
       });
       spinner.stop('done');
       this.log(renderReceipt(receipt, flags.full));
-      return receipt;
+      return wireOf('node_getTxReceipt', receipt);
     } catch (err) {
       spinner.stop('failed');
       throw err;

@@ -5,7 +5,7 @@ import type { GasFees } from '../../core/gas/gas-fees.js';
 import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
 import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
-import type { Cancel } from '../lifecycle/clock.js';
+import { ClockLoop } from '../lifecycle/clock-loop.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
@@ -61,8 +61,7 @@ export class Sequencer implements Service, BlockProducer {
   private current: CheckpointBuilder | undefined;
   /** The (slot, interval) a block was last attempted in, so interval mode tries each interval once. */
   private lastAttempt = '';
-  private timer: Cancel | undefined;
-  private running = false;
+  private readonly loop: ClockLoop;
   private ticking = false;
   #paused = false;
   /** The validator committee, when one runs (docs/validators.md); without one every slot is built here. */
@@ -72,6 +71,7 @@ export class Sequencer implements Service, BlockProducer {
   private readonly builtListeners = new Set<(built: BuiltBlock) => void>();
 
   constructor(private readonly o: SequencerOptions) {
+    this.loop = new ClockLoop(o.slots.clock, () => this.tick());
     o.chain.events.on('unwound', () => {
       this.current = undefined;
     });
@@ -90,15 +90,11 @@ export class Sequencer implements Service, BlockProducer {
   }
 
   async start(): Promise<void> {
-    this.running = true;
-    this.tick();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.timer?.();
-    this.timer = undefined;
-    await this.sealing;
+    await this.loop.stop(this.sealing);
   }
 
   get paused(): boolean {
@@ -108,8 +104,7 @@ export class Sequencer implements Service, BlockProducer {
   /** Stops building blocks and following the settlement layer's tips until resume(). */
   async pause(): Promise<void> {
     this.#paused = true;
-    this.timer?.();
-    this.timer = undefined;
+    this.loop.cancel();
     // A checkpoint being signed is published (or dropped) before pause returns: nothing is in flight after it.
     await this.sealing;
   }
@@ -118,12 +113,12 @@ export class Sequencer implements Service, BlockProducer {
   resume(): void {
     if (!this.#paused) return;
     this.#paused = false;
-    if (this.running) this.reschedule(0);
+    if (this.loop.running) this.loop.wakeIn(0);
   }
 
   /** A tx arrived: in instant and on-demand modes, build now instead of at the next poll. */
   notifyPendingTx(): void {
-    if (this.running && !this.#paused && this.o.mode !== 'interval' && this.o.mode !== 'off') this.reschedule(0);
+    if (this.loop.running && !this.#paused && this.o.mode !== 'interval' && this.o.mode !== 'off') this.loop.wakeIn(0);
   }
 
   /**
@@ -166,7 +161,7 @@ export class Sequencer implements Service, BlockProducer {
         this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
     } finally {
       this.ticking = false;
-      if (this.running && !this.#paused) this.reschedule(this.nextDelay());
+      if (this.loop.running && !this.#paused) this.loop.wakeIn(this.nextDelay());
     }
   }
 
@@ -330,7 +325,7 @@ export class Sequencer implements Service, BlockProducer {
       })
       .finally(() => {
         this.sealing = undefined;
-        if (this.running && !this.#paused) this.reschedule(0);
+        if (this.loop.running && !this.#paused) this.loop.wakeIn(0);
       });
   }
 
@@ -413,11 +408,6 @@ export class Sequencer implements Service, BlockProducer {
     return this.o.mode === 'interval' || this.o.mode === 'off'
       ? untilBoundary
       : Math.min(untilBoundary, ON_DEMAND_POLL_MS);
-  }
-
-  private reschedule(delayMs: number): void {
-    this.timer?.();
-    this.timer = this.o.slots.clock.schedule(delayMs, () => this.tick());
   }
 }
 

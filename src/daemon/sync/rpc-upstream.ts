@@ -3,11 +3,9 @@ import type { L2Block } from '../../core/block/l2-block.js';
 import { Fr } from '../../core/fr.js';
 import type { Tx } from '../../core/tx/tx.js';
 import { RpcClient } from '../../rpc/client/rpc-client.js';
-import { RpcClientError } from '../../rpc/client/rpc-client-error.js';
+import type { RpcClientError } from '../../rpc/client/rpc-client-error.js';
 import { APPLICATION_ERRORS, INVALID_PARAMS } from '../../rpc/errors.js';
-import type { RpcMethodName, RpcMethods } from '../../rpc/method-table.js';
 import type { PublishedCheckpoint } from '../../rpc/methods/blocks.js';
-import type { ClientArgs, ParamsOf, ResultOf } from '../../rpc/rpc-method.js';
 import type { L2Tips } from '../chain/l2-tips.js';
 import {
   type Upstream,
@@ -58,11 +56,12 @@ export class RpcUpstream implements Upstream {
       timeoutMs: o.timeoutMs ?? 20_000,
       maxResponseSize: o.maxResponseSize,
       fetch,
+      mapError: upstreamError,
     });
   }
 
   async identity(): Promise<UpstreamIdentity> {
-    const info = await this.call('node_getNodeInfo');
+    const info = await this.client.call('node_getNodeInfo');
     const header = (name: string) => {
       const v = this.versionHeaders.get(name.toLowerCase());
       return v === undefined ? undefined : Fr.fromString(v);
@@ -79,20 +78,20 @@ export class RpcUpstream implements Upstream {
   }
 
   async genesisHeader(): Promise<BlockHeader> {
-    const header = await this.call('node_getBlockHeader', 0);
+    const header = await this.client.call('node_getBlockHeader', 0);
     if (!header) throw new UpstreamUnavailableError(`${this.url} has no block 0 header`);
     return header;
   }
 
   async tips(): Promise<L2Tips> {
-    return this.call('node_getL2Tips');
+    return this.client.call('node_getL2Tips');
   }
 
   async blocks(from: number, limit: number): Promise<L2Block[]> {
     const n = Math.min(limit, this.maxBlocksPerCall);
     let blocks: readonly L2Block[];
     try {
-      blocks = await this.call('node_getBlocks', from, n);
+      blocks = await this.client.call('node_getBlocks', from, n);
     } catch (err) {
       // A 4.1.2 upstream takes at most 50: ask it that from now on.
       if (
@@ -117,17 +116,17 @@ export class RpcUpstream implements Upstream {
   }
 
   async checkpoints(from: number, limit: number): Promise<UpstreamCheckpoint[]> {
-    const published = await this.call('node_getCheckpoints', from, Math.min(limit, MAX_CHECKPOINTS_PER_CALL));
+    const published = await this.client.call('node_getCheckpoints', from, Math.min(limit, MAX_CHECKPOINTS_PER_CALL));
     return published.map(toUpstreamCheckpoint);
   }
 
   async blockHash(n: number): Promise<bigint | undefined> {
-    return (await this.call('node_getBlockHeader', n))?.hash().value;
+    return (await this.client.call('node_getBlockHeader', n))?.hash().value;
   }
 
   async l1ToL2Messages(checkpoint: number): Promise<readonly bigint[] | undefined> {
     try {
-      return await this.call('node_getL1ToL2Messages', checkpoint);
+      return await this.client.call('node_getL1ToL2Messages', checkpoint);
     } catch (err) {
       if (err instanceof UpstreamRpcError && err.code === METHOD_NOT_FOUND) return undefined;
       throw err;
@@ -135,30 +134,17 @@ export class RpcUpstream implements Upstream {
   }
 
   async sendTx(tx: Tx): Promise<void> {
-    await this.call('node_sendTx', tx.toJSON());
+    await this.client.call('node_sendTx', tx.toJSON());
   }
+}
 
-  /** A typed call; JSON-RPC errors become UpstreamRpcError, anything else UpstreamUnavailableError. */
-  private async call<N extends RpcMethodName>(
-    method: N,
-    ...params: ClientArgs<ParamsOf<RpcMethods[N]>>
-  ): Promise<ResultOf<RpcMethods[N]>> {
-    try {
-      return await this.client.call(method, ...params);
-    } catch (err) {
-      throw this.translate(err);
-    }
+/** JSON-RPC errors become UpstreamRpcError, anything else UpstreamUnavailableError. */
+function upstreamError(err: RpcClientError): Error {
+  if (err.kind === 'too-large') return new AnswerTooLargeError(`${err.message} (--sync-max-response-size)`);
+  if (err.code !== undefined && err.details.remoteMessage !== undefined) {
+    return new UpstreamRpcError(err.code, err.details.remoteMessage, err.data);
   }
-
-  private translate(err: unknown): Error {
-    if (err instanceof RpcClientError && err.kind === 'too-large') {
-      return new AnswerTooLargeError(`${err.message} (--sync-max-response-size)`);
-    }
-    if (err instanceof RpcClientError && err.code !== undefined && err.details.remoteMessage !== undefined) {
-      return new UpstreamRpcError(err.code, err.details.remoteMessage, err.data);
-    }
-    return new UpstreamUnavailableError((err as Error).message ?? String(err));
-  }
+  return new UpstreamUnavailableError(err.message);
 }
 
 /** An upstream answer past --sync-max-response-size, cut off unread: the message names the method. */

@@ -1,5 +1,6 @@
 import type { EthAddress } from '../../core/eth-address.js';
-import type { Cancel, Clock } from '../lifecycle/clock.js';
+import type { Clock } from '../lifecycle/clock.js';
+import { ClockLoop } from '../lifecycle/clock-loop.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { ValidatorSlotResult } from '../node-events.js';
@@ -64,11 +65,12 @@ export class ValidatorService implements Service {
   readonly name = 'validators';
   #parts: Parts | undefined;
   #keystore: ValidatorKeystore | undefined;
-  private timer: Cancel | undefined;
+  private readonly loop: ClockLoop;
   private working: Promise<void> | undefined;
-  private running = false;
 
-  constructor(private readonly o: ValidatorServiceOptions) {}
+  constructor(private readonly o: ValidatorServiceOptions) {
+    this.loop = new ClockLoop(o.clock, () => this.tick());
+  }
 
   /** Whether the node runs a committee. */
   get enabled(): boolean {
@@ -131,15 +133,11 @@ export class ValidatorService implements Service {
     );
     if (here.length + elsewhere.length === 0)
       log.warn('the committee is empty: no slot has a proposer, nothing is built');
-    this.running = true;
-    this.tick();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.timer?.();
-    this.timer = undefined;
-    await this.working;
+    await this.loop.stop(this.working);
     this.#parts = undefined;
   }
 
@@ -219,10 +217,10 @@ export class ValidatorService implements Service {
       .catch((err: Error) => this.o.log.error({ err: err.message }, `validator duties failed: ${err.message}`))
       .finally(() => {
         this.working = undefined;
-        if (!this.running) return;
+        if (!this.loop.running) return;
         // Due just after the next slot starts (at once if the work outlasted its slot).
         const next = slots.slotStartMs(slot + 1) + 1 - this.o.clock.now();
-        this.timer = this.o.clock.schedule(Math.max(1, next), () => this.tick());
+        this.loop.wakeIn(Math.max(1, next));
       });
   }
 }

@@ -13,6 +13,11 @@ export interface RpcClientOptions {
   /** Largest answer read, in bytes; a larger one is cut off and the call fails. Unset: no limit. */
   readonly maxResponseSize?: number;
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * What a failure becomes for the caller (the CLI's command errors naming a flag, the follower's upstream
+   * errors); unset, the RpcClientError itself is thrown.
+   */
+  readonly mapError?: (err: RpcClientError) => Error;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -27,6 +32,7 @@ export class RpcClient {
   private readonly timeoutMs: number;
   private readonly fetch: typeof globalThis.fetch;
   private readonly maxResponseSize: number | undefined;
+  private readonly mapError: (err: RpcClientError) => Error;
   private nextId = 1;
 
   constructor(options: RpcClientOptions) {
@@ -36,6 +42,7 @@ export class RpcClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.fetch = options.fetch ?? globalThis.fetch;
     this.maxResponseSize = options.maxResponseSize;
+    this.mapError = options.mapError ?? ((err) => err);
   }
 
   /** Calls a method of the table; the result is decoded (and checked) by the table's codec. */
@@ -47,15 +54,25 @@ export class RpcClient {
     try {
       return RPC_METHODS[method].result.decode(json) as ResultOf<RpcMethods[N]>;
     } catch (err) {
-      throw new RpcClientError(
-        'bad-response',
-        `${this.url} answered ${method} with a result of the wrong shape (${(err as Error).message}): is it an l2node of another version?`,
+      throw this.mapError(
+        new RpcClientError(
+          'bad-response',
+          `${this.url} answered ${method} with a result of the wrong shape (${(err as Error).message}): is it an l2node of another version?`,
+        ),
       );
     }
   }
 
   /** Calls any method by name with JSON params and returns the result as parsed JSON (`l2node rpc`). */
   async callRaw(method: string, params: readonly unknown[]): Promise<unknown> {
+    try {
+      return await this.request(method, params);
+    } catch (err) {
+      throw err instanceof RpcClientError ? this.mapError(err) : err;
+    }
+  }
+
+  private async request(method: string, params: readonly unknown[]): Promise<unknown> {
     const id = this.nextId++;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
     let response: Response;

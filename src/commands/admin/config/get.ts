@@ -2,7 +2,6 @@ import { Args } from '@oclif/core';
 import { AdminCommand } from '../../_lib/admin-command.js';
 import { CliError } from '../../_lib/cli-error.js';
 import { table } from '../../_lib/human-format.js';
-import { wireOf } from '../../_lib/wire-json.js';
 
 export default class AdminConfigGet extends AdminCommand {
   static override summary = "Show the running node's runtime configuration (all keys, or one).";
@@ -18,10 +17,8 @@ export default class AdminConfigGet extends AdminCommand {
 
   protected async execute(): Promise<unknown> {
     const { args, flags } = await this.parse(AdminConfigGet);
-    const config = wireOf('nodeAdmin_getConfig', await this.adminNode(flags).call('nodeAdmin_getConfig')) as Record<
-      string,
-      unknown
-    >;
+    // The values are JSON as the node's settings table writes them: the codec passes them through.
+    const config = await this.adminNode(flags).call('nodeAdmin_getConfig');
     if (args.key !== undefined) {
       if (!(args.key in config)) {
         throw CliError.notFound(`the node has no config key "${args.key}"`, [

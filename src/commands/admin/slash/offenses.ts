@@ -23,11 +23,9 @@ export default class AdminSlashOffenses extends AdminCommand {
     if (!/^([0-9]{1,20}|current|all)$/.test(args.round)) {
       throw CliError.usage(`round "${args.round}" is not a round number, "current" or "all"`);
     }
-    const offenses = wireOf(
-      'nodeAdmin_getSlashOffenses',
-      await this.adminNode(flags).call('nodeAdmin_getSlashOffenses', args.round),
-    ) as unknown[];
-    this.log(offenses.length === 0 ? `No offenses (round ${args.round}).` : indentJson(offenses));
-    return offenses;
+    const offenses = await this.adminNode(flags).call('nodeAdmin_getSlashOffenses', args.round);
+    const wire = wireOf('nodeAdmin_getSlashOffenses', offenses);
+    this.log(offenses.length === 0 ? `No offenses (round ${args.round}).` : indentJson(wire));
+    return wire;
   }
 }

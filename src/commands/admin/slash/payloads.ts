@@ -12,11 +12,9 @@ export default class AdminSlashPayloads extends AdminCommand {
 
   protected async execute(): Promise<unknown> {
     const { flags } = await this.parse(AdminSlashPayloads);
-    const payloads = wireOf(
-      'nodeAdmin_getSlashPayloads',
-      await this.adminNode(flags).call('nodeAdmin_getSlashPayloads'),
-    ) as unknown[];
-    this.log(payloads.length === 0 ? 'No slash payloads in the current round.' : indentJson(payloads));
-    return payloads;
+    const payloads = await this.adminNode(flags).call('nodeAdmin_getSlashPayloads');
+    const wire = wireOf('nodeAdmin_getSlashPayloads', payloads);
+    this.log(payloads.length === 0 ? 'No slash payloads in the current round.' : indentJson(wire));
+    return wire;
   }
 }

@@ -20,7 +20,7 @@ import { type ContractClassSpec, TxBuilder } from '../../../../src/core/tx/tx-bu
 import { chainRpcHandlers } from '../../../../src/daemon/chain/chain-rpc-handlers.js';
 import { RpcService } from '../../../../src/rpc/server/rpc-service.js';
 import { initAztecOracle } from '../../../helpers/aztec-oracle.js';
-import { loopbackRpcOptions } from '../../../helpers/loopback-rpc-service.js';
+import { rpcServiceOptions } from '../../../helpers/rpc-service-options.js';
 import { testHandlers } from '../../../helpers/test-handlers.js';
 import { type DevChain, startDevChain } from './dev-chain-fixture.js';
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
   await initAztecOracle();
   chain = await startDevChain();
   // The chain's own handlers, as the daemon binds them.
-  rpc = new RpcService(loopbackRpcOptions({ handlers: testHandlers(chainRpcHandlers(chain.service, chain.config)) }));
+  rpc = new RpcService(rpcServiceOptions({ handlers: testHandlers(chainRpcHandlers(chain.service, chain.config)) }));
   await rpc.start();
 }, 60_000);
 

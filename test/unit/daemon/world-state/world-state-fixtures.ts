@@ -7,6 +7,7 @@ import {
   type WorldStateOptions,
 } from '../../../../src/daemon/world-state/world-state.js';
 import type { TxTreeEffects } from '../../../../src/daemon/world-state/world-state-fork.js';
+import { prng } from '../../../helpers/prng.js';
 
 /** A fresh in-memory node database with its world state. */
 export function openWorldState(options: WorldStateOptions = {}): { db: SqliteDatabase; ws: WorldState } {
@@ -48,16 +49,9 @@ export function buildBlock(ws: WorldState, spec: BlockSpec): BlockToApply {
 
 /** A small deterministic PRNG (mulberry32), so failures reproduce from the seed. */
 export class Rng {
-  private s: number;
+  readonly next: () => number;
   constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = prng(seed);
   }
   int(n: number): number {
     return Math.floor(this.next() * n);
