@@ -140,6 +140,37 @@ describe('human errors', () => {
     expect(run.stderr).toMatch(/command query:everything not found|query everything/);
   });
 
+  it('a tx file that does not exist exits 4 (not found, as the exit code table says); one that cannot be read, 1', async () => {
+    const [missing, missingJson, directory] = await Promise.all([
+      l2node(['tx', 'send', join(dir, 'no-such-tx.json')]),
+      l2node(['tx', 'send', join(dir, 'no-such-tx.json'), '--json']),
+      l2node(['tx', 'send', dir]),
+    ]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain(`l2node tx send: no file ${join(dir, 'no-such-tx.json')}`);
+    expect(envelopeOf(missingJson)).toMatchObject({ status: 4, error: { code: 'NOT_FOUND' } });
+    expect(directory.code).toBe(1);
+    expect(directory.stderr).toMatch(/cannot read .*EISDIR/);
+    // The exit code table of `man l2node` says so.
+    const table = readFileSync(join(REPO_ROOT, 'man', 'l2node.1'), 'utf8');
+    expect(table).toMatch(/^\.B 4\n.*file asked for does not exist$/m);
+  });
+
+  it('a listener URL with a scheme other than http(s) is a usage error naming the flag', async () => {
+    const [nodeUrl, adminUrl] = await Promise.all([
+      l2node(['query', 'tips', '--node-url', 'ftp://127.0.0.1:8080']),
+      l2node(['admin', 'pause-sync', '--json'], { env: { NODE_ADMIN_URL: 'ws://127.0.0.1:8880' } }),
+    ]);
+    expect(nodeUrl.code).toBe(2);
+    expect(nodeUrl.stderr).toBe(
+      'l2node query tips: --node-url: "ftp://127.0.0.1:8080" is not an http:// or https:// URL\n',
+    );
+    expect(envelopeOf(adminUrl)).toMatchObject({
+      status: 2,
+      error: { code: 'USAGE', message: '--admin-url: "ws://127.0.0.1:8880" is not an http:// or https:// URL' },
+    });
+  });
+
   it('a mistyped command suggests the closest one and exits 2 without waiting for an answer (no terminal)', async () => {
     const [human, json, withArgs, far] = await Promise.all([
       l2node(['stauts'], { timeoutMs: 15_000 }),
