@@ -146,15 +146,20 @@ const NOT_RUN: Readonly<Record<string, { why: string; coveredBy: string; shows: 
     coveredBy: 'test/e2e/dashboard.test.ts',
     shows: 'l2node dashboard in a terminal (tmux)',
   },
-  'l2node admin snapshot upload file:///var/backups/l2node': {
+  'l2node admin snapshot upload file:///var/backups/l2node --wait': {
     why: 'writes to /var/backups, outside the test directories',
     coveredBy: 'test/e2e/operations-snapshot.test.ts',
     shows: 'uploads a consistent copy in the background',
   },
+  'l2node admin snapshot upload s3://snapshots/l2node --wait --json': {
+    why: 'uploads to an object store (the test of object stores starts one)',
+    coveredBy: 'test/e2e/snapshot-object-store.test.ts',
+    shows: 'uploads with `admin snapshot upload --wait`, which prints the result',
+  },
   'l2node admin snapshot upload gs://bucket/snapshots --json': {
-    why: 'uploads to a remote object store',
-    coveredBy: 'test/e2e/operations-snapshot.test.ts',
-    shows: 'refuses a location it cannot write to, naming the scheme',
+    why: 'uploads to Google Cloud Storage',
+    coveredBy: 'test/e2e/snapshot-object-store.test.ts',
+    shows: 'uploads through the XML API endpoint with an HMAC key: the --help example as printed',
   },
   'l2node db backup /var/backups/l2node-$(date +%F).sqlite --data-directory ./data': {
     why: 'writes to /var/backups, outside the test directories',
