@@ -91,7 +91,7 @@ export const rpcErrors = {
     new RpcError(APPLICATION_ERRORS.TX_REJECTED.code, rejection.message, { ...rejection }),
   txInvalid: (reasons: readonly string[]) =>
     application('TX_INVALID', `Invalid tx: ${reasons.join(', ')}`, { reasons: [...reasons] }),
-  invalidState: (message: string) => application('INVALID_STATE', message),
+  invalidState: (message: string, extra?: Record<string, unknown>) => application('INVALID_STATE', message, extra),
   unsupported: (message: string) => application('UNSUPPORTED', message),
   /** A request over a budget of the node: `setting` is the flag that sets the budget, `limit` its value. */
   limitExceeded: (message: string, setting: string, limit: number) =>

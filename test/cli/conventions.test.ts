@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliManifest } from '../../src/commands/_lib/docs/cli-manifest.js';
 import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
@@ -137,6 +139,97 @@ describe('human errors', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/command query:everything not found|query everything/);
   });
+
+  it('a tx file that does not exist exits 4 (not found, as the exit code table says); one that cannot be read, 1', async () => {
+    const [missing, missingJson, directory] = await Promise.all([
+      l2node(['tx', 'send', join(dir, 'no-such-tx.json')]),
+      l2node(['tx', 'send', join(dir, 'no-such-tx.json'), '--json']),
+      l2node(['tx', 'send', dir]),
+    ]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain(`l2node tx send: no file ${join(dir, 'no-such-tx.json')}`);
+    expect(envelopeOf(missingJson)).toMatchObject({ status: 4, error: { code: 'NOT_FOUND' } });
+    expect(directory.code).toBe(1);
+    expect(directory.stderr).toMatch(/cannot read .*EISDIR/);
+    // The exit code table of `man l2node` says so.
+    const table = readFileSync(join(REPO_ROOT, 'man', 'l2node.1'), 'utf8');
+    expect(table).toMatch(/^\.B 4\n.*file asked for does not exist$/m);
+  });
+
+  it('a listener URL with a scheme other than http(s) is a usage error naming the flag', async () => {
+    const [nodeUrl, adminUrl] = await Promise.all([
+      l2node(['query', 'tips', '--node-url', 'ftp://127.0.0.1:8080']),
+      l2node(['admin', 'pause-sync', '--json'], { env: { NODE_ADMIN_URL: 'ws://127.0.0.1:8880' } }),
+    ]);
+    expect(nodeUrl.code).toBe(2);
+    expect(nodeUrl.stderr).toBe(
+      'l2node query tips: --node-url: "ftp://127.0.0.1:8080" is not an http:// or https:// URL\n',
+    );
+    expect(envelopeOf(adminUrl)).toMatchObject({
+      status: 2,
+      error: { code: 'USAGE', message: '--admin-url: "ws://127.0.0.1:8880" is not an http:// or https:// URL' },
+    });
+  });
+
+  it('a mistyped command suggests the closest one and exits 2 without waiting for an answer (no terminal)', async () => {
+    const [human, json, withArgs, far] = await Promise.all([
+      l2node(['stauts'], { timeoutMs: 15_000 }),
+      l2node(['stauts', '--json'], { timeoutMs: 15_000 }),
+      l2node(['admin', 'rolback', '3', '--yes'], { timeoutMs: 15_000 }),
+      l2node(['zzzzzzzz'], { timeoutMs: 15_000 }),
+    ]);
+    // A swap of two letters is one typo: `stauts` is `status`, not `start` (plain Levenshtein's pick).
+    expect(human.code).toBe(2);
+    expect(human.stdout).toBe('');
+    expect(human.stderr.split('\n')).toEqual([
+      'l2node: "stauts" is not an l2node command. Did you mean "status"?',
+      '  - run: l2node status',
+      '  - every command: l2node --help',
+      '',
+    ]);
+    expect(json.code).toBe(2);
+    expect(envelopeOf(json)).toEqual({
+      status: 2,
+      error: {
+        code: 'USAGE',
+        message: '"stauts" is not an l2node command. Did you mean "status"?',
+        actions: ['run: l2node status --json', 'every command: l2node --help'],
+        data: { suggestion: 'status' },
+      },
+      warnings: [],
+    });
+    // The words after the command are its arguments, kept in the suggested command line.
+    expect(withArgs.code).toBe(2);
+    expect(withArgs.stderr).toContain('Did you mean "admin rollback"?\n  - run: l2node admin rollback 3 --yes\n');
+    // Nothing close: no suggestion.
+    expect(far.code).toBe(2);
+    expect(far.stderr).toBe('l2node: "zzzzzzzz" is not an l2node command.\n  - every command: l2node --help\n');
+  });
+
+  // On a terminal @oclif/plugin-not-found asks; util-linux `script` gives the CLI one.
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'on a terminal it asks "Did you mean status?" and runs it when confirmed; declined, it exits 2',
+    async () => {
+      const onTerminal = (answer: string) =>
+        spawnSync('script', ['-qec', `${process.execPath} bin/run.js stauts --node-url ${DEAD}`, '/dev/null'], {
+          cwd: REPO_ROOT,
+          input: answer,
+          encoding: 'utf8',
+          timeout: 30_000,
+          env: { ...process.env, XDG_CONFIG_HOME: CONFIG_HOME },
+        });
+      const [yes, no] = [onTerminal('y\n'), onTerminal('n\n')].map((run) => ({
+        status: run.status,
+        stdout: stripVTControlCharacters(run.stdout),
+      }));
+      expect(yes.stdout).toContain('Did you mean status?');
+      // Confirmed, `status` ran: no node answers at the dead URL, its exit 5.
+      expect(yes.stdout).toContain(`l2node status: no node answers at ${DEAD}`);
+      expect(yes.status).toBe(5);
+      expect(no.stdout).toContain('Did you mean status?');
+      expect(no.status).toBe(2);
+    },
+  );
 });
 
 describe('config, --version, --help, completion', () => {

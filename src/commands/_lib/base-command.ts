@@ -92,11 +92,17 @@ export function toJsonText(value: unknown): string {
 
 /** Any failure as a CliError: RPC client errors by kind, oclif parse errors as usage, the rest as internal. */
 export function toCliError(err: unknown, commandLine: string): CliError {
-  if (err instanceof CliError) return err;
+  if (err instanceof CliError) {
+    // A flag's own parse function threw it, and oclif rewrote its message (see unwrapFlagParsing).
+    err.message = unwrapFlagParsing(err.message);
+    return err;
+  }
   if (err instanceof RpcClientError) return rpcFailure(err, 'public');
   if (err instanceof Errors.CLIError) {
     const exit = (err as Errors.CLIError & { oclif?: { exit?: number } }).oclif?.exit;
-    const message = err.message.replace(/^Error: /, '').replace(/\n\s*See more help with --help\s*$/, '');
+    const message = unwrapFlagParsing(
+      err.message.replace(/^Error: /, '').replace(/\n\s*See more help with --help\s*$/, ''),
+    );
     return new CliError(message, {
       exitCode: exit === EXIT_CODES.usage || 'parse' in err ? EXIT_CODES.usage : EXIT_CODES.error,
       code: 'USAGE',
@@ -110,4 +116,10 @@ export function toCliError(err: unknown, commandLine: string): CliError {
     code: 'INTERNAL',
     actions: ['run it again with DEBUG=* for the stack, and report it'],
   });
+}
+
+/** oclif words a flag's parse failure "Parsing --flag \n\t<why>\nSee more help with --help": "--flag: <why>". */
+function unwrapFlagParsing(message: string): string {
+  const parts = /^Parsing (--[\w.-]+) \n\t([\s\S]*?)(?:\nSee more help with --help)?$/.exec(message);
+  return parts ? `${parts[1]}: ${parts[2]}` : message;
 }

@@ -11,7 +11,13 @@ export async function readTxInput(source: string): Promise<Record<string, unknow
   try {
     text = source === '-' ? await readStdin() : readFileSync(source, 'utf8');
   } catch (err) {
-    throw CliError.usage(`cannot read ${source === '-' ? 'stdin' : source}: ${(err as Error).message}`);
+    // The exit code table: 4 for a file that does not exist, 1 for one that cannot be read.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw CliError.notFound(`no file ${source}`, [
+        'name a file holding a Tx as JSON (what `tx build` prints), or - for stdin',
+      ]);
+    }
+    throw CliError.failed(`cannot read ${source === '-' ? 'stdin' : source}: ${(err as Error).message}`, 'UNREADABLE');
   }
   let json: unknown;
   try {

@@ -18,7 +18,7 @@ export default class AdminRollback extends AdminCommand {
     '<%= config.bin %> admin rollback 10',
     '<%= config.bin %> admin rollback 10 --yes --json',
     '<%= config.bin %> admin rollback 3 --force --yes',
-    '<%= config.bin %> admin rollback 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f --yes',
+    '<%= config.bin %> admin rollback $BLOCK_HASH --yes',
   ];
   static override args = {
     block: Args.string({
@@ -58,8 +58,31 @@ export default class AdminRollback extends AdminCommand {
         throw CliError.usage('not confirmed: nothing was rolled back');
       }
     }
-    await this.adminNode(flags).call('nodeAdmin_rollbackTo', target, flags.force);
+    try {
+      await this.adminNode(flags).call('nodeAdmin_rollbackTo', target, flags.force);
+    } catch (err) {
+      throw forceRefusal(err, this.config.bin, target) ?? err;
+    }
     this.log(`Rolled back to block ${target}.`);
     return { targetBlockNumber: target, force: flags.force };
   }
+}
+
+/**
+ * The node's refusal of a target below its finalized block names the RPC param ("pass force (true)"); a CLI user
+ * passes --force, so the refusal is told again in those words, with the node's figures in `data` as before.
+ */
+function forceRefusal(err: unknown, bin: string, target: number): CliError | undefined {
+  if (!(err instanceof CliError) || err.code !== 'INVALID_STATE') return undefined;
+  const data = (err.data as { data?: { forceRequired?: boolean; finalizedBlockNumber?: number } } | undefined)?.data;
+  if (!data?.forceRequired) return undefined;
+  return CliError.failed(
+    `block ${target} is before the finalized block ${data.finalizedBlockNumber}: rolling back below it takes --force`,
+    err.code,
+    [
+      `${bin} admin rollback ${target} --force --yes (clears the world state and the pool data and re-derives them ` +
+        'from the stored blocks)',
+    ],
+    err.data,
+  );
 }

@@ -16,7 +16,7 @@ export default class DbRollback extends BaseCommand {
     'against its header. Nothing changes if any step fails. Give the same genesis settings (--prefunded-accounts) ' +
     'as the node was started with.';
   static override examples = [
-    '<%= config.bin %> db rollback 500 --data-directory ./data',
+    '<%= config.bin %> db rollback 10 --data-directory ./data',
     '<%= config.bin %> db rollback 0 --data-directory ./data --json',
   ];
   static override args = {

@@ -13,7 +13,7 @@ export default class QueryBlock extends NodeCommand {
   static override examples = [
     '<%= config.bin %> query block',
     '<%= config.bin %> query block 12 --full',
-    '<%= config.bin %> query block 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f --json',
+    '<%= config.bin %> query block $BLOCK_HASH --json',
   ];
   static override args = { block: blockArg };
   static override flags = { full: fullFlag };

@@ -12,8 +12,8 @@ export default class QueryClass extends NodeCommand {
     'Calls node_getContractClass. The --json result is the ContractClassPublic as the node sends it (bytecode ' +
     'included). Exits 4 when no class with the id was published.';
   static override examples = [
-    '<%= config.bin %> query class 0x0c1d...',
-    '<%= config.bin %> query class 0x0c1d... --json',
+    '<%= config.bin %> query class $CLASS_ID',
+    '<%= config.bin %> query class $CLASS_ID --json',
   ];
   static override args = {
     id: Args.string({ ignoreStdin: true, description: 'Contract class id (0x + hex).', required: true }),

@@ -12,8 +12,8 @@ export default class QueryContract extends NodeCommand {
     'Calls node_getContract. The --json result is the ContractInstanceWithAddress as the node sends it. Exits 4 ' +
     'when no instance was published at the address.';
   static override examples = [
-    '<%= config.bin %> query contract 0x1234',
-    '<%= config.bin %> query contract 0x1234 --json',
+    '<%= config.bin %> query contract $CONTRACT_ADDRESS',
+    '<%= config.bin %> query contract $CONTRACT_ADDRESS --json',
   ];
   static override args = {
     address: Args.string({ ignoreStdin: true, description: 'Contract address (0x + hex).', required: true }),

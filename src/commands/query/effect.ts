@@ -12,8 +12,8 @@ export default class QueryEffect extends NodeCommand {
     'Calls node_getTxEffect. The --json result is the IndexedTxEffect (the effect with its block and position) as ' +
     'the node sends it. Exits 4 when the tx is not in a block.';
   static override examples = [
-    '<%= config.bin %> query effect 0x2f3c...e1',
-    '<%= config.bin %> query effect 0x2f3c...e1 --full --json',
+    '<%= config.bin %> query effect $TX_HASH',
+    '<%= config.bin %> query effect $TX_HASH --full --json',
   ];
   static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = { full: fullFlag };

@@ -16,8 +16,8 @@ export default class QueryLeaves extends NodeCommand {
     'with the index as data, or null when the value is not in the tree. Absent values are an answer, not an error.';
   static override examples = [
     '<%= config.bin %> query leaves nullifier 0x0123 0x0456',
-    '<%= config.bin %> query leaves note-hash 0x2ac5... --block 12 --json',
-    '<%= config.bin %> query leaves archive 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f',
+    '<%= config.bin %> query leaves note-hash $NOTE_HASH --block 12 --json',
+    '<%= config.bin %> query leaves archive $BLOCK_HASH',
   ];
   static override strict = false;
   static override args = {

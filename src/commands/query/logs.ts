@@ -25,7 +25,7 @@ export default class QueryLogs extends NodeCommand {
   static override examples = [
     '<%= config.bin %> query logs --from-block 1 --to-block 20',
     '<%= config.bin %> query logs --contract 0x1234 --tag 0x7a6',
-    '<%= config.bin %> query logs --kind class --tx 0x2f3c...e1 --json',
+    '<%= config.bin %> query logs --kind class --tx $TX_HASH --json',
     '<%= config.bin %> query logs --kind private --from-block 5 --to-block 9',
   ];
   static override flags = {

@@ -12,8 +12,8 @@ export default class QueryReceipt extends NodeCommand {
     'dropped; a hash the node never saw reads as dropped ("Tx dropped by P2P node"), as in Aztec 4.1.2. The ' +
     '--json result is the TxReceipt as the node sends it.';
   static override examples = [
-    '<%= config.bin %> query receipt 0x2f3c...e1',
-    '<%= config.bin %> query receipt 0x2f3c...e1 --json | jq -r .result.status',
+    '<%= config.bin %> query receipt $TX_HASH',
+    '<%= config.bin %> query receipt $TX_HASH --json | jq -r .result.status',
   ];
   static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = { full: fullFlag };

@@ -14,8 +14,8 @@ export default class QueryTx extends NodeCommand {
     '(what `tx send` takes). A mined tx is read with `query receipt` and `query effect`; exits 4 when the tx is ' +
     'not pending.';
   static override examples = [
-    '<%= config.bin %> query tx 0x2f3c...e1',
-    '<%= config.bin %> query tx 0x2f3c...e1 --json > tx.json',
+    '<%= config.bin %> query tx $TX_HASH',
+    '<%= config.bin %> query tx $TX_HASH --json > tx.json',
   ];
   static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };
   static override flags = { full: fullFlag };

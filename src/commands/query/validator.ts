@@ -12,8 +12,8 @@ export default class QueryValidator extends NodeCommand {
     'node sends it; exits 4 when the node has no record of the validator. A node without a validator service ' +
     'answers that the method is not available: the command prints it and exits 1.';
   static override examples = [
-    '<%= config.bin %> query validator 0x1234567890abcdef1234567890abcdef12345678',
-    '<%= config.bin %> query validator 0x1234567890abcdef1234567890abcdef12345678 --from-slot 100 --to-slot 200 --json',
+    '<%= config.bin %> query validator $VALIDATOR_ADDRESS',
+    '<%= config.bin %> query validator $VALIDATOR_ADDRESS --from-slot 1 --to-slot 10 --json',
   ];
   static override args = {
     address: Args.string({

@@ -19,9 +19,9 @@ export default class QueryWitness extends NodeCommand {
     "(nullifier, note-hash, public-data, archive). The --json result is the node's answer; exits 4 when the value " +
     'is not in the tree.';
   static override examples = [
-    '<%= config.bin %> query witness note-hash 0x2ac5...',
+    '<%= config.bin %> query witness note-hash $NOTE_HASH',
     '<%= config.bin %> query witness nullifier 0x1234 --low --block 10',
-    '<%= config.bin %> query witness archive 0x25bebe495a61745d1fd37b8f29374af8f68fdd92f0f853e8dc8224d8008a6a9f',
+    '<%= config.bin %> query witness archive $BLOCK_HASH',
     '<%= config.bin %> query witness note-hash --leaf-index 0 --json',
   ];
   static override args = {

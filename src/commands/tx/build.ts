@@ -17,8 +17,8 @@ export default class TxBuild extends NodeCommand {
   static override examples = [
     '<%= config.bin %> tx build --note-hash 0x01 --nullifier 0x02 > tx.json',
     '<%= config.bin %> tx build --private-log 0x7a6,0x01,0x02 --l2-to-l1-message 0x000000000000000000000000000000000000beef:0x05 | <%= config.bin %> tx send -',
-    '<%= config.bin %> tx build --publish-class 0xa1:0xa2:c0ffee --publish-instance 0x5a17:0x0c1d...:0x1217 --out deploy.json',
-    '<%= config.bin %> tx build --fee-payer 0x2e65...3838 --priority-fee-per-l2-gas 10 --json',
+    '<%= config.bin %> tx build --publish-class 0xa1:0xa2:c0ffee --publish-instance 0x5a17:$CLASS_ID:0x1217 --out deploy.json',
+    '<%= config.bin %> tx build --fee-payer 0x0a60414ee907527880b7a53d4dacdeb9ef768bb98d9d8d1e7200725c13763331 --priority-fee-per-l2-gas 10 --json',
   ];
   static override flags = {
     'fee-payer': Flags.string({

@@ -14,8 +14,8 @@ export default class TxWait extends NodeCommand {
     'finalized), showing a spinner on a terminal. Exits 0 with the receipt; 1 when the tx is dropped or --max-wait ' +
     'runs out; 4 when the node never saw the tx.';
   static override examples = [
-    '<%= config.bin %> tx wait 0x2f3c...e1',
-    '<%= config.bin %> tx wait 0x2f3c...e1 --until finalized --max-wait 300',
+    '<%= config.bin %> tx wait $TX_HASH',
+    '<%= config.bin %> tx wait $TX_HASH --until proven --max-wait 300',
     '<%= config.bin %> tx wait "$(<%= config.bin %> tx send tx.json --json | jq -r .result.txHash)" --json',
   ];
   static override args = { hash: Args.string({ ignoreStdin: true, description: 'The tx hash.', required: true }) };

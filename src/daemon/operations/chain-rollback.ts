@@ -5,6 +5,14 @@ import { BlockRejectedError, WorldStateError } from '../world-state/world-state-
 /** A rollback the node refuses (target above the tip or not stored, below finality without force). */
 export class RollbackRefusedError extends Error {
   override name = 'RollbackRefusedError';
+
+  /** `finalizedBlockNumber` is set when force would do it: the target is below that finalized block. */
+  constructor(
+    message: string,
+    readonly finalizedBlockNumber?: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface RollbackResult {
@@ -42,8 +50,9 @@ export function rollbackChain(parts: RollbackParts, target: number, force: boole
   if (rederive && !force) {
     throw new RollbackRefusedError(
       `Cannot roll back to block ${target}: it is before the finalized block ${finalized}. Pass force ` +
-        "(`l2node admin rollback --force`, or true as nodeAdmin_rollbackTo's second param) to clear the world " +
-        'state and the pool data and re-derive them from the stored blocks',
+        "(true as nodeAdmin_rollbackTo's second param) to clear the world state and the pool data and re-derive " +
+        'them from the stored blocks',
+      finalized,
     );
   }
   try {

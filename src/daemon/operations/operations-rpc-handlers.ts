@@ -28,7 +28,14 @@ export function operationsRpcHandlers(ops: () => OperationsService) {
       try {
         await ops().rollbackTo(target, force ?? false);
       } catch (err) {
-        if (err instanceof RollbackRefusedError) throw rpcErrors.invalidState(err.message);
+        if (err instanceof RollbackRefusedError) {
+          // Clients (the CLI's `admin rollback`) tell their users how they pass force from these figures.
+          const finalized = err.finalizedBlockNumber;
+          throw rpcErrors.invalidState(
+            err.message,
+            finalized === undefined ? undefined : { forceRequired: true, finalizedBlockNumber: finalized },
+          );
+        }
         throw err;
       }
     },
