@@ -192,6 +192,23 @@ describe('l2node dev time|snapshot|revert', () => {
   }, 60_000);
 });
 
+describe("4.1.2's CheatCodes", () => {
+  it('CheatCodes.create needs only getNodeInfo of the node; the rest of its calls go to L1', async () => {
+    // What CheatCodes.create (@aztec/aztec/testing) does, with the same official classes: the node's one part is
+    // the L1 contract addresses. Building them sends nothing; every method after that is an L1 JSON-RPC call.
+    const { EthCheatCodes, RollupCheatCodes } = await import('@aztec/ethereum/test');
+    const { DateProvider } = await import('@aztec/foundation/timer');
+    const info = await session.node.getNodeInfo();
+    const eth = new EthCheatCodes(['http://127.0.0.1:8545'], new DateProvider());
+    const rollup = new RollupCheatCodes(eth, info.l1ContractAddresses) as unknown as { rollup: { address: string } };
+    expect(rollup.rollup.address.toLowerCase()).toBe(info.l1ContractAddresses.rollupAddress.toString().toLowerCase());
+    // The node-only reads the older AztecCheatCodes made (block number, timestamp, public storage) answer too.
+    const { BlockNumber } = await import('@aztec/foundation/branded-types');
+    const block = await session.node.getBlock(BlockNumber(await session.node.getBlockNumber()));
+    expect(block?.header.globalVariables.timestamp).toBe(await latestTimestamp());
+  }, 30_000);
+});
+
 describe('--dump-state and --load-state', () => {
   it('the state dumped on exit starts another node at the same tips, roots and balances', async () => {
     const tips = await settledTips();
