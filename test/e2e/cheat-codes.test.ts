@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GasFees } from '../../src/core/gas/gas-fees.js';
+import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { envelopeOf, l2node } from '../helpers/cli.js';
+import { devTxBuilder, genesisHeader } from '../helpers/mempool-e2e.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
@@ -118,7 +121,7 @@ describe('time warp', () => {
 });
 
 describe('snapshot and revert', () => {
-  it('puts the whole node back: balances, contracts, tips; the wallet goes on from there', async () => {
+  it('puts the whole node back: balances, txs, tips; the wallet goes on from there', async () => {
     const payer = session.accounts[2].address;
     // Tips compared whole: the dev L1 has proven and finalized everything first.
     const tips = await settledTips();
@@ -144,6 +147,43 @@ describe('snapshot and revert', () => {
     await deployAccount(session, session.accounts[2]);
     expect(await feeJuice(payer)).toBeLessThan(balance);
   }, 240_000);
+
+  it('the pool comes back too: a tx pending at the snapshot is pending again after the revert', async () => {
+    const minFees = await pub<{ feePerDaGas: string; feePerL2Gas: string }>('node_getCurrentMinFees');
+    const tx = devTxBuilder(
+      genesisHeader(TEST_ACCOUNTS.map((a) => ({ address: a.address, amount: 10n ** 22n }))),
+    ).build({
+      feePayer: TEST_ACCOUNTS[0].address,
+      maxFeesPerGas: new GasFees(2n * BigInt(minFees.feePerDaGas), 2n * BigInt(minFees.feePerL2Gas)),
+      // L2 time is days ahead of the wall clock by now: the tx expires a day after it.
+      now: await latestTimestamp(),
+    });
+    const receipt = () => pub<{ status: string; blockNumber?: number }>('node_getTxReceipt', [tx.txHash.toString()]);
+    await dev('nodeAdmin_pauseSync');
+    await pub('node_sendTx', [tx.toJSON()]);
+    const tip = await pub<number>('node_getBlockNumber');
+    const id = await dev<number>('nodeDev_snapshot');
+    await dev('nodeAdmin_resumeSync');
+    const mined = await until(
+      'the tx mined',
+      async () => ((await receipt()).status === 'pending' ? undefined : receipt()),
+      10_000,
+    );
+    expect(mined.blockNumber).toBe(tip + 1);
+
+    // Reverted with production held: the tx is in the pool again, not in a block.
+    await dev('nodeAdmin_pauseSync');
+    expect(await dev<number>('nodeDev_revert', [id])).toBe(tip);
+    expect(await receipt()).toMatchObject({ status: 'pending' });
+    expect(await pub<number>('node_getPendingTxCount')).toBe(1);
+    await dev('nodeAdmin_resumeSync');
+    const again = await until(
+      'the tx mined again',
+      async () => ((await receipt()).status === 'pending' ? undefined : receipt()),
+      10_000,
+    );
+    expect(again.blockNumber).toBe(tip + 1);
+  }, 60_000);
 
   it('a revert consumes that snapshot and every later one, not the earlier ones', async () => {
     const a = await dev<number>('nodeDev_snapshot');
