@@ -27,9 +27,10 @@ export function copyDatabaseTo(db: SqliteDatabase, file: string): void {
  * Replaces every table of the node database with the one in `file` (a copy made by copyDatabaseTo), in one
  * transaction on the node's own connection: prepared statements stay valid, readers see the state before or
  * after, never between, and a failure changes nothing. The caller reloads what it keeps in memory (the world
- * state and the pool notice their changed write tokens themselves).
+ * state and the pool notice their changed write tokens themselves). `verify` runs on the restored tables before
+ * the commit: what it throws undoes the restore.
  */
-export function restoreDatabaseFrom(db: SqliteDatabase, file: string): void {
+export function restoreDatabaseFrom(db: SqliteDatabase, file: string, verify?: () => void): void {
   if (!existsSync(file)) throw new StateFileError(`${file} does not exist`);
   db.prepare('ATTACH DATABASE ? AS copy').run(file);
   try {
@@ -51,6 +52,7 @@ export function restoreDatabaseFrom(db: SqliteDatabase, file: string): void {
       db.pragma('defer_foreign_keys = ON');
       for (const t of tables.keys()) db.prepare(`DELETE FROM main."${t}"`).run();
       for (const t of tables.keys()) db.prepare(`INSERT INTO main."${t}" SELECT * FROM copy."${t}"`).run();
+      verify?.();
     })();
   } finally {
     db.prepare('DETACH DATABASE copy').run();

@@ -1,11 +1,13 @@
 import type { Logger } from '../logging/logger.js';
+import { startupProblems } from '../store/database-integrity.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { restoreDatabaseFrom, StateFileError } from './database-copy.js';
 
 /**
  * --load-state: the freshly opened database takes the state a --dump-state wrote, before the chain opens on it,
  * so the node starts at the dumped tips with the same roots and pool. A database that already holds blocks is
- * refused rather than overwritten.
+ * refused rather than overwritten, and a state that fails the checks a database gets at start (SQLite's
+ * quick_check, stores that agree, headers that hash) is not taken.
  */
 export function loadDevState(db: SqliteDatabase, file: string, log: Logger): void {
   const blocks = db.prepare('SELECT COUNT(*) FROM chain_block').pluck().get() as number;
@@ -16,7 +18,10 @@ export function loadDevState(db: SqliteDatabase, file: string, log: Logger): voi
     );
   }
   try {
-    restoreDatabaseFrom(db, file);
+    restoreDatabaseFrom(db, file, () => {
+      const problems = startupProblems(db);
+      if (problems.length > 0) throw new StateFileError(`it is damaged: ${problems.map((p) => p.what).join('; ')}`);
+    });
   } catch (err) {
     throw new StateFileError(`cannot load the state of ${file}: ${(err as Error).message}`);
   }

@@ -2,6 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyDatabaseTo, StateFileError } from '../../../../src/daemon/dev/database-copy.js';
@@ -81,6 +82,17 @@ describe('DevTools', () => {
     expect(into.prepare('SELECT MAX(number) FROM chain_block').pluck().get()).toBe(3);
     expect(() => loadDevState(into, file, log)).toThrow(/already holds 3 blocks/);
     into.close();
+
+    // A dumped state whose tip no longer hashes to its stored hash: refused, and nothing of it is kept.
+    const damaged = join(dir, 'damaged.sqlite');
+    const copy = new Database(file);
+    copy.prepare('UPDATE chain_block SET hash = zeroblob(32) WHERE number = 3').run();
+    copyDatabaseTo(copy, damaged);
+    copy.close();
+    const target = openNodeDatabase(null);
+    expect(() => loadDevState(target, damaged, log)).toThrow(/cannot load the state of .*: it is damaged: /);
+    expect(target.prepare('SELECT COUNT(*) FROM chain_block').pluck().get()).toBe(0);
+    target.close();
 
     const junk = join(dir, 'junk.sqlite');
     writeFileSync(junk, 'not a database at all, just text that is long enough to be read as a header');
