@@ -4,7 +4,7 @@
  * make an expired tx fail as it should; a snapshot and a revert put the whole node back; the state dumped on exit
  * starts another node at the same tips and roots; the CLI commands and a follower's refusal.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
@@ -31,6 +31,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.stop();
+  await node?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function pub<T>(method: string, params: unknown[] = [], on: RunningNode = node): Promise<T> {

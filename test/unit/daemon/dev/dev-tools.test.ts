@@ -1,5 +1,5 @@
 /** DevTools: the snapshot limit, reverts that consume later snapshots, state files that are refused. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,11 +14,14 @@ import { type DevChain, startDevChain } from '../chain/dev-chain-fixture.js';
 const log = pino({ level: 'silent' });
 let dev: DevChain | undefined;
 let tools: DevTools | undefined;
+let dir: string | undefined;
 afterEach(async () => {
   await tools?.stop();
   await dev?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
   dev = undefined;
   tools = undefined;
+  dir = undefined;
 });
 
 async function open(limit = 16, dumpState?: string): Promise<{ dev: DevChain; tools: DevTools }> {
@@ -72,8 +75,9 @@ describe('DevTools', () => {
   });
 
   it('--dump-state on stop, and --load-state refuses a database with blocks or a file that is no state', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l2node-dev-tools-'));
-    const file = join(dir, 'state.sqlite');
+    const tmp = mkdtempSync(join(tmpdir(), 'l2node-dev-tools-'));
+    dir = tmp;
+    const file = join(tmp, 'state.sqlite');
     const { dev, tools: t } = await open(16, file);
     dev.service.sequencer.mineBlocks(3);
     await t.stop();
@@ -84,7 +88,7 @@ describe('DevTools', () => {
     into.close();
 
     // A dumped state whose tip no longer hashes to its stored hash: refused, and nothing of it is kept.
-    const damaged = join(dir, 'damaged.sqlite');
+    const damaged = join(tmp, 'damaged.sqlite');
     const copy = new Database(file);
     copy.prepare('UPDATE chain_block SET hash = zeroblob(32) WHERE number = 3').run();
     copyDatabaseTo(copy, damaged);
@@ -94,17 +98,17 @@ describe('DevTools', () => {
     expect(target.prepare('SELECT COUNT(*) FROM chain_block').pluck().get()).toBe(0);
     target.close();
 
-    const junk = join(dir, 'junk.sqlite');
+    const junk = join(tmp, 'junk.sqlite');
     writeFileSync(junk, 'not a database at all, just text that is long enough to be read as a header');
     const fresh = openNodeDatabase(null);
     expect(() => loadDevState(fresh, junk, log)).toThrow(StateFileError);
-    expect(() => loadDevState(fresh, join(dir, 'missing.sqlite'), log)).toThrow(/does not exist/);
+    expect(() => loadDevState(fresh, join(tmp, 'missing.sqlite'), log)).toThrow(/does not exist/);
     // A database of another schema.
     const other = openNodeDatabase(null, { migrate: false });
     other.exec('CREATE TABLE something (x INTEGER)');
-    copyDatabaseTo(other, join(dir, 'other.sqlite'));
+    copyDatabaseTo(other, join(tmp, 'other.sqlite'));
     other.close();
-    expect(() => loadDevState(fresh, join(dir, 'other.sqlite'), log)).toThrow(/not a database of this l2node's schema/);
+    expect(() => loadDevState(fresh, join(tmp, 'other.sqlite'), log)).toThrow(/not a database of this l2node's schema/);
     fresh.close();
   });
 });
