@@ -7,6 +7,8 @@ import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
 import { ChainState, genesisArchiveRoot } from './chain/chain-state.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
+import { DevTools } from './dev/dev-tools.js';
+import { loadDevState } from './dev/load-state.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
 import { hasL1, L1Service } from './l1/l1-service.js';
@@ -81,6 +83,8 @@ export class L2Node {
   readonly mempool: Mempool;
   /** Dev mode: builds the blocks. Absent on a follower. */
   readonly sequencer: Sequencer | undefined;
+  /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
+  readonly devTools: DevTools | undefined;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
   readonly sync: UpstreamBlockSource | undefined;
   /** What feeds blocks into the chain: the follower's block source, or the dev sequencer. */
@@ -115,6 +119,11 @@ export class L2Node {
     );
     const conflict = l1SettingsConflict(config);
     if (conflict) throw new Error(conflict);
+    if (config.syncFrom && (config.loadState || config.dumpState)) {
+      throw new Error(
+        '--load-state and --dump-state are dev mode only: a follower (--sync-from) takes its chain from its upstream',
+      );
+    }
     try {
       // One node per data directory: nothing touches it before the lock is held.
       if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
@@ -122,6 +131,8 @@ export class L2Node {
       if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
       const database = new DatabaseService(config.dataDirectory);
       await runner.start(database);
+      // --load-state: the database takes the dumped state before anything reads it.
+      if (config.loadState) loadDevState(database.db, config.loadState, log);
       // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
       const l1 = hasL1(config) ? newL1Service(config, database.db, logger, runner.signal) : undefined;
       if (l1) {
@@ -241,6 +252,15 @@ export class L2Node {
       now: () => this.clock.now(),
       log: logger.module('operations'),
     });
+    this.devTools = this.sequencer
+      ? new DevTools({
+          config,
+          db,
+          chain: this.chain,
+          exclusive: (fn) => this.operations.exclusive(fn),
+          log: logger.module('dev'),
+        })
+      : undefined;
     const metrics = new NodeMetrics({
       chain,
       mempool: this.mempool,
@@ -315,6 +335,8 @@ export class L2Node {
   async start(): Promise<void> {
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
+    // Started before the producer and so stopped after it: --dump-state is written once no block is built.
+    if (this.devTools) await this.runner.start(this.devTools);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.
     await this.runner.start(this.blockProducer);
     // Stopped before the producer and the database: a running snapshot upload ends first.

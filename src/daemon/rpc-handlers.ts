@@ -2,6 +2,8 @@ import type { RpcHandlers } from '../rpc/rpc-handlers.js';
 import { chainRpcHandlers } from './chain/chain-rpc-handlers.js';
 import type { ChainState } from './chain/chain-state.js';
 import type { NodeConfig } from './config/settings.js';
+import { devRpcHandlers } from './dev/dev-rpc-handlers.js';
+import type { DevTools } from './dev/dev-tools.js';
 import type { FeeModel } from './fees/fee-model.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Mempool } from './mempool/mempool.js';
@@ -26,6 +28,7 @@ export interface RpcHandlerSources {
   readonly mempool: Mempool;
   readonly feeModel: FeeModel;
   readonly sequencer: Sequencer | undefined;
+  readonly devTools: DevTools | undefined;
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
   /** Set while the node cannot write to its data directory (a full disk). */
@@ -46,6 +49,7 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
     node_isReady: async () => node.readiness().acceptingTxs,
     ...operationsRpcHandlers(() => node.operations),
+    ...devRpcHandlers(node.devTools, node.config),
     ...validatorsRpcHandlers(node.validators),
     node_getBlockNumber: async () => node.chainTip(),
     node_getNodeVersion: async () => PACKAGE_VERSION,

@@ -63,6 +63,10 @@ const ONLINE: Record<string, () => string[]> = {
   'admin:send-l1-message': () => ['admin', 'send-l1-message', '0x01'],
   dashboard: () => ['dashboard', '--once'],
   'dev:mine': () => ['dev', 'mine', '1'],
+  'dev:time:increase': () => ['dev', 'time', 'increase', '60'],
+  'dev:time:set': () => ['dev', 'time', 'set', '1800000000'],
+  'dev:snapshot': () => ['dev', 'snapshot'],
+  'dev:revert': () => ['dev', 'revert', '1'],
 };
 /** Commands that need no running node. */
 const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup', 'db:rollback'];

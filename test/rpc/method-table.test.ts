@@ -91,6 +91,10 @@ const BEYOND_SPEC = [
   ].map((m) => `node_${m}`),
   'nodeDev_sendL1ToL2Message',
   'nodeDev_mineBlocks',
+  'nodeDev_increaseTime',
+  'nodeDev_setNextBlockTimestamp',
+  'nodeDev_snapshot',
+  'nodeDev_revert',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

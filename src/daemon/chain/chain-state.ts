@@ -67,6 +67,7 @@ export class ChainState {
         epochDuration: config.epochDuration,
       },
       era,
+      store.meta.get('timeWarpMs') ?? 0,
     );
     // Timing changed at runtime before a restart: the configured timing takes over from the next slot.
     if (era && (era.slotDuration !== config.slotDuration || era.blocksPerSlot !== config.blocksPerSlot)) {
@@ -144,6 +145,56 @@ export class ChainState {
     recordSlotEra(this.db, this.chain.store, this.slots.latestEra);
     return from;
   }
+
+  /**
+   * nodeDev_increaseTime: moves L2 time by `seconds` (back too, but never before the latest block's timestamp),
+   * recorded so a restart keeps it. Slots, block timestamps, the mempool's expiry check and the dev L1's proofs
+   * all read L2 time. Returns L2 time now (seconds).
+   */
+  increaseTime(seconds: number): number {
+    const target = Math.floor(this.slots.now() / 1000) + seconds;
+    this.refuseBeforeLastBlock(target, 'nodeDev_increaseTime');
+    this.slots.warpBy(seconds * 1000);
+    this.recordTime();
+    return Math.floor(this.slots.now() / 1000);
+  }
+
+  /**
+   * nodeDev_setNextBlockTimestamp: the next checkpoint (its blocks) carries exactly `seconds`, in the slot after
+   * the last used one, and L2 time runs on from there. Not before the latest block's timestamp.
+   */
+  setNextBlockTimestamp(seconds: number): void {
+    this.refuseBeforeLastBlock(seconds, 'nodeDev_setNextBlockTimestamp');
+    this.slots.warpTo(seconds, this.chain.lastUsedSlot() + 1);
+    this.recordTime();
+  }
+
+  /** Takes the slot timing and the time warp up again from the store (the dev chain reverted to a snapshot). */
+  reloadTime(): void {
+    this.slots.resume(recordedSlotEra(this.chain.store), this.chain.store.meta.get('timeWarpMs') ?? 0);
+  }
+
+  private refuseBeforeLastBlock(seconds: number, method: string): void {
+    const last = this.chain.lastBlockTimestamp();
+    if (BigInt(seconds) < last) {
+      throw new TimeWarpRefusedError(
+        `${method}: L2 time cannot go back to ${seconds}, before block ${this.chain.latestBlockNumber}'s timestamp ${last}`,
+      );
+    }
+  }
+
+  private recordTime(): void {
+    const { store } = this.chain;
+    this.db.transaction(() => {
+      recordSlotEra(this.db, store, this.slots.latestEra);
+      store.meta.set('timeWarpMs', this.slots.warpMs);
+    })();
+  }
+}
+
+/** A time warp the dev chain refuses: it would put L2 time before the latest block. */
+export class TimeWarpRefusedError extends Error {
+  override name = 'TimeWarpRefusedError';
 }
 
 /** The world state with the configured accounts prefunded at genesis (written on first use). */

@@ -93,6 +93,20 @@ export class Chain {
     return this.o.store.latestBlockNumber();
   }
 
+  /** The last slot that holds a block or a published checkpoint: a new checkpoint needs a later slot. */
+  lastUsedSlot(): number {
+    const { store } = this.o;
+    const latest = store.latestBlockNumber();
+    const lastBlockSlot = latest === 0 ? 0 : (store.getHeader(latest)?.slotNumber ?? 0);
+    return Math.max(lastBlockSlot, store.checkpoints.latest()?.slot ?? 0);
+  }
+
+  /** The timestamp of the latest block (seconds); 0 at genesis. */
+  lastBlockTimestamp(): bigint {
+    const latest = this.latestBlockNumber;
+    return latest === 0 ? 0n : (this.o.store.getHeader(latest)?.globalVariables.timestamp ?? 0n);
+  }
+
   /**
    * The block a query's block parameter names on this chain, as a number: a number as given (reading it
    * tells whether it exists), `latest` the tip, a hash one of this chain's blocks, the genesis hash block 0.

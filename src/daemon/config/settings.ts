@@ -1,5 +1,6 @@
 import { BOT_SETTINGS } from '../../bot/bot-settings.js';
 import { CHAIN_SETTINGS } from '../chain/chain-settings.js';
+import { DEV_SETTINGS } from '../dev/dev-settings.js';
 import { FEE_SETTINGS } from '../fees/fee-settings.js';
 import { L1_SETTINGS } from '../l1/l1-settings.js';
 import { LOGGING_SETTINGS } from '../logging/logging-settings.js';
@@ -26,6 +27,7 @@ export const SETTINGS = {
   ...FEE_SETTINGS,
   ...MEMPOOL_SETTINGS,
   ...SEQUENCER_SETTINGS,
+  ...DEV_SETTINGS,
   ...FOLLOWER_SETTINGS,
   ...VALIDATOR_SETTINGS,
   ...SLASHING_SETTINGS,

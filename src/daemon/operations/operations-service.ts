@@ -113,6 +113,11 @@ export class OperationsService implements Service {
     );
   }
 
+  /** Runs `fn` with production paused and no other operation running (the dev chain's revert to a snapshot). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(() => this.whilePaused('rollback', fn));
+  }
+
   /** nodeAdmin_startSnapshotUpload: returns once the upload started; it runs in the background. */
   startSnapshotUpload(location: string): Promise<void> {
     return this.snapshots.start(location);

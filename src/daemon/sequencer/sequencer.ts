@@ -137,7 +137,7 @@ export class Sequencer implements Service, BlockProducer {
         if (this.current && this.current.blockCount > 0) this.publish(this.current);
         this.current = undefined;
         const before = this.o.chain.latestBlockNumber;
-        this.buildNext(Math.max(this.o.slots.currentSlot(), this.lastUsedSlot() + 1), true);
+        this.buildNext(Math.max(this.o.slots.currentSlot(), this.o.chain.lastUsedSlot() + 1), true);
         if (this.o.chain.latestBlockNumber === before) break;
         built.push(this.o.chain.latestBlockNumber);
       }
@@ -168,7 +168,7 @@ export class Sequencer implements Service, BlockProducer {
   private step(): void {
     if (this.sealing) return;
     const { chain, slots } = this.o;
-    const now = slots.clock.now();
+    const now = slots.now();
     const slot = slots.currentSlot();
     this.resumeUnpublished();
     const current = this.current;
@@ -190,7 +190,7 @@ export class Sequencer implements Service, BlockProducer {
       this.lastAttempt = key;
     }
     // Instant: a block never waits for a free slot; it takes the next one, ahead of the wall clock if need be.
-    this.buildNext(this.o.mode === 'instant' ? Math.max(slot, this.lastUsedSlot() + 1) : slot);
+    this.buildNext(this.o.mode === 'instant' ? Math.max(slot, this.o.chain.lastUsedSlot() + 1) : slot);
   }
 
   /** `mined`: build a block now even without txs and publish its checkpoint at once (mineBlocks). */
@@ -198,7 +198,7 @@ export class Sequencer implements Service, BlockProducer {
     const { chain, slots } = this.o;
     let builder = this.current;
     // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.
-    if (!builder && slot <= this.lastUsedSlot()) return;
+    if (!builder && slot <= this.o.chain.lastUsedSlot()) return;
     if (builder && builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) return;
     const pending = this.o.pendingTxs.pendingTxsByPriority()[Symbol.iterator]();
     const head = pending.next();
@@ -389,17 +389,9 @@ export class Sequencer implements Service, BlockProducer {
     return out;
   }
 
-  /** The last slot that holds a block or a published checkpoint: a new checkpoint needs a later slot. */
-  private lastUsedSlot(): number {
-    const { store } = this.o.chain;
-    const latest = store.latestBlockNumber();
-    const lastBlockSlot = latest === 0 ? 0 : (store.getHeader(latest)?.slotNumber ?? 0);
-    return Math.max(lastBlockSlot, store.checkpoints.latest()?.slot ?? 0);
-  }
-
   private nextDelay(): number {
     const { slots } = this.o;
-    const now = slots.clock.now();
+    const now = slots.now();
     const slot = slots.slotAt(now);
     const interval = slots.blockIndexAt(now);
     const nextBoundary =

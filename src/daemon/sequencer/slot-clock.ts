@@ -38,21 +38,61 @@ export interface SlotRetiming {
  * slot being built is never cut short.
  */
 export class SlotClock {
-  private readonly eras: SlotEra[];
+  private eras: SlotEra[] = [];
+  /** How far L2 time is ahead of the node's clock (ms; negative: behind), moved by the dev chain's time warps. */
+  #warpMs = 0;
 
-  /** `era` resumes a timing recorded earlier (see `latestEra`); without it slots run uniformly from genesis. */
+  /**
+   * `era` resumes a timing recorded earlier (see `latestEra`); without it slots run uniformly from genesis.
+   * `warpMs` resumes a recorded time warp (see `warpMs`).
+   */
   constructor(
     readonly clock: Clock,
     private readonly base: SlotTiming,
     era?: SlotEra,
+    warpMs = 0,
   ) {
     const { slotDuration, blocksPerSlot, epochDuration } = base;
     checkPositive({ slotDuration, blocksPerSlot, epochDuration });
-    this.eras = [{ fromSlot: 0, startTime: base.genesisTime, slotDuration, blocksPerSlot }];
+    this.resume(era, warpMs);
+  }
+
+  /** Takes up a recorded timing and warp again (at start, and when the dev chain reverts to a snapshot). */
+  resume(era: SlotEra | undefined, warpMs: number): void {
+    const { genesisTime, slotDuration, blocksPerSlot } = this.base;
+    this.eras = [{ fromSlot: 0, startTime: genesisTime, slotDuration, blocksPerSlot }];
     if (era && era.fromSlot > 0) {
       checkPositive({ slotDuration: era.slotDuration, blocksPerSlot: era.blocksPerSlot });
       this.eras.push(era);
     }
+    this.#warpMs = warpMs;
+  }
+
+  /** L2 time now (ms since the Unix epoch): the node's clock moved by the time warps. Slots and L1 read it. */
+  now(): number {
+    return this.clock.now() + this.#warpMs;
+  }
+
+  /** The time warp (ms), to be recorded so a restart keeps L2 time where the warps put it. */
+  get warpMs(): number {
+    return this.#warpMs;
+  }
+
+  /** Moves L2 time by `ms` (nodeDev_increaseTime); slots keep their length, so the current slot moves with it. */
+  warpBy(ms: number): void {
+    this.#warpMs += ms;
+  }
+
+  /**
+   * Starts slot `fromSlot` at `seconds` and sets L2 time to that instant (nodeDev_setNextBlockTimestamp): the
+   * next checkpoint, in that slot, carries exactly that timestamp, and time runs on from it. Slots after
+   * `fromSlot` keep the current length. The caller checks that no block is in or after `fromSlot`.
+   */
+  warpTo(seconds: number, fromSlot: number): void {
+    const { slotDuration, blocksPerSlot } = this.eraOfSlot(fromSlot);
+    while (this.eras.length > 1 && this.latestEra.fromSlot >= fromSlot) this.eras.pop();
+    this.eras.push({ fromSlot, startTime: seconds, slotDuration, blocksPerSlot });
+    this.#warpMs = seconds * 1000 - this.clock.now();
   }
 
   /** The timing of the current slot. */
@@ -98,7 +138,7 @@ export class SlotClock {
   }
 
   currentSlot(): number {
-    return this.slotAt(this.clock.now());
+    return this.slotAt(this.now());
   }
 
   /** Start of a slot, ms. */

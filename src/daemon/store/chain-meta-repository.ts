@@ -15,7 +15,9 @@ export type ChainMetaKey =
   | 'slotEraFromSlot'
   | 'slotEraStartTime'
   | 'slotEraSlotDuration'
-  | 'slotEraBlocksPerSlot';
+  | 'slotEraBlocksPerSlot'
+  /** Dev chain: how far L2 time is ahead of the wall clock (ms), moved by nodeDev_increaseTime and kin. */
+  | 'timeWarpMs';
 
 /** chain_meta: a few named integers (tips that are not a max of another table, the slot clock's origin). */
 export class ChainMetaRepository {

@@ -219,7 +219,7 @@ export class ValidatorService implements Service {
         this.working = undefined;
         if (!this.loop.running) return;
         // Due just after the next slot starts (at once if the work outlasted its slot).
-        const next = slots.slotStartMs(slot + 1) + 1 - this.o.clock.now();
+        const next = slots.slotStartMs(slot + 1) + 1 - slots.now();
         this.loop.wakeIn(Math.max(1, next));
       });
   }

@@ -26,4 +26,36 @@ export const DEV_METHODS = {
     result: arrayResult(integerResult),
     compat: { aztec: 'absent', note: "dev mode only: anvil's anvil_mine" },
   }),
+  nodeDev_increaseTime: defineMethod({
+    summary:
+      'Dev mode: moves L2 time by that many seconds (slots, block timestamps, tx expiry, proofs follow); back ' +
+      "too, but never before the latest block's timestamp. Returns L2 time now (Unix seconds).",
+    params: [required('seconds', integer(-(2 ** 40), 2 ** 40), 'Seconds to add (negative goes back).')],
+    result: integerResult,
+    compat: { aztec: 'absent', note: "dev mode only: anvil's evm_increaseTime" },
+  }),
+  nodeDev_setNextBlockTimestamp: defineMethod({
+    summary:
+      'Dev mode: the next block carries exactly this timestamp (in the next slot) and L2 time runs on from it; ' +
+      "not before the latest block's timestamp. Returns the timestamp.",
+    params: [required('timestamp', integer(0, 2 ** 40), 'Unix seconds.')],
+    result: integerResult,
+    compat: { aztec: 'absent', note: "dev mode only: anvil's evm_setNextBlockTimestamp" },
+  }),
+  nodeDev_snapshot: defineMethod({
+    summary:
+      'Dev mode: takes a snapshot of the whole node (chain, world state, pool, L2 time) and returns its id, for ' +
+      'nodeDev_revert. At most --dev-snapshot-limit are live; they do not outlive the node.',
+    params: [],
+    result: integerResult,
+    compat: { aztec: 'absent', note: "dev mode only: anvil's evm_snapshot" },
+  }),
+  nodeDev_revert: defineMethod({
+    summary:
+      'Dev mode: puts the whole node back as the snapshot found it, consuming that snapshot and every later one; ' +
+      'returns the block number the chain is back at. Followers see it as a reorg.',
+    params: [required('id', integer(1, 2 ** 31 - 1), 'A live snapshot id (nodeDev_snapshot).')],
+    result: integerResult,
+    compat: { aztec: 'absent', note: "dev mode only: anvil's evm_revert" },
+  }),
 };

@@ -42,7 +42,7 @@ export class DevL1 implements SettlementLayer {
   constructor(private readonly o: DevL1Options) {}
 
   publishCheckpoint(_c: CheckpointPublication): L1PublishedData {
-    const now = Math.floor(this.o.slots.clock.now() / 1000);
+    const now = Math.floor(this.o.slots.now() / 1000);
     const blockNumber = BigInt(
       Math.max(0, Math.floor((now - this.o.slots.timing.genesisTime) / DEV_L1_BLOCK_TIME)) + 1,
     );
@@ -102,11 +102,11 @@ export class DevL1 implements SettlementLayer {
   private settledCheckpoint(delay: number): number {
     const { slots } = this.o;
     if (this.o.proveEachCheckpoint) {
-      return this.o.store.checkpoints.latestPublishedBy(Math.floor(slots.clock.now() / 1000) - delay);
+      return this.o.store.checkpoints.latestPublishedBy(Math.floor(slots.now() / 1000) - delay);
     }
     const { epochDuration } = slots.timing;
     // Epochs wholly before the slot of `delay` seconds ago (slot lengths can change at runtime).
-    const epochsEnded = slots.epochOf(slots.slotAt(slots.clock.now() - delay * 1000));
+    const epochsEnded = slots.epochOf(slots.slotAt(slots.now() - delay * 1000));
     if (epochsEnded <= 0) return 0;
     return this.o.store.checkpoints.latestUpToSlot(epochsEnded * epochDuration - 1);
   }

@@ -1,0 +1,38 @@
+import { rpcErrors } from '../../rpc/errors.js';
+import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
+import { TimeWarpRefusedError } from '../chain/chain-state.js';
+import type { NodeConfig } from '../config/settings.js';
+import { DevSnapshotLimitError, type DevTools, UnknownSnapshotError } from './dev-tools.js';
+
+/**
+ * The dev chain's time and snapshot cheat codes (nodeDev_, admin listener), spread into the daemon's handlers.
+ * A follower has no DevTools: it answers that these are dev mode only. Refusals: a warp before the latest block
+ * or an unknown snapshot is -32602 (the param is wrong), the snapshot limit -32005 INVALID_STATE.
+ */
+export function devRpcHandlers(dev: DevTools | undefined, config: NodeConfig) {
+  const tools = (): DevTools => {
+    if (!dev) {
+      throw rpcErrors.unsupported(
+        `This node follows ${config.syncFrom}: time, snapshots and reverts are dev mode only; use them on the node it follows`,
+      );
+    }
+    return dev;
+  };
+  const refusals = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof TimeWarpRefusedError || err instanceof UnknownSnapshotError) {
+        throw rpcErrors.invalidParams(err.message);
+      }
+      if (err instanceof DevSnapshotLimitError) throw rpcErrors.invalidState(err.message);
+      throw err;
+    }
+  };
+  return {
+    nodeDev_increaseTime: async (seconds) => refusals(() => tools().increaseTime(seconds)),
+    nodeDev_setNextBlockTimestamp: async (timestamp) => refusals(() => tools().setNextBlockTimestamp(timestamp)),
+    nodeDev_snapshot: async () => refusals(() => tools().snapshot()),
+    nodeDev_revert: async (id) => refusals(() => tools().revert(id)),
+  } satisfies Partial<RpcHandlers>;
+}

@@ -1,0 +1,150 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChainState } from '../chain/chain-state.js';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import { copyDatabaseTo, restoreDatabaseFrom } from './database-copy.js';
+import type { DevConfig } from './dev-settings.js';
+
+/** A snapshot the dev chain cannot take now: the limit of live snapshots is reached. */
+export class DevSnapshotLimitError extends Error {
+  override name = 'DevSnapshotLimitError';
+}
+
+/** A revert to an id that is not a live snapshot. */
+export class UnknownSnapshotError extends Error {
+  override name = 'UnknownSnapshotError';
+}
+
+export interface DevToolsOptions {
+  readonly config: Readonly<DevConfig & { dataDirectory: string | undefined }>;
+  readonly db: SqliteDatabase;
+  readonly chain: ChainState;
+  /** Runs `fn` with block production paused and no other admin operation (rollback, snapshot upload) running. */
+  readonly exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+  readonly log: Logger;
+}
+
+/** Snapshots live under the data directory (or a temporary folder in memory), only while the node runs. */
+const SNAPSHOT_FOLDER = 'dev-snapshots';
+
+/**
+ * The dev chain's cheat codes beyond mining (docs/cheat-codes.md), present only in dev mode: time warps,
+ * snapshots of the whole node and reverts to them (evm_snapshot / evm_revert), and the state file written on
+ * exit (--dump-state). A snapshot is a copy of the one database (copyDatabaseTo); a revert puts every table
+ * back in one transaction with block production paused, then the chain announces the change as an unwind, so
+ * the sequencer, the event stream and followers take the restored chain up.
+ */
+export class DevTools implements Service {
+  readonly name = 'dev-tools';
+  /** Live snapshots by id, oldest first. */
+  private readonly live = new Map<number, string>();
+  private nextId = 1;
+  private folder: string | undefined;
+
+  constructor(private readonly o: DevToolsOptions) {}
+
+  async start(): Promise<void> {
+    // Snapshots do not outlive the node (as anvil's): a crash's leftovers go.
+    const dir = this.o.config.dataDirectory;
+    if (dir) rmSync(join(dir, SNAPSHOT_FOLDER), { recursive: true, force: true });
+  }
+
+  /** Writes --dump-state (production has stopped by now: the node stops the producer first), drops the snapshots. */
+  async stop(): Promise<void> {
+    const file = this.o.config.dumpState;
+    if (file) {
+      try {
+        copyDatabaseTo(this.o.db, file);
+        const tips = this.o.chain.chain.readTips();
+        this.o.log.info(
+          { file, blockNumber: tips.proposed.number },
+          `state of block ${tips.proposed.number} dumped to ${file}`,
+        );
+      } catch (err) {
+        this.o.log.error(
+          { file, err: (err as Error).message },
+          `could not dump the state to ${file}: ${(err as Error).message}`,
+        );
+      }
+    }
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+    this.folder = undefined;
+    this.live.clear();
+  }
+
+  /** nodeDev_increaseTime: L2 time now, seconds. */
+  increaseTime(seconds: number): number {
+    return this.o.chain.increaseTime(seconds);
+  }
+
+  /** nodeDev_setNextBlockTimestamp. */
+  setNextBlockTimestamp(seconds: number): number {
+    this.o.chain.setNextBlockTimestamp(seconds);
+    return seconds;
+  }
+
+  /** nodeDev_snapshot: the id of a copy of the whole node as it is now (chain, world state, pool, L2 time). */
+  snapshot(): number {
+    const limit = this.o.config.devSnapshotLimit;
+    if (this.live.size >= limit) {
+      throw new DevSnapshotLimitError(
+        `${this.live.size} snapshots are live, the limit (--dev-snapshot-limit ${limit}); nodeDev_revert consumes a ` +
+          'snapshot and every later one',
+      );
+    }
+    const id = this.nextId++;
+    const file = join(this.snapshotFolder(), `${id}.sqlite`);
+    copyDatabaseTo(this.o.db, file);
+    this.live.set(id, file);
+    this.o.log.info({ id, blockNumber: this.o.chain.chain.latestBlockNumber }, `dev snapshot ${id} taken`);
+    return id;
+  }
+
+  /**
+   * nodeDev_revert: puts the whole node back as snapshot `id` found it; that snapshot and every later one are
+   * consumed (as anvil's evm_revert). Returns the block number the chain is back at.
+   */
+  revert(id: number): Promise<number> {
+    return this.o.exclusive(async () => {
+      const file = this.live.get(id);
+      if (!file) {
+        const ids = [...this.live.keys()];
+        throw new UnknownSnapshotError(
+          `No live snapshot ${id}: live ones are ${ids.length > 0 ? ids.join(', ') : 'none'} (a revert consumes its ` +
+            'snapshot and every later one; snapshots do not outlive the node)',
+        );
+      }
+      const { chain } = this.o.chain;
+      const before = chain.latestBlockNumber;
+      restoreDatabaseFrom(this.o.db, file);
+      for (const [later, f] of this.live) {
+        if (later < id) continue;
+        rmSync(f, { force: true });
+        this.live.delete(later);
+      }
+      this.o.chain.reloadTime();
+      const tips = chain.readTips();
+      const target = tips.proposed.number;
+      chain.events.emit('unwound', { targetBlockNumber: target, removed: Math.max(0, before - target), tips });
+      chain.events.emit('tips', tips);
+      this.o.log.warn({ id, blockNumber: target, from: before }, `reverted to dev snapshot ${id}: block ${target}`);
+      return target;
+    });
+  }
+
+  private snapshotFolder(): string {
+    if (!this.folder) {
+      const dir = this.o.config.dataDirectory;
+      if (dir) {
+        this.folder = join(dir, SNAPSHOT_FOLDER);
+        mkdirSync(this.folder, { recursive: true });
+      } else {
+        this.folder = mkdtempSync(join(tmpdir(), 'l2node-dev-snapshots-'));
+      }
+    }
+    return this.folder;
+  }
+}
