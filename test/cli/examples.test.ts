@@ -18,7 +18,8 @@ import { keystoreDir, keystoreV1, testAddress } from '../unit/daemon/validators/
  * Every example the documentation prints runs as printed (issue 17 item 10): the README's shell blocks, every
  * command's `--help` EXAMPLES (the oclif manifest `--help` reads) and the man pages' EXAMPLES (checked to be the
  * same as --help's). Each runs through bash, in a directory of its own, against one spawned dev node (the
- * validator, slashing and keystore examples against a second one, with a validator committee), and must exit 0, or the code the documentation gives for it (EXPECTED_CODES). What cannot
+ * validator, slashing and keystore examples against a second one, with a validator committee; the time warps and
+ * snapshot reverts against a third, in order), and must exit 0, or the code the documentation gives for it (EXPECTED_CODES). What cannot
  * run here (the node itself, what runs until stopped, what writes outside the test's directories) is listed in
  * NOT_RUN with the reason and the test that covers it.
  *
@@ -190,9 +191,25 @@ const LAST_IN_ORDER: readonly string[] = [
 ];
 const isQueryTx = (example: string) => example.startsWith('l2node query tx ');
 
+/**
+ * The cheat codes that move the node's time or put it back to a snapshot: they run, in this order, against a
+ * node of their own (a time warp of a day, or a revert, would change what every other example reads).
+ */
+const DEV_STATE_IN_ORDER: readonly string[] = [
+  'l2node dev snapshot',
+  'l2node dev snapshot --json',
+  'l2node dev time increase 86400',
+  'l2node dev time increase -- -60',
+  'l2node dev time set 1893456000',
+  'l2node dev revert 1',
+];
+const DEV_STATE_COMMANDS = /^l2node dev (time|snapshot|revert) /;
+
 let node: RunningNode;
 /** A second node, with a validator committee, for the validator, slashing and keystore examples. */
 let committee: RunningNode;
+/** A third, for the time warps and snapshot reverts of DEV_STATE_IN_ORDER. */
+let devState: RunningNode;
 let keystore: ReturnType<typeof keystoreDir>;
 let root: string;
 let bin: string;
@@ -211,6 +228,7 @@ beforeAll(async () => {
       ...['--proof-delay', '0', '--finality-delay', '0', '--slashing-round-size-in-epochs', '1'],
     ],
   });
+  const devStateStarted = spawnNode();
   node = await spawnNode({
     args: [
       ...['--data-directory', nodeData, '--sequencer-mode', 'on-demand'],
@@ -232,6 +250,7 @@ beforeAll(async () => {
   };
   Object.assign(env, await buildChain());
   committee = await committeeStarted;
+  devState = await devStateStarted;
   await until('the committee validator to have a record', async () => {
     const run = await l2node(['query', 'validator', testAddress(0)], { env: committeeEnv() });
     return run.code === 0 ? true : undefined;
@@ -242,7 +261,7 @@ beforeAll(async () => {
   expect(backup.code, backup.stderr).toBe(0);
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([node?.stop(), committee?.stop()]);
+  await Promise.all([node?.stop(), committee?.stop(), devState?.stop()]);
   keystore?.cleanup();
   if (root) rmSync(root, { recursive: true, force: true });
 });
@@ -257,6 +276,18 @@ const committeeEnv = () => ({
   NODE_ADMIN_URL: committee.adminUrl,
   NODE_ADMIN_API_KEY: committee.adminKey as string,
 });
+const devStateEnv = () => ({
+  ...env,
+  NODE_URL: devState.publicUrl,
+  NODE_ADMIN_URL: devState.adminUrl,
+  NODE_ADMIN_API_KEY: devState.adminKey as string,
+});
+const nodeEnvOf = (example: string) =>
+  COMMITTEE_COMMANDS.test(`${example} `)
+    ? committeeEnv()
+    : DEV_STATE_COMMANDS.test(`${example} `)
+      ? devStateEnv()
+      : env;
 
 /**
  * The chain the examples read, and the variables they name: 16 blocks or more ($BLOCK_HASH its tip then), one tx publishing a contract class
@@ -408,7 +439,7 @@ async function runExample(example: string, extraEnv: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !k.startsWith('NODE_') && !k.startsWith('BOT_')) childEnv[k] = v;
   }
-  Object.assign(childEnv, COMMITTEE_COMMANDS.test(`${example} `) ? committeeEnv() : env, extraEnv, {
+  Object.assign(childEnv, nodeEnvOf(example), extraEnv, {
     PATH: `${bin}:${process.env.PATH}`,
     XDG_CONFIG_HOME: CONFIG_HOME,
   });
@@ -473,8 +504,11 @@ describe('the documentation examples', () => {
     for (const example of [...Object.keys(NOT_RUN), ...Object.keys(EXPECTED_CODES)]) {
       expect(examples.has(example), example).toBe(true);
     }
-    for (const example of LAST_IN_ORDER.filter((e) => e !== PENDING_TX))
+    for (const example of [...LAST_IN_ORDER.filter((e) => e !== PENDING_TX), ...DEV_STATE_IN_ORDER])
       expect(examples.has(example), example).toBe(true);
+    // Every example of these commands is in the ordered list, none runs in parallel with the others.
+    for (const example of examples.keys())
+      if (DEV_STATE_COMMANDS.test(`${example} `)) expect(DEV_STATE_IN_ORDER, example).toContain(example);
     for (const { coveredBy, shows } of Object.values(NOT_RUN)) {
       expect(readFileSync(join(REPO_ROOT, coveredBy), 'utf8'), coveredBy).toContain(shows);
     }
@@ -482,7 +516,7 @@ describe('the documentation examples', () => {
 
   it('every other example runs as printed against the node and exits as documented', async () => {
     const examples = [...allExamples().keys()].filter((e) => !(e in NOT_RUN));
-    const later = new Set([...LAST_IN_ORDER, ...examples.filter(isQueryTx)]);
+    const later = new Set([...LAST_IN_ORDER, ...DEV_STATE_IN_ORDER, ...examples.filter(isQueryTx)]);
     const runs = await inParallel(
       examples.filter((e) => !later.has(e)),
       4,
@@ -498,6 +532,7 @@ describe('the documentation examples', () => {
       const pending = (sent.result as { txHash: string }).txHash;
       for (const example of examples.filter(isQueryTx)) runs.push(await runExample(example, { TX_HASH: pending }));
     }
+    for (const example of DEV_STATE_IN_ORDER) runs.push(await runExample(example));
     const problems = runs.map(problemOf).filter((p) => p !== undefined);
     expect(problems.join('\n\n')).toBe('');
     expect(runs.length).toBe(examples.length);
