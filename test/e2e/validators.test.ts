@@ -287,6 +287,29 @@ describe('nodeAdmin_reloadKeystore on the running node', () => {
   });
 });
 
+describe('nodeDev_mineBlocks with a committee (default instant mode)', () => {
+  it('mines each block as a checkpoint signed by the committee, one after the other, and mines again', async () => {
+    const own = keystoreDir();
+    own.write('a.json', keystoreV1([0], 0));
+    const dev = await spawnNode({ args: ['--keystore-directory', own.dir] });
+    try {
+      const key = { 'x-api-key': dev.adminKey ?? '' };
+      // Checkpoints are signed asynchronously: before, the second block was built while the first checkpoint was
+      // still being signed, claimed the same checkpoint, was refused, and the sequencer failed on every tick.
+      const first = await result<number[]>(dev.adminUrl, 'nodeDev_mineBlocks', [5], key);
+      expect(first).toEqual([1, 2, 3, 4, 5]);
+      expect(await result<number[]>(dev.adminUrl, 'nodeDev_mineBlocks', [2], key)).toEqual([6, 7]);
+      const checkpoints = await result<Checkpoint[]>(dev.publicUrl, 'node_getCheckpoints', [1, 10]);
+      expect(checkpoints).toHaveLength(7);
+      for (const c of checkpoints) expect(signers(c)).toEqual([testAddress(0)]);
+      expect(dev.logs().filter((l) => (l.level ?? 0) >= 50)).toEqual([]);
+    } finally {
+      await dev.stop();
+      own.cleanup();
+    }
+  });
+});
+
 describe('start-up with a keystore that does not load', () => {
   it('stops with the error naming the file, and no key', async () => {
     const bad = keystoreDir();

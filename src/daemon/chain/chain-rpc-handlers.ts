@@ -38,7 +38,7 @@ export function chainRpcHandlers(
   service: ChainState,
   config: NodeConfig,
   /** Dev mode: told of a new L1-to-L2 message (an on-demand sequencer builds at once); mines on request. */
-  sequencer?: { notifyPendingTx(): void; mineBlocks(count: number): number[] },
+  sequencer?: { notifyPendingTx(): void; mineBlocks(count: number): Promise<number[]> },
 ) {
   const chain = () => service.chain;
   const store = () => service.chain.store;

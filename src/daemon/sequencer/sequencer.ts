@@ -123,24 +123,30 @@ export class Sequencer implements Service, BlockProducer {
 
   /**
    * Builds `count` blocks now (nodeDev_mineBlocks), whatever the mode and the slot clock: each takes the pending
-   * txs that fit (none is fine) and is its own checkpoint, published at once, in the next free slot. Returns the
-   * numbers of the blocks built.
+   * txs that fit (none is fine) and is its own checkpoint, published at once, in the next free slot. With a
+   * validator committee each checkpoint is signed before the next block is built (signing is asynchronous: the
+   * next block must build on a committed checkpoint, not on one still being signed). Answers the numbers of the
+   * blocks built.
    */
-  mineBlocks(count: number): number[] {
+  async mineBlocks(count: number): Promise<number[]> {
     if (this.#paused) throw new SequencerBusyError('the sequencer is paused (nodeAdmin_resumeSync resumes it)');
     if (this.sealing || this.ticking) throw new SequencerBusyError('a checkpoint is being built or signed; try again');
     this.ticking = true;
     const built: number[] = [];
     try {
       for (let i = 0; i < count; i++) {
+        if (this.sealing) await this.sealing;
         this.resumeUnpublished();
         if (this.current && this.current.blockCount > 0) this.publish(this.current);
         this.current = undefined;
+        if (this.sealing) await this.sealing;
         const before = this.o.chain.latestBlockNumber;
         this.buildNext(Math.max(this.o.slots.currentSlot(), this.o.chain.lastUsedSlot() + 1), true);
         if (this.o.chain.latestBlockNumber === before) break;
         built.push(this.o.chain.latestBlockNumber);
       }
+      // The last checkpoint is signed (or dropped) before the answer.
+      if (this.sealing) await this.sealing;
     } finally {
       this.ticking = false;
     }

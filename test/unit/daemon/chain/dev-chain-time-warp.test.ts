@@ -16,7 +16,7 @@ describe('time warp', () => {
   it('increaseTime moves slots and the next block timestamp by that much, and a tx past its expiry is dropped', async () => {
     dev = await startDevChain({ 'sequencer-mode': 'instant' });
     const { service } = dev;
-    expect(service.sequencer.mineBlocks(2)).toEqual([1, 2]);
+    expect(await service.sequencer.mineBlocks(2)).toEqual([1, 2]);
     const before = timestampOf(dev, 2) as bigint;
     const slotBefore = service.slots.currentSlot();
     // Anchored to block 2: it expires a day after block 2's timestamp.
@@ -25,7 +25,7 @@ describe('time warp', () => {
     expect(now).toBe(Math.floor(dev.clock.now() / 1000) + 2 * DAY);
     expect(service.slots.currentSlot()).toBe(slotBefore + (2 * DAY) / 4);
     dev.source.add(tx);
-    expect(service.sequencer.mineBlocks(1)).toEqual([3]);
+    expect(await service.sequencer.mineBlocks(1)).toEqual([3]);
     // Block 2 went one slot ahead of the clock (two blocks mined in one slot); block 3 is in the warped slot.
     expect(timestampOf(dev, 3)).toBe(service.slots.slotTimestamp(slotBefore + (2 * DAY) / 4));
     expect(timestampOf(dev, 3)).toBeGreaterThan(before + BigInt(2 * DAY - 8));
@@ -39,10 +39,10 @@ describe('time warp', () => {
   it('setNextBlockTimestamp: the next block carries exactly that timestamp and time runs on from it', async () => {
     dev = await startDevChain({ 'sequencer-mode': 'instant' });
     const { service } = dev;
-    service.sequencer.mineBlocks(1);
+    await service.sequencer.mineBlocks(1);
     const target = Number(timestampOf(dev, 1)) + 1000;
     service.setNextBlockTimestamp(target);
-    expect(service.sequencer.mineBlocks(2)).toEqual([2, 3]);
+    expect(await service.sequencer.mineBlocks(2)).toEqual([2, 3]);
     expect(timestampOf(dev, 2)).toBe(BigInt(target));
     expect(timestampOf(dev, 3)).toBe(BigInt(target + 4));
     // The slots go on one by one: no slot number is skipped or repeated by the warp.
@@ -53,7 +53,7 @@ describe('time warp', () => {
     dev = await startDevChain({ 'sequencer-mode': 'instant' });
     const { service } = dev;
     service.increaseTime(DAY);
-    service.sequencer.mineBlocks(1);
+    await service.sequencer.mineBlocks(1);
     const last = Number(timestampOf(dev, 1));
     expect(() => service.setNextBlockTimestamp(last - 1)).toThrow(TimeWarpRefusedError);
     expect(() => service.setNextBlockTimestamp(last - 1)).toThrow(/before block 1's timestamp/);

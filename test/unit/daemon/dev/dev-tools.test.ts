@@ -49,7 +49,7 @@ describe('DevTools', () => {
   it('refuses a snapshot over the limit until a revert consumes some', async () => {
     const { dev, tools } = await open(2);
     const a = tools.snapshot();
-    dev.service.sequencer.mineBlocks(1);
+    await dev.service.sequencer.mineBlocks(1);
     tools.snapshot();
     expect(() => tools.snapshot()).toThrow(DevSnapshotLimitError);
     expect(() => tools.snapshot()).toThrow(/2 snapshots are live, the limit \(--dev-snapshot-limit 2\)/);
@@ -65,13 +65,13 @@ describe('DevTools', () => {
     const id = tools.snapshot();
     const warp = dev.service.slots.warpMs;
     tools.increaseTime(3600);
-    dev.service.sequencer.mineBlocks(2);
+    await dev.service.sequencer.mineBlocks(2);
     expect(await tools.revert(id)).toBe(0);
     expect(dev.service.slots.warpMs).toBe(warp);
     await expect(tools.revert(id)).rejects.toThrow(UnknownSnapshotError);
     await expect(tools.revert(99)).rejects.toThrow(/No live snapshot 99: live ones are none/);
     // The sequencer builds on the restored chain.
-    expect(dev.service.sequencer.mineBlocks(1)).toEqual([1]);
+    expect(await dev.service.sequencer.mineBlocks(1)).toEqual([1]);
   });
 
   it('--dump-state on stop, and --load-state refuses a database with blocks or a file that is no state', async () => {
@@ -79,7 +79,7 @@ describe('DevTools', () => {
     dir = tmp;
     const file = join(tmp, 'state.sqlite');
     const { dev, tools: t } = await open(16, file);
-    dev.service.sequencer.mineBlocks(3);
+    await dev.service.sequencer.mineBlocks(3);
     await t.stop();
     const into = openNodeDatabase(null);
     loadDevState(into, file, log);
