@@ -101,6 +101,26 @@ describe('l2node start with no flags, as a local network for the official 4.1.2 
     expect(await read()).toBe(5n);
     await contract.methods.increment(owner).send({ from: owner });
     expect(await read()).toBe(6n);
+
+    // The wallet's default wait, as its sendTx runs it right after node_sendTx: aztec.js's waitForTx with its
+    // defaults (until checkpointed, polling every second). Timed for bench/cli (L2NODE_WALLET_WAIT_RUNS).
+    const { NO_WAIT } = await import('@aztec/aztec.js/contracts');
+    const { waitForTx } = await import('@aztec/aztec.js/node');
+    const runs = Number(process.env.L2NODE_WALLET_WAIT_RUNS ?? 2);
+    const waitMs: number[] = [];
+    const receiptMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const { txHash } = await contract.methods.increment(owner).send({ from: owner, wait: NO_WAIT });
+      const sent = performance.now();
+      const receipt = await waitForTx(session.node, txHash);
+      waitMs.push(performance.now() - sent);
+      expect(receipt.status).toMatch(/^(checkpointed|proven|finalized)$/);
+      const asked = performance.now();
+      await session.node.getTxReceipt(txHash);
+      receiptMs.push(performance.now() - asked);
+    }
+    expect(await read()).toBe(6n + BigInt(runs));
+    console.log(`wallet-wait: ${JSON.stringify({ runs, waitMs, receiptMs })}`);
   }, 180_000);
 
   it('runs the Token in public, its txs paid through the sponsored FPC', async () => {
