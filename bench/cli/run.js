@@ -79,11 +79,29 @@ function timeOnce(argv) {
   return ms;
 }
 
+/** Median, p90 and minimum of some timings. */
+function quantiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p90: at(0.9), min: sorted[0] };
+}
+
 function measure(argv) {
   for (let i = 0; i < warmup; i++) timeOnce(argv);
-  const times = Array.from({ length: runs }, () => timeOnce(argv)).sort((a, b) => a - b);
-  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { median: at(0.5), p90: at(0.9), min: times[0] };
+  return quantiles(Array.from({ length: runs }, () => timeOnce(argv)));
+}
+
+/** A median beside the same run's baseline median, for the report. */
+function medianFigure(name, median, baselineName, baselineMedian, targetMs) {
+  return {
+    name: `${name} median`,
+    value: Number(median.toFixed(1)),
+    unit: 'ms',
+    baseline: { name: baselineName, value: Number(baselineMedian.toFixed(1)) },
+    ratio: median / baselineMedian,
+    target: `< ${targetMs} ms`,
+    lowerIsBetter: true,
+  };
 }
 
 /** Milliseconds from spawning `l2node start` (fresh data directory, no other flags but ports) to its first answer. */
@@ -144,12 +162,6 @@ function walletWait() {
   return JSON.parse(line[1]);
 }
 
-const quantiles = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5), p90: at(0.9), min: sorted[0] };
-};
-
 const { child, url } = await startNode();
 try {
   const rows = [
@@ -199,33 +211,15 @@ try {
   benchResult(
     'cli',
     [
-      ...rows.slice(1).map(([name, r]) => ({
-        name: `${name} median`,
-        value: Number(r.median.toFixed(1)),
-        unit: 'ms',
-        baseline: { name: 'node -e 0', value: Number(baseline.toFixed(1)) },
-        ratio: r.median / baseline,
-        target: `< ${TARGET_MS} ms`,
-        lowerIsBetter: true,
-      })),
-      {
-        name: 'l2node start to first answer median',
-        value: Number(start.median.toFixed(1)),
-        unit: 'ms',
-        baseline: { name: 'node -e 0', value: Number(baseline.toFixed(1)) },
-        ratio: start.median / baseline,
-        target: `< ${START_TARGET_MS} ms`,
-        lowerIsBetter: true,
-      },
-      {
-        name: "wallet's default wait for a tx median",
-        value: Number(waitQ.median.toFixed(1)),
-        unit: 'ms',
-        baseline: { name: 'node_getTxReceipt round trip', value: Number(receiptQ.median.toFixed(1)) },
-        ratio: waitQ.median / receiptQ.median,
-        target: `< ${WAIT_TARGET_MS} ms`,
-        lowerIsBetter: true,
-      },
+      ...rows.slice(1).map(([name, r]) => medianFigure(name, r.median, 'node -e 0', baseline, TARGET_MS)),
+      medianFigure('l2node start to first answer', start.median, 'node -e 0', baseline, START_TARGET_MS),
+      medianFigure(
+        "wallet's default wait for a tx",
+        waitQ.median,
+        'node_getTxReceipt round trip',
+        receiptQ.median,
+        WAIT_TARGET_MS,
+      ),
     ],
     { runs, warmup, starts, walletWaits: wait.runs },
   );
