@@ -81,7 +81,9 @@ export function prefundedAccountsBanner(
   accounts: readonly PrefundedAccount[],
   sponsoredFpc: AztecAddress | undefined,
 ): string {
-  const fpc = sponsoredFpc ? sponsoredFpcBanner(sponsoredFpc) : [];
+  // An explicit --prefunded-accounts entry for the FPC sets its amount (genesis-funding.ts).
+  const fpcAmount = accounts.find((a) => a.address.value === sponsoredFpc?.value)?.amount ?? DEFAULT_PREFUNDED_AMOUNT;
+  const fpc = sponsoredFpc ? sponsoredFpcBanner(sponsoredFpc, fpcAmount) : [];
   if (accounts.length === 0) return ['No prefunded accounts (--prefunded-accounts none).', ...fpc, ''].join('\n');
   const lines = ['', 'Prefunded accounts (FeeJuice at genesis)', '========================================', ''];
   let testAccounts = 0;
@@ -106,10 +108,10 @@ export function prefundedAccountsBanner(
   return `${lines.join('\n')}\n`;
 }
 
-function sponsoredFpcBanner(address: AztecAddress): string[] {
+function sponsoredFpcBanner(address: AztecAddress, amount: bigint): string[] {
   return [
     '',
-    `Sponsored FPC ${address}  ${formatFeeJuice(DEFAULT_PREFUNDED_AMOUNT)}`,
+    `Sponsored FPC ${address}  ${formatFeeJuice(amount)}`,
     "  pays any tx's fee, a new account's deployment too (--sponsored-fpc false turns it off). In aztec.js 4.1.2:",
     '  fee: { paymentMethod: new SponsoredFeePaymentMethod(address) }, after',
     '  wallet.registerContract(await node.getContract(address), SponsoredFPCContract.artifact).',

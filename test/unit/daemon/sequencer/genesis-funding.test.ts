@@ -67,6 +67,9 @@ describe('--sponsored-fpc', () => {
     expect(banner).toContain(`Sponsored FPC ${fpc}  10000.0 FJ`);
     expect(banner).toContain('new SponsoredFeePaymentMethod(address)');
     expect(prefundedAccountsBanner([], fpc)).toContain(`Sponsored FPC ${fpc}`);
+    expect(prefundedAccountsBanner([{ address: fpc, amount: 5n }], fpc)).toContain(
+      `Sponsored FPC ${fpc}  0.000000000000000005 FJ (5)`,
+    );
     expect(prefundedAccountsBanner(defaultPrefundedAccounts(), undefined)).not.toContain('Sponsored FPC');
   });
 });
