@@ -3,11 +3,36 @@
 // so an old runtime gets one clear line instead of a stack trace.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 24 || (major === 24 && minor < 12)) {
-  process.stderr.write(
-    `l2node needs Node.js 24.12 or newer; this is ${process.version}. Run it through npm (npm start, npx l2node) ` +
-      'which uses the Node 24.12 the project installs, or install Node 24.12+.\n',
-  );
-  process.exitCode = 1;
+  // A checkout installed with `npm install -g <checkout>` or `npm link` is linked, dev dependencies included:
+  // the Node 24.12 the project pins (the `node` package) runs the CLI, whatever `node` is first on PATH.
+  const pinned = new URL('../node_modules/node/bin/node', import.meta.url);
+  Promise.all([import('node:fs'), import('node:child_process'), import('node:url')]).then(([fs, cp, url]) => {
+    if (!fs.existsSync(pinned)) {
+      process.stderr.write(
+        `l2node needs Node.js 24.12 or newer; this is ${process.version}. Run it through npm (npm start, npx l2node) ` +
+          'which uses the Node 24.12 the project installs, or install Node 24.12+.\n',
+      );
+      process.exitCode = 1;
+      return;
+    }
+    const child = cp.spawn(
+      url.fileURLToPath(pinned),
+      [url.fileURLToPath(import.meta.url)].concat(process.argv.slice(2)),
+      {
+        stdio: 'inherit',
+      },
+    );
+    // A terminal's Ctrl-C reaches both processes already (one process group); signals sent to this process alone
+    // are passed on, since a second SIGINT would force the node's exit.
+    process.on('SIGINT', () => {});
+    for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+    child.on('exit', (code, signal) => {
+      if (signal) {
+        process.removeAllListeners(signal);
+        process.kill(process.pid, signal);
+      } else process.exitCode = code;
+    });
+  });
 } else {
   // V8's compile cache (kept in the OS temp directory) roughly halves the time to load oclif and the command
   // modules on every later run; the CLI's start-up budget is a few hundred ms (bench/cli).

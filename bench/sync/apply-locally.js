@@ -5,7 +5,8 @@
 // Prints one JSON line: {"blocks": n, "txs": n, "seconds": s}.
 import pino from 'pino';
 import { Chain } from '../../dist/daemon/chain/chain.js';
-import { parsePrefundedAccounts, prefundedGenesisData } from '../../dist/daemon/sequencer/prefunded-accounts.js';
+import { resolveConfig } from '../../dist/daemon/config/resolve-config.js';
+import { genesisPublicData } from '../../dist/daemon/sequencer/genesis-funding.js';
 import { ChainStore } from '../../dist/daemon/store/chain-store.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { UpstreamSettlement } from '../../dist/daemon/sync/upstream-settlement.js';
@@ -23,7 +24,9 @@ const messages = blocks.map((b) =>
 leader.close();
 
 const db = openNodeDatabase(outPath);
-const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(parsePrefundedAccounts(prefunded)) });
+// The leader's genesis: its --prefunded-accounts, every other genesis setting at its default (as the leader ran).
+const { config } = resolveConfig({ 'prefunded-accounts': prefunded }, {});
+const worldState = WorldState.open(db, { genesisPublicData: genesisPublicData(config) });
 const store = new ChainStore(db, (m) => pino().warn(m));
 const chain = new Chain({ db, worldState, store, settlement: new UpstreamSettlement(store, 'local') });
 const t0 = performance.now();

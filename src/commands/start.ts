@@ -114,6 +114,7 @@ export default class Start extends Command {
       dataDirectory: config.dataDirectory,
       sequencer: `${config.sequencerMode}, ${config.slotDuration} s slots, ${config.blocksPerSlot} blocks per slot`,
       prefunded: node.chain.prefundedAccounts,
+      sponsoredFpc: node.chain.sponsoredFpc,
       adminKey: node.rpc.adminKey,
       keySave,
       bot: config.bot && feePayer ? `a tx every ${config.botTxIntervalSeconds} s from ${feePayer}` : undefined,

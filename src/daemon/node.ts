@@ -28,7 +28,8 @@ import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
-import { defaultPrefundedAccounts, prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
+import { genesisFeeJuice } from './sequencer/genesis-funding.js';
+import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
@@ -193,7 +194,7 @@ export class L2Node {
       settlement: upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url))),
       l1Contracts: l1?.deployment.addresses,
     });
-    print(prefundedAccountsBanner(this.chain.prefundedAccounts));
+    print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc));
     const chain = this.chain.chain;
 
     // The fee model and the pool change with every block, inside its transaction: they join the chain's block
@@ -422,7 +423,7 @@ function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger
     db,
     signal,
     genesisArchiveRoot: () => genesisArchiveRoot(db, config),
-    prefundedFeeJuice: (config.prefundedAccounts ?? defaultPrefundedAccounts()).reduce((sum, a) => sum + a.amount, 0n),
+    prefundedFeeJuice: genesisFeeJuice(config),
     log: logger.module('l1'),
   });
 }

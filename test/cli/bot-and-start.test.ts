@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPONSORED_FPC } from '../../src/core/contract/sponsored-fpc.js';
 import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { Tx } from '../../src/core/tx/tx.js';
 import { type Envelope, envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
@@ -64,6 +65,7 @@ describe('start --json --no-save-api-key', () => {
       credentialsFile: null,
       dataDirectory: null,
       bot: `a tx every 1 s from ${TEST_ACCOUNTS[0].address}`,
+      sponsoredFPC: SPONSORED_FPC.address.toString(),
     });
     expect(r.adminApiKey).toMatch(/^[0-9a-f]{64}$/);
     expect(node.stdout()).not.toContain('ADMIN API KEY');

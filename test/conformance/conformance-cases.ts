@@ -7,7 +7,9 @@ import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../src/daemon/config/published-chain-values.js';
-import { defaultPrefundedAccounts, prefundedGenesisData } from '../../src/daemon/sequencer/prefunded-accounts.js';
+import { resolveConfig } from '../../src/daemon/config/resolve-config.js';
+import { genesisPublicData } from '../../src/daemon/sequencer/genesis-funding.js';
+import { defaultPrefundedAccounts } from '../../src/daemon/sequencer/prefunded-accounts.js';
 import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
 import { WorldState } from '../../src/daemon/world-state/world-state.js';
 
@@ -28,10 +30,13 @@ export interface ConformanceCase {
 
 const HASH = '0x1b2e1d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
 
-/** Builds txs for a node started with the defaults: anchored to its genesis (the default prefunded accounts). */
+/**
+ * Builds txs for a node started with the defaults: anchored to its genesis (the default prefunded accounts and
+ * the sponsored FPC).
+ */
 export const DEFAULT_NODE_TX_BUILDER = (() => {
   const worldState = WorldState.open(openNodeDatabase(null), {
-    genesisPublicData: prefundedGenesisData(defaultPrefundedAccounts()),
+    genesisPublicData: genesisPublicData(resolveConfig({}, {}).config),
   });
   return new TxBuilder({
     chainId: 31337n,

@@ -8,8 +8,8 @@ import { postJson, QUICK_EPOCH_FLAGS, type RunningNode, rpc, runCli, spawnNode }
 import { until } from '../helpers/until.js';
 
 /**
- * The chain's queries over RPC on a spawned dev node without prefunded accounts (so its genesis is the
- * Aztec 4.1.2's) that builds an empty block every 1 s slot: genesis, tips, L1-to-L2 messages sent through the
+ * The chain's queries over RPC on a spawned dev node without prefunded accounts or sponsored FPC (so its genesis
+ * is the Aztec 4.1.2's) that builds an empty block every 1 s slot: genesis, tips, L1-to-L2 messages sent through the
  * admin port and the CLI, block hash witnesses, and the limits and bad params of each method.
  */
 let node: RunningNode;
@@ -19,6 +19,8 @@ beforeAll(async () => {
     args: [
       '--prefunded-accounts',
       'none',
+      '--sponsored-fpc',
+      'false',
       '--slot-duration',
       '1',
       '--blocks-per-slot',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { InboxAbi } from '@aztec/l1-artifacts/InboxAbi';
 import { RegistryAbi } from '@aztec/l1-artifacts/RegistryAbi';
 import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
-import { createPublicClient, http, type PublicClient } from 'viem';
+import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
@@ -77,6 +77,9 @@ describe('l2node start --l1 anvil', () => {
     expect(outbox.toLowerCase()).toBe(addresses.outboxAddress);
     expect(portal.toLowerCase()).toBe(addresses.feeJuicePortalAddress);
     expect(feeAsset.toLowerCase()).toBe(addresses.feeJuiceAddress);
+    // The portal backs the FeeJuice of the genesis state: 10^22 for each test account and the sponsored FPC.
+    const held = await l1.readContract({ address: feeAsset, abi: erc20Abi, functionName: 'balanceOf', args: [portal] });
+    expect(held).toBe(4n * 10n ** 22n);
     // The rollup's version is the chain's: txs and L1-to-L2 messages carry it.
     expect(await result<number>(node.publicUrl, 'node_getVersion')).toBe(Number(version));
     expect(

@@ -9,7 +9,8 @@ import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../src/daemon/config/published-chain-values.js';
-import { prefundedGenesisData } from '../../src/daemon/sequencer/prefunded-accounts.js';
+import { resolveConfig } from '../../src/daemon/config/resolve-config.js';
+import { genesisPublicData } from '../../src/daemon/sequencer/genesis-funding.js';
 import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
 import { WorldState } from '../../src/daemon/world-state/world-state.js';
 import { postJson, rpc } from './spawn-node.js';
@@ -21,14 +22,18 @@ export interface Funded {
 
 /** The `--prefunded-accounts` value for these accounts. */
 export function prefundedFlag(accounts: readonly Funded[]): string {
-  return accounts.map((a) => `${a.address}:${a.amount}`).join(',');
+  return accounts.length === 0 ? 'none' : accounts.map((a) => `${a.address}:${a.amount}`).join(',');
 }
 
-/** The genesis header a node prefunding these accounts starts from (what its archive holds at leaf 0). */
+/**
+ * The genesis header a node started with `--prefunded-accounts` for these accounts (other genesis settings at
+ * their defaults) starts from: what its archive holds at leaf 0.
+ */
 export function genesisHeader(accounts: readonly Funded[]): BlockHeader {
+  const { config } = resolveConfig({ 'prefunded-accounts': prefundedFlag(accounts) }, {});
   const db = openNodeDatabase(null);
   try {
-    const ws = WorldState.open(db, { genesisPublicData: prefundedGenesisData(accounts) });
+    const ws = WorldState.open(db, { genesisPublicData: genesisPublicData(config) });
     return BlockHeader.empty({ state: ws.getInitialStateReference() });
   } finally {
     db.close();

@@ -39,7 +39,9 @@ export interface OfficialWallet extends Wallet {
 
 export interface AccountManagerLike {
   readonly address: AztecAddress;
-  getDeployMethod(): Promise<{ send(options: { from: AztecAddress }): Promise<unknown> }>;
+  getDeployMethod(): Promise<{
+    send(options: { from: AztecAddress; fee?: { paymentMethod: unknown } }): Promise<unknown>;
+  }>;
 }
 
 export interface WalletSession {
@@ -89,12 +91,19 @@ export async function openOfficialWallet(nodeUrl: string): Promise<WalletSession
   return { node, wallet, accounts, stop: () => wallet.stop() };
 }
 
-/** Deploys a registered account contract through the wallet, paying with the account's own FeeJuice. */
-export async function deployAccount(session: WalletSession, account: TestAccount): Promise<void> {
+/**
+ * Deploys a registered account contract through the wallet, paying with the account's own FeeJuice or, given a
+ * fee payment method (aztec.js's `SponsoredFeePaymentMethod`), through it.
+ */
+export async function deployAccount(
+  session: WalletSession,
+  account: TestAccount,
+  paymentMethod?: unknown,
+): Promise<void> {
   const manager = await session.wallet.createSchnorrAccount(account.secret, account.salt, account.signingKey);
   const deploy = await manager.getDeployMethod();
   const { AztecAddress } = await import('@aztec/aztec.js/addresses');
-  await deploy.send({ from: AztecAddress.ZERO });
+  await deploy.send({ from: AztecAddress.ZERO, ...(paymentMethod ? { fee: { paymentMethod } } : {}) });
 }
 
 let wasm: Promise<void> | undefined;

@@ -30,6 +30,11 @@ export const QUICK_EPOCH_FLAGS = ['--epoch-duration', '2', '--proof-delay', '1',
 export interface SpawnNodeOptions {
   /** Extra flags; one named here replaces the base flag of the same name. */
   readonly args?: readonly string[];
+  /**
+   * Only `--port 0 --admin-port 0` and `args`: the node's own defaults for everything else (host, log format),
+   * as a user starts it.
+   */
+  readonly bare?: boolean;
   /** Extra environment; `undefined` removes a variable. NODE_* settings of the outer shell are never inherited. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** How long start-up may take (default 20 s). */
@@ -92,7 +97,9 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
     else env[k] = v;
   }
   const extra = options.args ?? [];
-  const base = BASE_FLAGS.filter(([flag]) => !extra.includes(flag)).flat();
+  const base = BASE_FLAGS.filter(([flag]) => !extra.includes(flag))
+    .filter(([flag]) => !options.bare || flag === '--port' || flag === '--admin-port')
+    .flat();
   const child = spawn(process.execPath, [BIN, 'start', ...base, ...extra], {
     cwd: REPO_ROOT,
     env: env as NodeJS.ProcessEnv,

@@ -1,3 +1,4 @@
+import type { AztecAddress } from '../../core/aztec-address.js';
 import { TEST_ACCOUNTS } from '../../core/test-accounts.js';
 import type { PrefundedAccount } from '../../daemon/sequencer/prefunded-accounts.js';
 import { prefundedAccountsBanner } from '../../daemon/sequencer/prefunded-accounts.js';
@@ -21,6 +22,8 @@ export interface StartBannerFacts {
   /** `interval sequencer, 4 s slots, 2 blocks per slot`. */
   readonly sequencer: string;
   readonly prefunded: readonly PrefundedAccount[];
+  /** The sponsored FPC at genesis, if the chain has it. */
+  readonly sponsoredFpc: AztecAddress | undefined;
   readonly adminKey: AdminApiKey;
   readonly keySave: KeySaveOutcome | undefined;
   /** Set when the tx bot runs beside the node. */
@@ -54,7 +57,7 @@ export function renderStartBanner(f: StartBannerFacts): string {
       ['Sequencer', f.sequencer],
       ['Tx bot', f.bot],
     ]),
-    prefundedAccountsBanner(f.prefunded).trimEnd(),
+    prefundedAccountsBanner(f.prefunded, f.sponsoredFpc).trimEnd(),
   ];
   if (f.adminKey.enabled && f.adminKey.newKey) {
     lines.push(adminKeyBanner(f.adminKey.newKey, f.adminUrl, f.adminKey.file).trimEnd());
@@ -105,6 +108,7 @@ export function startEnvelope(f: StartBannerFacts): { status: 0; result: Record<
         const known = keys ? { secret: keys.secret, salt: keys.salt, signingKey: keys.signingKey } : {};
         return { address: a.address.toString(), amount: a.amount.toString(), ...known };
       }),
+      sponsoredFPC: f.sponsoredFpc?.toString() ?? null,
       adminAuth: f.adminKey.enabled ? 'api-key' : 'disabled',
       adminApiKey: f.adminKey.enabled && f.adminKey.newKey ? f.adminKey.newKey : null,
       credentialsFile: f.keySave?.saved ? f.keySave.file : null,

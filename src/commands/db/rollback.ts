@@ -13,7 +13,7 @@ export default class DbRollback extends BaseCommand {
     'store and world state disagree (l2node db check names it as the next step). Takes the data directory lock ' +
     '(refused while a node runs on it), then in one transaction removes the blocks above <block> with everything ' +
     'derived from them, clears the mempool data, and re-derives the world state from the blocks kept, each checked ' +
-    'against its header. Nothing changes if any step fails. Give the same genesis settings (--prefunded-accounts) ' +
+    'against its header. Nothing changes if any step fails. Give the same genesis settings (--prefunded-accounts, --sponsored-fpc) ' +
     'as the node was started with.';
   static override examples = [
     '<%= config.bin %> db rollback 10 --data-directory ./data',
@@ -24,7 +24,7 @@ export default class DbRollback extends BaseCommand {
   };
   static override flags = {
     'data-directory': dataDirectoryFlag,
-    ...settingFlags((s) => s.key === 'prefundedAccounts' || s.key === 'worldStateHistoryBlocks'),
+    ...settingFlags((s) => ['prefundedAccounts', 'sponsoredFPC', 'worldStateHistoryBlocks'].includes(s.key)),
   };
 
   protected async execute(): Promise<unknown> {

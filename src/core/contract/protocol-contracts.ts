@@ -9,8 +9,9 @@
  */
 import { AztecAddress } from '../aztec-address.js';
 import { Fr } from '../fr.js';
-import { ContractClassPublic } from './contract-class-public.js';
+import type { ContractClassPublic } from './contract-class-public.js';
 import { ContractInstanceWithAddress } from './contract-instance-with-address.js';
+import { contractClassOf } from './protocol-contract-data.js';
 import { PROTOCOL_CONTRACTS_DATA } from './protocol-contracts-generated.js';
 import { PublicKeys } from './public-keys.js';
 
@@ -29,12 +30,7 @@ export const PROTOCOL_CONTRACTS: readonly ProtocolContract[] = PROTOCOL_CONTRACT
   return {
     name: d.name,
     address: d.address,
-    contractClass: new ContractClassPublic(
-      classId,
-      Fr.fromString(d.artifactHash),
-      Buffer.from(d.packedBytecode, 'base64'),
-      Fr.fromString(d.privateFunctionsRoot),
-    ),
+    contractClass: contractClassOf(d),
     publicBytecodeCommitment: BigInt(d.publicBytecodeCommitment),
     instance: new ContractInstanceWithAddress(
       new Fr(1n),

@@ -1,10 +1,8 @@
+import type { AztecAddress } from '../../core/aztec-address.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Logger } from '../logging/logger.js';
-import {
-  defaultPrefundedAccounts,
-  type PrefundedAccount,
-  prefundedGenesisData,
-} from '../sequencer/prefunded-accounts.js';
+import { genesisPublicData, recordGenesisContracts, sponsoredFpcAddress } from '../sequencer/genesis-funding.js';
+import { defaultPrefundedAccounts, type PrefundedAccount } from '../sequencer/prefunded-accounts.js';
 import type { SequencerConfig } from '../sequencer/sequencer-settings.js';
 import { SlotClock, type SlotEra, type SlotRetiming } from '../sequencer/slot-clock.js';
 import { ChainLogQueries } from '../store/chain-log-queries.js';
@@ -50,6 +48,8 @@ export class ChainState {
     readonly logs: ChainLogQueries,
     readonly functionSignatures: FunctionSignatures,
     readonly prefundedAccounts: readonly PrefundedAccount[],
+    /** The sponsored FPC at genesis (funded, class and instance present), unless --sponsored-fpc false. */
+    readonly sponsoredFpc: AztecAddress | undefined,
   ) {}
 
   static open(o: OpenChainOptions): ChainState {
@@ -57,6 +57,7 @@ export class ChainState {
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
     const worldState = openWorldState(db, config);
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
+    recordGenesisContracts(store, config);
     const era = recordedSlotEra(store);
     const slots = new SlotClock(
       o.clock,
@@ -101,6 +102,7 @@ export class ChainState {
       new ChainLogQueries(store),
       new FunctionSignatures(store.functionSignatures),
       prefunded,
+      sponsoredFpcAddress(config),
     );
     const tips = chain.readTips();
     log.info(
@@ -197,10 +199,10 @@ export class TimeWarpRefusedError extends Error {
   override name = 'TimeWarpRefusedError';
 }
 
-/** The world state with the configured accounts prefunded at genesis (written on first use). */
+/** The world state with the configured accounts (and the sponsored FPC) funded at genesis (written on first use). */
 function openWorldState(db: SqliteDatabase, config: ChainStateConfig): WorldState {
   return WorldState.open(db, {
-    genesisPublicData: prefundedGenesisData(config.prefundedAccounts ?? defaultPrefundedAccounts()),
+    genesisPublicData: genesisPublicData(config),
     historyBlocks: worldStateHistoryBlocks(config),
   });
 }

@@ -6,7 +6,7 @@ import { unwindBlocks } from '../chain/unwind-blocks.js';
 import type { NodeConfig } from '../config/settings.js';
 import { FeeHeaderRepository } from '../fees/fee-header-repository.js';
 import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
-import { defaultPrefundedAccounts, prefundedGenesisData } from '../sequencer/prefunded-accounts.js';
+import { genesisPublicData } from '../sequencer/genesis-funding.js';
 import { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { WorldState } from '../world-state/world-state.js';
@@ -18,11 +18,11 @@ import { RollbackRefusedError, type RollbackResult } from './chain-rollback.js';
  * (checkpoints past it included), fee headers above it go, the pool's data is cleared, and the world state is
  * re-derived from the blocks kept, each checked against its header. It repairs a directory whose chain store
  * and world state disagree, since nothing of the world state is trusted. The genesis settings (prefunded
- * accounts) must be the node's: the world state refuses another genesis.
+ * accounts, sponsored FPC) must be the node's: the world state refuses another genesis.
  */
 export function rollbackOffline(db: SqliteDatabase, target: number, config: NodeConfig): RollbackResult {
   const worldState = WorldState.open(db, {
-    genesisPublicData: prefundedGenesisData(config.prefundedAccounts ?? defaultPrefundedAccounts()),
+    genesisPublicData: genesisPublicData(config),
     historyBlocks: worldStateHistoryBlocks(config),
   });
   const store = new ChainStore(db);

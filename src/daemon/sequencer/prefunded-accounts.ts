@@ -74,10 +74,17 @@ export function prefundedGenesisData(accounts: readonly PrefundedAccount[]): Gen
 
 /**
  * The start-up banner listing the accounts and their balances; an official test account also shows its keys and
- * how aztec.js uses it (anvil prints its accounts' private keys the same way: they are public test keys).
+ * how aztec.js uses it (anvil prints its accounts' private keys the same way: they are public test keys). Then
+ * the sponsored FPC, when the chain has it, with how aztec.js pays through it.
  */
-export function prefundedAccountsBanner(accounts: readonly PrefundedAccount[]): string {
-  if (accounts.length === 0) return 'No prefunded accounts (--prefunded-accounts none).\n';
+export function prefundedAccountsBanner(
+  accounts: readonly PrefundedAccount[],
+  sponsoredFpc: AztecAddress | undefined,
+): string {
+  // An explicit --prefunded-accounts entry for the FPC sets its amount (genesis-funding.ts).
+  const fpcAmount = accounts.find((a) => a.address.value === sponsoredFpc?.value)?.amount ?? DEFAULT_PREFUNDED_AMOUNT;
+  const fpc = sponsoredFpc ? sponsoredFpcBanner(sponsoredFpc, fpcAmount) : [];
+  if (accounts.length === 0) return ['No prefunded accounts (--prefunded-accounts none).', ...fpc, ''].join('\n');
   const lines = ['', 'Prefunded accounts (FeeJuice at genesis)', '========================================', ''];
   let testAccounts = 0;
   accounts.forEach((a, i) => {
@@ -96,12 +103,19 @@ export function prefundedAccountsBanner(accounts: readonly PrefundedAccount[]): 
       'then deploy it (`(await account.getDeployMethod()).send({ from: AztecAddress.ZERO })`) paying with its own FeeJuice.',
     );
   }
-  lines.push(
-    '',
-    'Txs paying fees from these addresses need no bridging. Change the set with --prefunded-accounts.',
-    '',
-  );
+  lines.push('', 'Txs paying fees from these addresses need no bridging. Change the set with --prefunded-accounts.');
+  lines.push(...fpc, '');
   return `${lines.join('\n')}\n`;
+}
+
+function sponsoredFpcBanner(address: AztecAddress, amount: bigint): string[] {
+  return [
+    '',
+    `Sponsored FPC ${address}  ${formatFeeJuice(amount)}`,
+    "  pays any tx's fee, a new account's deployment too (--sponsored-fpc false turns it off). In aztec.js 4.1.2:",
+    '  fee: { paymentMethod: new SponsoredFeePaymentMethod(address) }, after',
+    '  wallet.registerContract(await node.getContract(address), SponsoredFPCContract.artifact).',
+  ];
 }
 
 /** Whole units of 10^18 with the remainder, e.g. "10000.0 FJ (10000000000000000000000)". */

@@ -1,7 +1,7 @@
 import { AztecAddress } from '../../core/aztec-address.js';
 import { EthAddress } from '../../core/eth-address.js';
 import { jsonInteger, jsonString } from '../config/json-parsers.js';
-import { parseAztecAddress, parseEnum, parseEthAddress, parseInteger } from '../config/parsers.js';
+import { parseAztecAddress, parseBoolean, parseEnum, parseEthAddress, parseInteger } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 import { formatPrefundedAccounts, type PrefundedAccount, parsePrefundedAccounts } from './prefunded-accounts.js';
 
@@ -169,6 +169,20 @@ export const SEQUENCER_SETTINGS = {
       'Accounts given FeeJuice at genesis: address[:amount],... (amount default 10^22), or none. Unset: Aztec ' +
       "4.1.2's three test accounts (getInitialTestAccountsData), printed at start with their keys. " +
       'Changing the set changes the genesis block.',
+  }),
+  sponsoredFPC: setting<boolean>({
+    key: 'sponsoredFPC',
+    flag: 'sponsored-fpc',
+    env: 'NODE_SPONSORED_FPC',
+    defaultValue: true,
+    parse: parseBoolean,
+    format: (v) => (v ? 'on' : 'off'),
+    kind: 'string',
+    group: 'Dev chain',
+    description:
+      "Whether the canonical SponsoredFPC (aztec.js's SponsoredFeePaymentMethod pays fees through it) is at genesis " +
+      "with 10^22 FeeJuice, as on 4.1.2's local network (its sponsoredFPC setting): true or false. Changing it " +
+      'changes the genesis block.',
   }),
 } as const;
 

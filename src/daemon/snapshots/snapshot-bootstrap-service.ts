@@ -1,7 +1,7 @@
 import type { NodeConfig } from '../config/settings.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
-import { defaultPrefundedAccounts, prefundedGenesisData } from '../sequencer/prefunded-accounts.js';
+import { genesisPublicData } from '../sequencer/genesis-funding.js';
 import { openNodeDatabase } from '../store/node-database.js';
 import { WorldState } from '../world-state/world-state.js';
 import { type BootstrapResult, bootstrapFromSnapshot } from './snapshot-bootstrap.js';
@@ -36,12 +36,11 @@ export class SnapshotBootstrapService implements Service {
   async stop(): Promise<void> {}
 }
 
-/** The genesis block hash this node's settings give (its prefunded accounts), computed on a scratch database. */
+/** The genesis block hash this node's settings give (its prefunded accounts and sponsored FPC), computed on a scratch database. */
 function genesisBlockHash(config: NodeConfig): bigint {
   const db = openNodeDatabase(null);
   try {
-    const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
-    return WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) }).getGenesisBlockHash();
+    return WorldState.open(db, { genesisPublicData: genesisPublicData(config) }).getGenesisBlockHash();
   } finally {
     db.close();
   }

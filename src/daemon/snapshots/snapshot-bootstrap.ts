@@ -152,7 +152,7 @@ function compatible(
     }
     if (s.genesisBlockHash !== genesis) {
       refusals.push(
-        `block ${s.l2BlockNumber}: genesis ${s.genesisBlockHash} is not this node's ${genesis} (--prefunded-accounts)`,
+        `block ${s.l2BlockNumber}: genesis ${s.genesisBlockHash} is not this node's ${genesis} (--prefunded-accounts, --sponsored-fpc)`,
       );
       return false;
     }

@@ -94,8 +94,9 @@ export function checkUpstreamGenesis(
     p.nullifierTree.equals(q.nullifierTree) &&
     !p.publicDataTree.equals(q.publicDataTree);
   const why = onlyPublicData
-    ? 'their public data trees differ, so the prefunded accounts do: start this node with the same ' +
-      '--prefunded-accounts as the upstream (unset means the three test accounts, "none" no account)'
+    ? 'their public data trees differ, so the accounts funded at genesis do: start this node with the same ' +
+      '--prefunded-accounts as the upstream (unset means the three test accounts, "none" no account) and the ' +
+      'same --sponsored-fpc'
     : 'their genesis states differ';
   const where = ours.hasBlocks ? '; this data directory holds another chain: use another --data-directory' : '';
   throw new UpstreamMismatchError(

@@ -44,7 +44,7 @@ describe('--prefunded-accounts', () => {
     const accounts = defaultPrefundedAccounts();
     expect(accounts.map((a) => a.address)).toEqual(TEST_ACCOUNTS.map((a) => a.address));
     expect(accounts.every((a) => a.amount === 10n ** 22n)).toBe(true);
-    const banner = prefundedAccountsBanner(accounts);
+    const banner = prefundedAccountsBanner(accounts, undefined);
     expect(banner).toContain(`(0) ${accounts[0]?.address}  10000.0 FJ (10000000000000000000000)`);
     for (const t of TEST_ACCOUNTS) {
       expect(banner).toContain(`secret ${t.secret}`);
@@ -52,8 +52,8 @@ describe('--prefunded-accounts', () => {
     }
     expect(banner).toContain('wallet.createSchnorrAccount(a.secret, a.salt, a.signingKey)');
     // An account that is not a test account has no keys to print.
-    const other = prefundedAccountsBanner([{ address: new AztecAddress(1n), amount: 1n }]);
+    const other = prefundedAccountsBanner([{ address: new AztecAddress(1n), amount: 1n }], undefined);
     expect(other).not.toMatch(/secret|createSchnorrAccount/);
-    expect(prefundedAccountsBanner([])).toMatch(/No prefunded accounts/);
+    expect(prefundedAccountsBanner([], undefined)).toMatch(/No prefunded accounts/);
   });
 });

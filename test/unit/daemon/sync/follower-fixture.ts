@@ -8,7 +8,7 @@ import { resolveConfig } from '../../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig, SettingKey } from '../../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../../src/daemon/lifecycle/manual-clock.js';
 import { PACKAGE_VERSION } from '../../../../src/daemon/package-version.js';
-import { defaultPrefundedAccounts, prefundedGenesisData } from '../../../../src/daemon/sequencer/prefunded-accounts.js';
+import { genesisPublicData } from '../../../../src/daemon/sequencer/genesis-funding.js';
 import { ChainStore } from '../../../../src/daemon/store/chain-store.js';
 import { openNodeDatabase, type SqliteDatabase } from '../../../../src/daemon/store/node-database.js';
 import { toUpstreamCheckpoint } from '../../../../src/daemon/sync/rpc-upstream.js';
@@ -144,8 +144,7 @@ export async function startFollower(
 ): Promise<Follower> {
   const { config } = resolveConfig(o.flags ?? {}, {});
   const db = openNodeDatabase(o.path ?? null);
-  const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
-  const worldState = WorldState.open(db, { genesisPublicData: prefundedGenesisData(prefunded) });
+  const worldState = WorldState.open(db, { genesisPublicData: genesisPublicData(config) });
   const store = new ChainStore(db);
   const settlement = new UpstreamSettlement(store, upstream.url);
   const chain = new Chain({ db, worldState, store, settlement });
