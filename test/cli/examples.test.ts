@@ -97,6 +97,11 @@ const NOT_RUN: Readonly<Record<string, { why: string; coveredBy: string; shows: 
     coveredBy: 'test/e2e/follower-sync.test.ts',
     shows: 'two followers of a dev node',
   },
+  'npm install -g --ignore-scripts .   # or: npm link --ignore-scripts; `npm ci` has already built it': {
+    why: "installs into the machine's global npm prefix",
+    coveredBy: 'test/cli/global-install.test.ts',
+    shows: "describe('npm install -g of a checkout'",
+  },
   'l2node start': {
     why: 'runs a node on the fixed ports 8080/8880 until stopped',
     coveredBy: 'test/e2e/lifecycle.test.ts',
