@@ -87,10 +87,10 @@ const NOT_RUN: Readonly<Record<string, { why: string; coveredBy: string; shows: 
     coveredBy: 'test/cli/admin-commands.test.ts',
     shows: "'--data-directory', dataDirectory",
   },
-  'npx l2node start --sequencer-mode on-demand      # build a block as soon as a tx arrives': {
+  "npx l2node start --sequencer-mode interval       # blocks on a slot clock, as Aztec's sequencer builds them": {
     why: 'runs a node on the fixed ports 8080/8880 until stopped',
-    coveredBy: 'test/cli/query-commands.test.ts',
-    shows: "'on-demand'",
+    coveredBy: 'test/e2e/validators.test.ts',
+    shows: "'--sequencer-mode', 'interval'",
   },
   'npx l2node start --sync-from http://seq:8080     # follower: sync and verify every block from an upstream node': {
     why: 'runs a node until stopped, following a host named seq',
