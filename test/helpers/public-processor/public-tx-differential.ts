@@ -147,11 +147,21 @@ export type OracleResult =
       output: PublicSimulationOutput;
       fork: OracleFork;
       treeGrowth: TreeGrowth;
+      /** Wall time of PublicTxSimulator.simulate (bench/avm reads it). */
+      ms: number;
     }
   | { ok: false; error: string };
 
 export type OursResult =
-  | { ok: true; processed: ProcessedPublicTx; fork: WorldStateFork; treeGrowth: TreeGrowth }
+  | {
+      ok: true;
+      processed: ProcessedPublicTx;
+      fork: WorldStateFork;
+      treeGrowth: TreeGrowth;
+      /** Wall time of processPublicTx, and of applying its effect to the fork after it (bench/avm reads them). */
+      ms: number;
+      applyMs: number;
+    }
   | { ok: false; error: string };
 
 export interface DifferentialRun {
@@ -258,7 +268,9 @@ async function runOracle(
     const before = await sizes();
     await fork.createCheckpoint();
     try {
+      const started = performance.now();
       const r = await simulator.simulate(stdTx);
+      const ms = performance.now() - started;
       await fork.commitCheckpoint();
       const processed = makeProcessedTxFromTxWithPublicCalls(
         stdTx,
@@ -279,7 +291,7 @@ async function runOracle(
         processed.gasUsed,
         r.logs ?? [],
       );
-      results.push({ ok: true, processed, returnValues, output, fork, treeGrowth: growth(before, await sizes()) });
+      results.push({ ok: true, processed, returnValues, output, fork, treeGrowth: growth(before, await sizes()), ms });
     } catch (err) {
       await fork.revertCheckpoint();
       results.push({ ok: false, error: (err as Error).message });
@@ -376,15 +388,23 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
   );
   if (missing.length > 0) fork.insertNullifiers(missing);
   if (world.publicData.length > 0) fork.writePublicData(world.publicData);
+  // The oracle's fork holds the world's (padded) note hashes and L1-to-L2 messages from the start: so does ours,
+  // or NOTEHASHEXISTS and L1TOL2MSGEXISTS would find leaves on one side only.
+  if (world.noteHashes.length > 0) fork.appendNoteHashes(world.noteHashes);
+  if (world.l1ToL2Messages.length > 0) fork.appendL1ToL2Messages(world.l1ToL2Messages);
   const contracts = new BlockContracts(chainStoreContracts(store));
   const sizes = () => GROWING_TREES.map((id) => fork.getTreeInfo(id).size);
+  const globals = ourGlobals(world.globals);
   return txs.map((tx): OursResult => {
     const before = sizes();
     try {
-      const processed = processPublicTx({ state: fork, contracts, globals: ourGlobals(world.globals), tx, options });
+      const started = performance.now();
+      const processed = processPublicTx({ state: fork, contracts, globals, tx, options });
+      const processedAt = performance.now();
       applyTxEffectToFork(fork, processed.txEffect);
+      const applyMs = performance.now() - processedAt;
       contracts.addTxEffect(processed.txEffect);
-      return { ok: true, processed, fork, treeGrowth: growth(before, sizes()) };
+      return { ok: true, processed, fork, treeGrowth: growth(before, sizes()), ms: processedAt - started, applyMs };
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
@@ -450,4 +470,36 @@ export function expectSameProcessing(run: DifferentialRun, feePayer = FEE_PAYER)
 export function expectBothRefuse(run: DifferentialRun): void {
   const ours = run.ours.ok ? 'processed by ours' : run.ours.error;
   expect(ours).toBe(run.oracle.ok ? 'processed by the oracle' : run.oracle.error);
+}
+
+/**
+ * The core of expectSameProcessing without vitest, for bench/avm: which of the TxEffect bytes, the gas figures,
+ * the revert code and the app-logic return values differ (empty when they all agree).
+ */
+export function processingDifferences(run: DifferentialRun): string[] {
+  const { oracle, ours } = run;
+  if (!oracle.ok || !ours.ok) {
+    const side = (r: OracleResult | OursResult) => (r.ok ? 'processed' : `refused: ${r.error}`);
+    return [`ours ${side(ours)}, the oracle ${side(oracle)}`];
+  }
+  const theirs = oracle.processed;
+  const mine = ours.processed;
+  const diffs: string[] = [];
+  if (!mine.txEffect.toBuffer().equals(theirs.txEffect.toBuffer())) diffs.push('TxEffect bytes differ');
+  for (const key of ['totalGas', 'teardownGas', 'publicGas', 'billedGas'] as const) {
+    const a = mine.gasUsed[key];
+    const b = theirs.gasUsed[key];
+    if (a.daGas !== b.daGas || a.l2Gas !== b.l2Gas)
+      diffs.push(`${key}: ours ${a.l2Gas}/${a.daGas}, oracle ${b.l2Gas}/${b.daGas}`);
+  }
+  if (mine.revertCode !== theirs.revertCode.getCode()) {
+    diffs.push(`revert code: ours ${mine.revertCode}, oracle ${theirs.revertCode.getCode()}`);
+  }
+  if (
+    JSON.stringify(mine.appLogicReturnValues.map((v) => v.map(String))) !==
+    JSON.stringify(oracle.returnValues.map((v) => v.map(String)))
+  ) {
+    diffs.push('app-logic return values differ');
+  }
+  return diffs;
 }
