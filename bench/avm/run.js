@@ -232,6 +232,38 @@ for (const c of CASES) results.push(await measure(c.name, world, c.setup, c.time
  */
 const { FEE_PAYER, feePayerBalance, privateGasWithTeardown, processingDifferences, runBlockDifferential } =
   await import('../../test/helpers/public-processor/public-tx-differential.js');
+const { OracleFork } = await import('../../test/helpers/avm/oracle-fork.js');
+const { PublicTxSimulator } = await import(
+  '../../node_modules/@aztec/simulator/dest/public/public_tx_simulator/public_tx_simulator.js'
+);
+// The oracle's state is the harness's in-memory fork, whose stand-in roots and checkpoints copy and digest the
+// whole state (O(state) per call, unlike a real world state): its time inside the fork is measured per tx and
+// also left out of a second, conservative figure. Fork methods are synchronous; nested ones count once.
+let oracleForkMs = 0;
+let forkDepth = 0;
+for (const name of Object.getOwnPropertyNames(OracleFork.prototype)) {
+  const method = OracleFork.prototype[name];
+  if (name === 'constructor' || typeof method !== 'function') continue;
+  OracleFork.prototype[name] = function (...methodArgs) {
+    const t = performance.now();
+    forkDepth++;
+    try {
+      return method.apply(this, methodArgs);
+    } finally {
+      if (--forkDepth === 0) oracleForkMs += performance.now() - t;
+    }
+  };
+}
+const forkMsPerTx = [];
+const simulate = PublicTxSimulator.prototype.simulate;
+PublicTxSimulator.prototype.simulate = async function (tx) {
+  const before = oracleForkMs;
+  try {
+    return await simulate.call(this, tx);
+  } finally {
+    forkMsPerTx.push(oracleForkMs - before);
+  }
+};
 const toEnqueued = (r) => ({
   address: r.address,
   sender: r.sender,
@@ -271,18 +303,21 @@ runs.forEach((run, k) => {
     throw new Error(`tx ${k} reverted: ${run.ours.processed.revertReason?.message}`);
 });
 const txResults = CASES.map((c, k) => {
-  const timed = timedAt[k].slice(WARMUP).map((index) => runs[index]);
-  const mean = (f) => timed.reduce((sum, run) => sum + f(run), 0) / timed.length;
+  const timed = timedAt[k].slice(WARMUP);
+  const mean = (f) => timed.reduce((sum, index) => sum + f(runs[index], index), 0) / timed.length;
   const r = {
     name: c.name,
     oursMs: mean((run) => run.ours.ms),
     applyMs: mean((run) => run.ours.applyMs),
     oracleMs: mean((run) => run.oracle.ms),
+    oracleForkMs: mean((_, index) => forkMsPerTx[index]),
   };
   console.log(
     `  ${r.name}: ours ${r.oursMs.toFixed(3)} ms (+ ${r.applyMs.toFixed(3)} ms applying the effect to the fork), ` +
       `Aztec 4.1.2 PublicTxSimulator ${r.oracleMs.toFixed(3)} ms, ${(r.oracleMs / r.oursMs).toFixed(1)}x ` +
-      `(${(r.oracleMs / (r.oursMs + r.applyMs)).toFixed(1)}x with applying)`,
+      `(${(r.oracleMs / (r.oursMs + r.applyMs)).toFixed(1)}x with applying); 4.1.2 without its time in the ` +
+      `harness fork (${r.oracleForkMs.toFixed(3)} ms) ${(r.oracleMs - r.oracleForkMs).toFixed(3)} ms, ` +
+      `${((r.oracleMs - r.oracleForkMs) / r.oursMs).toFixed(1)}x`,
   );
   return r;
 });
@@ -303,9 +338,20 @@ benchResult(
       name: `${r.name}: public tx (processPublicTx)`,
       value: r.oursMs,
       unit: 'ms',
+      baseline: {
+        name: 'Aztec 4.1.2 TypeScript PublicTxSimulator.simulate, same tx and state, less its time in the test fork',
+        value: r.oracleMs - r.oracleForkMs,
+      },
+      ratio: (r.oracleMs - r.oracleForkMs) / r.oursMs,
+      target: '>= 5x',
+      lowerIsBetter: true,
+    })),
+    ...txResults.map((r) => ({
+      name: `${r.name}: public tx (processPublicTx)`,
+      value: r.oursMs,
+      unit: 'ms',
       baseline: { name: 'Aztec 4.1.2 TypeScript PublicTxSimulator.simulate, same tx and state', value: r.oracleMs },
       ratio: r.oracleMs / r.oursMs,
-      target: '>= 5x',
       lowerIsBetter: true,
     })),
     ...txResults.map((r) => ({
