@@ -374,3 +374,5 @@ benchResult(
       'then the effect applied to it), 4.1.2 the harness in-memory fork (its trees unhashed); outcomes checked equal',
   },
 );
+// The oracle's bb.js keeps its WebAssembly workers alive: end here, so that `npm run bench` goes on.
+process.exit(0);
