@@ -332,7 +332,6 @@ benchResult(
       baseline: { name: 'Aztec 4.1.2 TypeScript AvmSimulator, same call and state', value: r.oracleMs },
       ratio: r.oracleMs / r.oursMs,
       target: '>= 5x',
-      lowerIsBetter: true,
     })),
     ...txResults.map((r) => ({
       name: `${r.name}: public tx (processPublicTx)`,
@@ -344,7 +343,6 @@ benchResult(
       },
       ratio: (r.oracleMs - r.oracleForkMs) / r.oursMs,
       target: '>= 5x',
-      lowerIsBetter: true,
     })),
     ...txResults.map((r) => ({
       name: `${r.name}: public tx (processPublicTx)`,
@@ -352,7 +350,6 @@ benchResult(
       unit: 'ms',
       baseline: { name: 'Aztec 4.1.2 TypeScript PublicTxSimulator.simulate, same tx and state', value: r.oracleMs },
       ratio: r.oracleMs / r.oursMs,
-      lowerIsBetter: true,
     })),
     ...txResults.map((r) => ({
       name: `${r.name}: public tx, effect applied to our fork too`,
@@ -360,7 +357,6 @@ benchResult(
       unit: 'ms',
       baseline: { name: 'Aztec 4.1.2 TypeScript PublicTxSimulator.simulate, same tx and state', value: r.oracleMs },
       ratio: r.oracleMs / (r.oursMs + r.applyMs),
-      lowerIsBetter: true,
     })),
   ],
   {
