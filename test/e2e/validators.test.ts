@@ -112,7 +112,13 @@ describe('a committee with one absent validator', () => {
         const seen =
           (s.stats[ABSENT]?.missedProposals.count ?? 0) >= 1 &&
           (s.stats[ABSENT]?.missedAttestations.count ?? 0) >= 2 &&
-          PRESENT.every((p) => count(s, p, 'attestation-sent') >= 1 && count(s, p, 'checkpoint-mined') >= 1);
+          // A present validator does its duties: with 1-second slots, a slot the node itself misses while the
+          // machine is loaded counts against it too, so wait until its duties done outnumber those missed.
+          PRESENT.every(
+            (p) =>
+              count(s, p, 'attestation-sent') > (s.stats[p]?.missedAttestations.count ?? 0) &&
+              count(s, p, 'checkpoint-mined') > (s.stats[p]?.missedProposals.count ?? 0),
+          );
         return seen ? s : undefined;
       },
       POLL,
@@ -124,8 +130,7 @@ describe('a committee with one absent validator', () => {
       const sent = count(stats, p, 'attestation-sent');
       const mined = count(stats, p, 'checkpoint-mined');
       expect(sent).toBeGreaterThanOrEqual(1);
-      // A present validator does its duties. With 1-second slots, a slot the node itself misses while the machine
-      // is loaded (a full npm test runs crash-safety alongside) counts against it too, but never most of them.
+      // Never most of its duties missed (see the wait above).
       expect(stats.stats[p]?.missedAttestations.count).toBeLessThan(sent);
       expect(stats.stats[p]?.missedProposals.count).toBeLessThan(mined);
     }
