@@ -7,7 +7,8 @@
         "native/poseidon2/addon.c",
         "native/poseidon2/poseidon2.c",
         "native/poseidon2/p2_adx.c",
-        "native/poseidon2/p2_ifma.c"
+        "native/poseidon2/p2_ifma.c",
+        "native/poseidon2/fr_grumpkin.c"
       ],
       "defines": ["NAPI_VERSION=8"],
       # Baseline x86-64 code only: the BMI2/ADX and AVX-512 IFMA kernels are chosen at run time from CPUID,

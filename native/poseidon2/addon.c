@@ -19,6 +19,11 @@
  *   permutationBigInts(state: bigint[4]): bigint[]
  *   setKernel(name: 'best' | 'portable' | 'mulx-adx' | 'avx512ifma'): string  (returns the kernel now in use)
  *   kernel(): string
+ * and, sharing the field arithmetic (fr_grumpkin.c; the AVM's FDIV and ECADD):
+ *   frInverse(a: bigint): bigint                                     a^-1 mod p; RangeError for 0
+ *   grumpkinEcAdd(x1, y1, inf1: boolean, x2, y2, inf2: boolean): [x, y] | 1 | 2
+ *                                                                    ECADD; 1 or 2 names the point off the curve
+ * Their bigint inputs must be canonical too (a RangeError otherwise).
  */
 #ifndef NAPI_VERSION
 #define NAPI_VERSION 8
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fr_grumpkin.h"
 #include "poseidon2.h"
 
 #define NON_CANONICAL_CODE "ERR_POSEIDON2_NON_CANONICAL"
@@ -399,6 +405,88 @@ static napi_value js_permutation_bigints(napi_env env, napi_callback_info info) 
   return arr;
 }
 
+/* Reads a canonical field element given as a bigint into words; throws (and returns 0) otherwise. */
+static int get_bigint_words(napi_env env, napi_value v, const char *fn, const char *name, uint64_t w[4]) {
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok) {
+    throw_last(env);
+    return 0;
+  }
+  if (t != napi_bigint) {
+    char what[96];
+    snprintf(what, sizeof what, "%s must be a bigint", name);
+    throw_type(env, fn, what);
+    return 0;
+  }
+  int sign = 0;
+  size_t count = 4;
+  w[0] = w[1] = w[2] = w[3] = 0;
+  if (napi_get_value_bigint_words(env, v, &sign, &count, w) != napi_ok) {
+    throw_last(env);
+    return 0;
+  }
+  for (size_t i = count; i < 4; i++) w[i] = 0;
+  if (sign || count > 4 || !p2_is_canonical_words(w)) {
+    char what[96];
+    snprintf(what, sizeof what, "%s is not a canonical BN254 field element", name);
+    throw_range(env, fn, what);
+    return 0;
+  }
+  return 1;
+}
+
+static napi_value words_to_bigint(napi_env env, const uint64_t w[4]) {
+  size_t count = 4;
+  while (count > 1 && w[count - 1] == 0) count--;
+  napi_value r;
+  if (napi_create_bigint_words(env, 0, count, w, &r) != napi_ok) return throw_last(env);
+  return r;
+}
+
+static napi_value js_fr_inverse(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 1) return throw_type(env, "frInverse", "expected (a: bigint)");
+  uint64_t a[4], r[4];
+  if (!get_bigint_words(env, argv[0], "frInverse", "a", a)) return NULL;
+  if (!fr_inverse_words(r, a)) return throw_range(env, "frInverse", "0 has no inverse");
+  return words_to_bigint(env, r);
+}
+
+static napi_value js_grumpkin_ecadd(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 6)
+    return throw_type(env, "grumpkinEcAdd",
+                      "expected (x1: bigint, y1: bigint, inf1: boolean, x2: bigint, y2: bigint, inf2: boolean)");
+  uint64_t x1[4], y1[4], x2[4], y2[4], x3[4], y3[4];
+  bool inf1 = false, inf2 = false;
+  if (!get_bigint_words(env, argv[0], "grumpkinEcAdd", "x1", x1)) return NULL;
+  if (!get_bigint_words(env, argv[1], "grumpkinEcAdd", "y1", y1)) return NULL;
+  if (napi_get_value_bool(env, argv[2], &inf1) != napi_ok)
+    return throw_type(env, "grumpkinEcAdd", "inf1 must be a boolean");
+  if (!get_bigint_words(env, argv[3], "grumpkinEcAdd", "x2", x2)) return NULL;
+  if (!get_bigint_words(env, argv[4], "grumpkinEcAdd", "y2", y2)) return NULL;
+  if (napi_get_value_bool(env, argv[5], &inf2) != napi_ok)
+    return throw_type(env, "grumpkinEcAdd", "inf2 must be a boolean");
+  const int rc = fr_grumpkin_ecadd(x3, y3, x1, y1, inf1, x2, y2, inf2);
+  napi_value result;
+  if (rc != FR_ECADD_OK) {
+    NAPI_OK(napi_create_int32(env, rc, &result));
+    return result;
+  }
+  NAPI_OK(napi_create_array_with_length(env, 2, &result));
+  napi_value x = words_to_bigint(env, x3);
+  if (!x) return NULL;
+  napi_value y = words_to_bigint(env, y3);
+  if (!y) return NULL;
+  NAPI_OK(napi_set_element(env, result, 0, x));
+  NAPI_OK(napi_set_element(env, result, 1, y));
+  return result;
+}
+
 static napi_value kernel_string(napi_env env) {
   napi_value s;
   if (napi_create_string_utf8(env, p2_kernel_name(p2_get_kernel()), NAPI_AUTO_LENGTH, &s) != napi_ok)
@@ -437,6 +525,7 @@ static napi_value js_set_kernel(napi_env env, napi_callback_info info) {
 
 NAPI_MODULE_INIT() {
   p2_init();
+  fr_grumpkin_init();
   const napi_property_descriptor props[] = {
       {"hash", NULL, js_hash, NULL, NULL, NULL, napi_enumerable, NULL},
       {"hashList", NULL, js_hash_list, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -447,6 +536,8 @@ NAPI_MODULE_INIT() {
       {"permutationBigInts", NULL, js_permutation_bigints, NULL, NULL, NULL, napi_enumerable, NULL},
       {"kernel", NULL, js_kernel, NULL, NULL, NULL, napi_enumerable, NULL},
       {"setKernel", NULL, js_set_kernel, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"frInverse", NULL, js_fr_inverse, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"grumpkinEcAdd", NULL, js_grumpkin_ecadd, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok) return NULL;
   return exports;

@@ -1,10 +1,12 @@
 /**
  * The AVM's cryptographic gadgets on plain values: Keccak-f[1600] (noble's keccakP), one SHA-256 compression
  * round (noble exposes none: FIPS 180-4 section 6.2.2, written out here), and Grumpkin addition with the AVM's
- * edge cases. The Poseidon2 permutation comes straight from src/core/crypto.
+ * edge cases (in the native addon when present, see src/core/crypto/fr-native.ts; bigint code otherwise). The Poseidon2 permutation comes straight from src/core/crypto.
  */
 import { keccakP } from '@noble/hashes/sha3';
 import { grumpkinAdd } from '../contract/grumpkin.js';
+import { type EcAddOutcome, NATIVE_FIELD } from '../crypto/fr-native.js';
+import { FR_MODULUS } from '../fr.js';
 
 /** Keccak-f[1600] (24 rounds) on 25 little-endian 64-bit lanes. */
 export function keccakF1600(lanes: readonly bigint[]): bigint[] {
@@ -85,3 +87,32 @@ export function avmEcAdd(
   const r = grumpkinAdd({ x: x1, y: y1, isInfinite: false }, { x: x2, y: y2, isInfinite: false });
   return r.isInfinite ? { x: 0n, y: 0n } : { x: r.x, y: r.y };
 }
+
+const P = FR_MODULUS;
+
+function onGrumpkin(x: bigint, y: bigint): boolean {
+  return (y * y) % P === (((x * x) % P) * x + P - 17n) % P;
+}
+
+/**
+ * ECADD in bigints: an unflagged point must be on the curve (point 1 is checked first; 1 or 2 names the one
+ * that is not), then avmEcAdd. The fallback of the native grumpkinEcAdd, which follows the same rules.
+ */
+export function avmEcAddBigInt(
+  x1: bigint,
+  y1: bigint,
+  inf1: boolean,
+  x2: bigint,
+  y2: bigint,
+  inf2: boolean,
+): EcAddOutcome {
+  if (!inf1 && !onGrumpkin(x1, y1)) return 1;
+  if (!inf2 && !onGrumpkin(x2, y2)) return 2;
+  const r = avmEcAdd(x1, y1, inf1, x2, y2, inf2);
+  return [r.x, r.y];
+}
+
+/** ECADD with its on-curve checks, on canonical coordinates: native when the addon is present. */
+export const avmEcAddChecked: typeof avmEcAddBigInt = NATIVE_FIELD
+  ? NATIVE_FIELD.grumpkinEcAdd.bind(NATIVE_FIELD)
+  : avmEcAddBigInt;

@@ -34,7 +34,7 @@ import {
   tagMismatchAt,
 } from './errors.js';
 import { consumeGas, type Frame, LazyData, resolve } from './frame.js';
-import { avmEcAdd, keccakF1600, sha256Compression } from './gadgets.js';
+import { avmEcAddChecked, keccakF1600, sha256Compression } from './gadgets.js';
 import { checkSlice, TAG_BITS, TAG_MASKS } from './memory.js';
 import { Opcode } from './opcodes.js';
 
@@ -427,10 +427,6 @@ const keccak: Handler = (f, ins) => {
   f.memory.setSlice(dst, MEM_TAG_U64, keccakF1600(state));
 };
 
-function onGrumpkin(x: bigint, y: bigint): boolean {
-  return (y * y) % P === (((x * x) % P) * x + P - 17n) % P;
-}
-
 function pointText(x: bigint, y: bigint): string {
   return `0x${toHex64(x).slice(2)}${toHex64(y).slice(2)}`;
 }
@@ -448,18 +444,15 @@ const ecAdd: Handler = (f, ins) => {
   const x1 = m.get(x1At as number);
   const y1 = m.get(y1At as number);
   const inf1 = m.get(inf1At as number) === 1n;
-  if (!inf1 && !onGrumpkin(x1, y1)) {
-    throw new AvmHaltError(`EcAdd point1 (${pointText(x1, y1)}) is not on the curve.`);
-  }
   const x2 = m.get(x2At as number);
   const y2 = m.get(y2At as number);
   const inf2 = m.get(inf2At as number) === 1n;
-  if (!inf2 && !onGrumpkin(x2, y2)) {
-    throw new AvmHaltError(`EcAdd point2 (${pointText(x2, y2)}) is not on the curve.`);
-  }
-  const res = avmEcAdd(x1, y1, inf1, x2, y2, inf2);
-  m.setSlice(dst as number, MEM_TAG_FF, [res.x, res.y]);
-  m.setSlice((dst as number) + 2, MEM_TAG_U1, [res.x === 0n && res.y === 0n ? 1n : 0n]);
+  const res = avmEcAddChecked(x1, y1, inf1, x2, y2, inf2);
+  if (res === 1) throw new AvmHaltError(`EcAdd point1 (${pointText(x1, y1)}) is not on the curve.`);
+  if (res === 2) throw new AvmHaltError(`EcAdd point2 (${pointText(x2, y2)}) is not on the curve.`);
+  const [x, y] = res;
+  m.setSlice(dst as number, MEM_TAG_FF, [x, y]);
+  m.setSlice((dst as number) + 2, MEM_TAG_U1, [x === 0n && y === 0n ? 1n : 0n]);
 };
 
 /** Limbs needed to write the field modulus in each radix (index = radix), which floors TORADIXBE's gas. */

@@ -7,8 +7,12 @@
  * stays below 2^53, so exact) for as long as the quotients provably match the full numbers' (Collins' test),
  * then applies the accumulated 2x2 cofactor matrix to the bigints once: about 25 bits per handful of bigint
  * operations instead of one quotient per bigint division.
+ *
+ * `frInverse` is the native addon's binary extended Euclid (fr-native.ts, a few microseconds) when the addon is
+ * present, and this bigint code otherwise.
  */
 import { FR_MODULUS } from '../fr.js';
+import { NATIVE_FIELD } from './fr-native.js';
 
 const P = FR_MODULUS;
 /** Leading bits kept in doubles: sums of a digit and a cofactor stay below 2^52. */
@@ -22,9 +26,13 @@ function floorDiv(n: number, d: number): number {
   return q;
 }
 
-/** a^-1 mod p for 0 < a < p. Throws a RangeError for 0 (no inverse); `a` must be canonical. */
-export function frInverse(a: bigint): bigint {
+function checkInvertible(a: bigint): void {
   if (a <= 0n || a >= P) throw new RangeError(`frInverse: ${a} is not a non-zero canonical field element`);
+}
+
+/** The bigint inversion (Lehmer), used when the native addon is unavailable; same contract as frInverse. */
+export function frInverseBigInt(a: bigint): bigint {
+  checkInvertible(a);
   // Invariants: u = xu * a (mod p) and v = xv * a (mod p); gcd(u, v) = gcd(p, a) = 1.
   let u = P;
   let v = a;
@@ -83,3 +91,13 @@ export function frInverse(a: bigint): bigint {
   const r = xu % P;
   return r < 0n ? r + P : r;
 }
+
+const native = NATIVE_FIELD;
+
+/** a^-1 mod p for 0 < a < p. Throws a RangeError for 0 (no inverse); `a` must be canonical. */
+export const frInverse: (a: bigint) => bigint = native
+  ? (a) => {
+      checkInvertible(a);
+      return native.frInverse(a);
+    }
+  : frInverseBigInt;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { frInverse } from '../../../../src/core/crypto/fr-inverse.js';
+import { frInverse, frInverseBigInt } from '../../../../src/core/crypto/fr-inverse.js';
 import { FR_MODULUS } from '../../../../src/core/fr.js';
 
 const P = FR_MODULUS;
@@ -15,7 +15,10 @@ function fermat(a: bigint): bigint {
   return result;
 }
 
-describe('frInverse (Lehmer extended Euclid)', () => {
+describe.each([
+  ['frInverse (native when the addon is built)', frInverse],
+  ['frInverseBigInt (Lehmer extended Euclid)', frInverseBigInt],
+])('%s', (_name, frInverse) => {
   test('equals Fermat on edge values and 500 seeded random field elements', () => {
     const values = [1n, 2n, 3n, P - 1n, P - 2n, 1n << 200n, (1n << 253n) + 5n, 0xffff_ffff_ffff_ffffn];
     let seed = 12345n;
