@@ -160,14 +160,18 @@ static int get_bigint_fe(napi_env env, napi_value v, size_t index, p2_fe *out) {
   return 1;
 }
 
-static napi_value fe_to_bigint(napi_env env, const p2_fe *v) {
-  uint64_t w[4];
-  p2_to_words(w, v);
+static napi_value words_to_bigint(napi_env env, const uint64_t w[4]) {
   size_t count = 4;
   while (count > 1 && w[count - 1] == 0) count--;
   napi_value r;
   if (napi_create_bigint_words(env, 0, count, w, &r) != napi_ok) return throw_last(env);
   return r;
+}
+
+static napi_value fe_to_bigint(napi_env env, const p2_fe *v) {
+  uint64_t w[4];
+  p2_to_words(w, v);
+  return words_to_bigint(env, w);
 }
 
 /* Sponge hash of n big-endian elements at `src` into `dst`; returns 0 after throwing on a bad element. */
@@ -433,14 +437,6 @@ static int get_bigint_words(napi_env env, napi_value v, const char *fn, const ch
     return 0;
   }
   return 1;
-}
-
-static napi_value words_to_bigint(napi_env env, const uint64_t w[4]) {
-  size_t count = 4;
-  while (count > 1 && w[count - 1] == 0) count--;
-  napi_value r;
-  if (napi_create_bigint_words(env, 0, count, w, &r) != napi_ok) return throw_last(env);
-  return r;
 }
 
 static napi_value js_fr_inverse(napi_env env, napi_callback_info info) {

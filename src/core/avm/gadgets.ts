@@ -98,14 +98,8 @@ function onGrumpkin(x: bigint, y: bigint): boolean {
  * ECADD in bigints: an unflagged point must be on the curve (point 1 is checked first; 1 or 2 names the one
  * that is not), then avmEcAdd. The fallback of the native grumpkinEcAdd, which follows the same rules.
  */
-export function avmEcAddBigInt(
-  x1: bigint,
-  y1: bigint,
-  inf1: boolean,
-  x2: bigint,
-  y2: bigint,
-  inf2: boolean,
-): EcAddOutcome {
+export function avmEcAddBigInt(...args: Parameters<typeof avmEcAdd>): EcAddOutcome {
+  const [x1, y1, inf1, x2, y2, inf2] = args;
   if (!inf1 && !onGrumpkin(x1, y1)) return 1;
   if (!inf2 && !onGrumpkin(x2, y2)) return 2;
   const r = avmEcAdd(x1, y1, inf1, x2, y2, inf2);
@@ -113,6 +107,6 @@ export function avmEcAddBigInt(
 }
 
 /** ECADD with its on-curve checks, on canonical coordinates: native when the addon is present. */
-export const avmEcAddChecked: typeof avmEcAddBigInt = NATIVE_FIELD
+export const avmEcAddChecked: (...args: Parameters<typeof avmEcAdd>) => EcAddOutcome = NATIVE_FIELD
   ? NATIVE_FIELD.grumpkinEcAdd.bind(NATIVE_FIELD)
   : avmEcAddBigInt;
