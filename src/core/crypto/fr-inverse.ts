@@ -8,8 +8,8 @@
  * then applies the accumulated 2x2 cofactor matrix to the bigints once: about 25 bits per handful of bigint
  * operations instead of one quotient per bigint division.
  *
- * `frInverse` is the native addon's binary extended Euclid (fr-native.ts, a few microseconds) when the addon is
- * present, and this bigint code otherwise.
+ * `frInverse` is the native addon's (Pornin's optimised binary GCD, fr-native.ts, about 1.5 microseconds) when
+ * the addon is present, and this bigint code otherwise.
  */
 import { FR_MODULUS } from '../fr.js';
 import { NATIVE_FIELD } from './fr-native.js';

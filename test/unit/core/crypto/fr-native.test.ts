@@ -28,11 +28,16 @@ test('a built addon provides the native field functions', () => {
 describe.skipIf(!NATIVE_FIELD)('native frInverse equals the bigint one', () => {
   const native = NATIVE_FIELD as NonNullable<typeof NATIVE_FIELD>;
 
-  test('edge values and 1000 seeded random field elements', () => {
-    const values = [1n, 2n, 3n, 17n, P - 1n, P - 2n, (P - 1n) / 2n, (P + 1n) / 2n, 1n << 64n, 1n << 253n];
-    for (let k = 0n; k < 254n; k += 7n) values.push(1n << k, (1n << k) - 1n || 1n);
+  test('edge values, every power of two and its neighbours, and 5000 seeded random field elements', () => {
+    const values = [1n, 2n, 3n, 17n, P - 1n, P - 2n, (P - 1n) / 2n, (P + 1n) / 2n];
+    // Powers of two and their neighbours: inputs whose leading bits (the approximated part) say little.
+    for (let k = 1n; k < 254n; k++) values.push(1n << k, (1n << k) - 1n, (1n << k) + 1n, P - (1n << k));
     const r = rng(7n);
-    for (let i = 0; i < 1000; i++) values.push((r() % (P - 1n)) + 1n);
+    for (let i = 0; i < 5000; i++) {
+      const v = r();
+      // Spread the bit lengths too: a random value shifted down by 0 to 253 bits.
+      values.push((v % (P - 1n)) + 1n, (v % P) >> BigInt(i % 254) || 1n);
+    }
     for (const a of values) {
       const want = frInverseBigInt(a);
       expect(native.frInverse(a)).toBe(want);
