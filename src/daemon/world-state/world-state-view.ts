@@ -147,6 +147,12 @@ export class WorldStateView {
     return this.indexedWitness(t, t.findLowLeaf(checkedFieldBuffer(leafSlot, 'leaf slot')).index);
   }
 
+  /** Whether a (siloed) nullifier is in the nullifier tree. */
+  hasNullifier(nullifier: bigint): boolean {
+    return this.tree(MerkleTreeId.NULLIFIER_TREE).findLowLeaf(checkedFieldBuffer(nullifier, 'nullifier'))
+      .alreadyPresent;
+  }
+
   /** The value at a public data tree leaf slot (already siloed); 0 when the slot was never written. */
   getPublicStorageAt(leafSlot: bigint): bigint {
     const low = this.tree(MerkleTreeId.PUBLIC_DATA_TREE).findLowLeaf(checkedFieldBuffer(leafSlot, 'leaf slot'));
