@@ -16,8 +16,8 @@ export class WorldStateAvmReader implements AvmWorldStateReader {
   private readonly nullifiers = new Map<bigint, boolean>();
 
   constructor(private readonly view: WorldStateView) {
-    this.noteHashTreeSize = view.getTreeInfo(MerkleTreeId.NOTE_HASH_TREE).size;
-    this.l1ToL2MessageTreeSize = view.getTreeInfo(MerkleTreeId.L1_TO_L2_MESSAGE_TREE).size;
+    this.noteHashTreeSize = view.getTreeSize(MerkleTreeId.NOTE_HASH_TREE);
+    this.l1ToL2MessageTreeSize = view.getTreeSize(MerkleTreeId.L1_TO_L2_MESSAGE_TREE);
   }
 
   getPublicData(leafSlot: bigint): bigint {

@@ -88,6 +88,11 @@ export class WorldStateView {
     return { treeId, root: readField32(t.root()), size: BigInt(t.treeSize), depth: t.info.height };
   }
 
+  /** A tree's size alone: unlike getTreeInfo, it never rehashes what a fork changed to get the root. */
+  getTreeSize(treeId: MerkleTreeId): bigint {
+    return BigInt(this.tree(parseTreeId(treeId)).treeSize);
+  }
+
   getSiblingPath(treeId: MerkleTreeId, leafIndex: bigint): SiblingPath {
     const t = this.tree(parseTreeId(treeId));
     return new SiblingPath(t.getSiblingPath(leafIndexNumber(leafIndex, t.info.height, t.info.name)));
