@@ -10,6 +10,7 @@ import {
   NULL_MSG_SENDER_CONTRACT_ADDRESS,
 } from '../constants.js';
 import { poseidon2HashWithSeparator } from '../crypto/poseidon2.js';
+import { PairHashMemo } from './pair-hash-memo.js';
 
 export function siloNoteHash(contract: bigint, noteHash: bigint): bigint {
   return poseidon2HashWithSeparator([contract, noteHash], DomainSeparator.SILOED_NOTE_HASH);
@@ -23,18 +24,29 @@ export function computeUniqueNoteHash(nonce: bigint, siloedNoteHash: bigint): bi
   return poseidon2HashWithSeparator([nonce, siloedNoteHash], DomainSeparator.UNIQUE_NOTE_HASH);
 }
 
+// The three siloings public execution repeats for the same pairs (see PairHashMemo), remembered.
+const siloedNullifiers = new PairHashMemo((contract, nullifier) =>
+  poseidon2HashWithSeparator([contract, nullifier], DomainSeparator.SILOED_NULLIFIER),
+);
+const publicLeafSlots = new PairHashMemo((contract, slot) =>
+  poseidon2HashWithSeparator([contract, slot], DomainSeparator.PUBLIC_LEAF_SLOT),
+);
+const mapSlots = new PairHashMemo((mapSlot, key) =>
+  poseidon2HashWithSeparator([mapSlot, key], DomainSeparator.PUBLIC_STORAGE_MAP_SLOT),
+);
+
 export function siloNullifier(contract: bigint, innerNullifier: bigint): bigint {
-  return poseidon2HashWithSeparator([contract, innerNullifier], DomainSeparator.SILOED_NULLIFIER);
+  return siloedNullifiers.get(contract, innerNullifier);
 }
 
 /** The public data tree key of a contract's storage slot. */
 export function computePublicDataTreeLeafSlot(contract: bigint, storageSlot: bigint): bigint {
-  return poseidon2HashWithSeparator([contract, storageSlot], DomainSeparator.PUBLIC_LEAF_SLOT);
+  return publicLeafSlots.get(contract, storageSlot);
 }
 
 /** The storage slot of `key` in a Noir map stored at `mapSlot`. */
 export function deriveStorageSlotInMap(mapSlot: bigint, key: bigint): bigint {
-  return poseidon2HashWithSeparator([mapSlot, key], DomainSeparator.PUBLIC_STORAGE_MAP_SLOT);
+  return mapSlots.get(mapSlot, key);
 }
 
 /** Public data tree key holding the FeeJuice balance of an address. */

@@ -13,6 +13,16 @@ import type { PublishedContracts } from './tx-contract-source.js';
 export class BlockContracts implements PublishedContracts {
   private readonly instances = new Map<bigint, ContractInstanceWithAddress>();
   private readonly classes = new Map<bigint, ContractClassPublic>();
+  /**
+   * What the published contracts answered, kept for the block: the store does not change while a block is built
+   * (building is synchronous, and the block is stored only once built), and every call of every tx looks up the
+   * instance and class it enters. Instances are kept with the timestamp they were asked at (upgrades depend on it).
+   */
+  private readonly publishedInstances = new Map<
+    bigint,
+    { timestamp: bigint; instance: ContractInstanceWithAddress | undefined }
+  >();
+  private readonly publishedClasses = new Map<bigint, ContractClassPublic | undefined>();
 
   constructor(private readonly published: PublishedContracts) {}
 
@@ -39,11 +49,22 @@ export class BlockContracts implements PublishedContracts {
   }
 
   getContractInstanceAt(address: bigint, timestamp: bigint): ContractInstanceWithAddress | undefined {
-    return this.instances.get(address) ?? this.published.getContractInstanceAt(address, timestamp);
+    const own = this.instances.get(address);
+    if (own) return own;
+    const known = this.publishedInstances.get(address);
+    if (known && known.timestamp === timestamp) return known.instance;
+    const instance = this.published.getContractInstanceAt(address, timestamp);
+    this.publishedInstances.set(address, { timestamp, instance });
+    return instance;
   }
 
   getContractClass(classId: bigint): ContractClassPublic | undefined {
-    return this.classes.get(classId) ?? this.published.getContractClass(classId);
+    const own = this.classes.get(classId);
+    if (own) return own;
+    if (this.publishedClasses.has(classId)) return this.publishedClasses.get(classId);
+    const cls = this.published.getContractClass(classId);
+    this.publishedClasses.set(classId, cls);
+    return cls;
   }
 
   getFunctionName(selector: number): string | undefined {

@@ -27,6 +27,10 @@ interface Layer {
  */
 export class TxContractSource implements AvmContractSource {
   private readonly layers: Layer[] = [{ instances: new Map(), classes: new Map() }];
+  /** Published instances (by address, at the tx's one timestamp) and classes in the AVM's form, once per tx. */
+  private readonly publishedInstances = new Map<bigint, AvmContractInstance | undefined>();
+  private readonly publishedClasses = new Map<bigint, AvmContractClass | undefined>();
+  private publishedTimestamp: bigint | undefined;
 
   constructor(private readonly published: PublishedContracts) {}
 
@@ -59,15 +63,26 @@ export class TxContractSource implements AvmContractSource {
   getContractInstance(address: bigint, timestamp: bigint): AvmContractInstance | undefined {
     const own = this.top().instances.get(address);
     if (own) return own;
+    if (timestamp !== this.publishedTimestamp) {
+      this.publishedInstances.clear();
+      this.publishedTimestamp = timestamp;
+    } else if (this.publishedInstances.has(address)) {
+      return this.publishedInstances.get(address);
+    }
     const published = this.published.getContractInstanceAt(address, timestamp);
-    return published && toAvmInstance(published);
+    const instance = published && toAvmInstance(published);
+    this.publishedInstances.set(address, instance);
+    return instance;
   }
 
   getContractClass(classId: bigint): AvmContractClass | undefined {
     const own = this.top().classes.get(classId);
     if (own) return own;
+    if (this.publishedClasses.has(classId)) return this.publishedClasses.get(classId);
     const published = this.published.getContractClass(classId);
-    return published && { id: classId, packedBytecode: published.packedBytecode };
+    const cls = published && { id: classId, packedBytecode: published.packedBytecode };
+    this.publishedClasses.set(classId, cls);
+    return cls;
   }
 
   getDebugFunctionName(_address: bigint, selector: number): string | undefined {

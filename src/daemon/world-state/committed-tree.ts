@@ -4,6 +4,9 @@ import type { LatestNodeCache } from './latest-node-cache.js';
 import type { TreeInfo } from './merkle-tree-id.js';
 import { type KeyLookup, LEVEL_SPAN, storeKey, type WorldStateRepository } from './world-state-repository.js';
 
+/** Entries each read cache holds before it starts over (bounds a long-lived fork's memory). */
+const READ_CACHE_ENTRIES = 1 << 16;
+
 /** A tree's root and size (the index the next leaf goes to). */
 export interface TreeSnapshot {
   readonly root: Buffer;
@@ -20,6 +23,15 @@ export interface NodeRef {
  * those nodes are answered with the empty-subtree hash of their level without a query.
  */
 export class CommittedTree {
+  /**
+   * Low-leaf indices by key (its 32 bytes as a latin1 string) and leaf preimages by index, as read from the
+   * store. A block's tree never changes once written, and this object only ever reads `block` (a view or fork
+   * refuses every read once that block is unwound or pruned), so the answers can be kept for the object's life,
+   * which is one view or fork: a block builder's txs then read their contracts' storage from memory.
+   */
+  private readonly lowIndexCache = new Map<string, number>();
+  private readonly leafCache = new Map<number, IndexedLeaf>();
+
   constructor(
     readonly store: WorldStateRepository,
     readonly info: TreeInfo,
@@ -93,7 +105,10 @@ export class CommittedTree {
     return this.getNodes(indices.map((index) => ({ level, index })));
   }
 
-  /** Preimages of indexed-tree leaves; undefined for empty leaves (padding zeros or beyond the size). */
+  /**
+   * Preimages of indexed-tree leaves; undefined for empty leaves (padding zeros or beyond the size). Remembered:
+   * a block's leaves never change (see `lowIndexCache`).
+   */
   getLeaves(indices: readonly number[]): (IndexedLeaf | undefined)[] {
     const kind = this.info.kind as IndexedLeafKind;
     const out = new Array<IndexedLeaf | undefined>(indices.length);
@@ -101,16 +116,23 @@ export class CommittedTree {
     const slots: number[] = [];
     for (let i = 0; i < indices.length; i++) {
       const index = indices[i] as number;
-      if (index < this.snapshot.size) {
+      if (index >= this.snapshot.size) continue;
+      const known = this.leafCache.get(index);
+      if (known !== undefined) out[i] = known;
+      else {
         keys.push(storeKey(this.info.id, 0, index));
         slots.push(i);
       }
     }
     if (keys.length > 0) {
       const found = this.store.getLeaves(keys, this.block);
+      if (this.leafCache.size + keys.length > READ_CACHE_ENTRIES) this.leafCache.clear();
       for (let j = 0; j < slots.length; j++) {
         const blob = found[j];
-        out[slots[j] as number] = blob ? decodeIndexedLeaf(kind, blob) : undefined;
+        const slot = slots[j] as number;
+        const leaf = blob ? decodeIndexedLeaf(kind, blob) : undefined;
+        out[slot] = leaf;
+        if (leaf) this.leafCache.set(indices[slot] as number, leaf);
       }
     }
     return out;
@@ -118,13 +140,30 @@ export class CommittedTree {
 
   /** Index of the leaf with the largest key <= each key. Indexed trees always hold key 0 at index 0. */
   findLowIndices(keys: readonly Buffer[]): number[] {
-    const found = this.store.findLowIndices(this.info.id, keys, this.block);
-    return found.map((index, i) => {
-      if (index === null) {
-        throw new Error(`${this.info.name} has no leaf at or below key ${(keys[i] as Buffer).toString('hex')}`);
+    const out = new Array<number>(keys.length);
+    const missing: Buffer[] = [];
+    const slots: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const known = this.lowIndexCache.get((keys[i] as Buffer).toString('latin1'));
+      if (known !== undefined) out[i] = known;
+      else {
+        missing.push(keys[i] as Buffer);
+        slots.push(i);
       }
-      return index;
-    });
+    }
+    if (missing.length === 0) return out;
+    const found = this.store.findLowIndices(this.info.id, missing, this.block);
+    if (this.lowIndexCache.size + missing.length > READ_CACHE_ENTRIES) this.lowIndexCache.clear();
+    for (let j = 0; j < missing.length; j++) {
+      const index = found[j];
+      const key = missing[j] as Buffer;
+      if (index === null || index === undefined) {
+        throw new Error(`${this.info.name} has no leaf at or below key ${key.toString('hex')}`);
+      }
+      out[slots[j] as number] = index;
+      this.lowIndexCache.set(key.toString('latin1'), index);
+    }
+    return out;
   }
 
   /** Where each key or value sits, and the block that inserted it. */

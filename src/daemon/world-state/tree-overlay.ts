@@ -202,6 +202,9 @@ export class TreeOverlay {
   /** The leaf with the largest key <= `key`, as of this overlay. */
   findLowLeaf(key: Buffer): LowLeaf {
     this.requireIndexed();
+    // A key this overlay inserted is its own low leaf (keys are unique): no need to search the base.
+    const own = this.findUncommitted(key);
+    if (own !== undefined) return { index: own, leaf: this.leaves.get(own) as IndexedLeaf, alreadyPresent: true };
     return this.predecessors([key])[0] as LowLeaf;
   }
 

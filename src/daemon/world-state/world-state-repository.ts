@@ -45,6 +45,7 @@ export class WorldStateRepository {
   private readonly leafMany: Statement<[number, string], Buffer | null>;
   private readonly leafHashOne: Statement<[number, number], Buffer>;
   private readonly leafHashMany: Statement<[number, string], Buffer | null>;
+  private readonly lowOne: Statement<[number, Buffer, number], number>;
   private readonly lowMany: Statement<[number, number, string], number | null>;
   private readonly keyMany: Statement<[string, number, number], unknown[]>;
   private readonly insNode: Statement<[number, number, Buffer]>;
@@ -98,6 +99,11 @@ export class WorldStateRepository {
     this.leafHashMany = db
       .prepare<[number, string], Buffer | null>(
         'SELECT (SELECT hash FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
+      )
+      .pluck();
+    this.lowOne = db
+      .prepare<[number, Buffer, number], number>(
+        'SELECT idx FROM ws_key WHERE tree = ? AND key <= ? AND block <= ? ORDER BY key DESC LIMIT 1',
       )
       .pluck();
     this.lowMany = db
@@ -170,6 +176,7 @@ export class WorldStateRepository {
 
   /** For each key, the index of the leaf with the largest key <= it, among keys inserted at or before `block`. */
   findLowIndices(tree: number, keys: readonly Buffer[], block: number): (number | null)[] {
+    if (keys.length <= SINGLE_READS) return keys.map((k) => this.lowOne.get(tree, k, block) ?? null);
     return this.chunked(keys, (part) => this.lowMany.all(tree, block, hexArray(part)));
   }
 

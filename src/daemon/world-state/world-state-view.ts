@@ -88,6 +88,11 @@ export class WorldStateView {
     return { treeId, root: readField32(t.root()), size: BigInt(t.treeSize), depth: t.info.height };
   }
 
+  /** A tree's size alone: unlike getTreeInfo, it never rehashes what a fork changed to get the root. */
+  getTreeSize(treeId: MerkleTreeId): bigint {
+    return BigInt(this.tree(parseTreeId(treeId)).treeSize);
+  }
+
   getSiblingPath(treeId: MerkleTreeId, leafIndex: bigint): SiblingPath {
     const t = this.tree(parseTreeId(treeId));
     return new SiblingPath(t.getSiblingPath(leafIndexNumber(leafIndex, t.info.height, t.info.name)));
@@ -145,6 +150,12 @@ export class WorldStateView {
   getPublicDataWitness(leafSlot: bigint): PublicDataWitness {
     const t = this.tree(MerkleTreeId.PUBLIC_DATA_TREE);
     return this.indexedWitness(t, t.findLowLeaf(checkedFieldBuffer(leafSlot, 'leaf slot')).index);
+  }
+
+  /** Whether a (siloed) nullifier is in the nullifier tree. */
+  hasNullifier(nullifier: bigint): boolean {
+    return this.tree(MerkleTreeId.NULLIFIER_TREE).findLowLeaf(checkedFieldBuffer(nullifier, 'nullifier'))
+      .alreadyPresent;
   }
 
   /** The value at a public data tree leaf slot (already siloed); 0 when the slot was never written. */
