@@ -197,6 +197,8 @@ export async function spawnNode(options: SpawnNodeOptions = {}): Promise<Running
     const adminUrl = String(listening.adminUrl);
     await proc.waitForLog((l) => l.msg === 'node running', timeoutMs);
     await waitForStatus(publicUrl, timeoutMs);
+    // `start` prints its banner once the node runs, which can reach us after GET /status has answered.
+    await waitForBanner(proc, timeoutMs);
     const adminKey = /x-api-key: ([0-9a-f]{64})/.exec(proc.stdout())?.[1];
     return { ...proc, publicUrl, adminUrl, adminKey };
   } catch (err) {
@@ -288,4 +290,20 @@ export function runCli(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Whether stdout holds the whole start banner: the --json envelope line, or the human banner to its end. */
+function bannerPrinted(stdout: string): boolean {
+  if (/^\{"status".*\}$/m.test(stdout)) return true;
+  if (!stdout.includes('Public RPC')) return false;
+  // The admin key box, when this start made a key, is the banner's end.
+  return !stdout.includes('ADMIN API KEY (shown once)') || stdout.includes('Restart with --reset-admin-api-key');
+}
+
+async function waitForBanner(proc: SpawnedProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!bannerPrinted(proc.stdout())) {
+    if (Date.now() > deadline) throw new Error(`the start banner did not appear within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
