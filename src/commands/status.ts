@@ -3,7 +3,7 @@ import { BaseCommand } from './_lib/base-command.js';
 import { CliError } from './_lib/cli-error.js';
 import { adminUrlFlag, apiKeyFlag, fullFlag, nodeUrlFlag, timeoutFlag } from './_lib/connection-flags.js';
 import { EXIT_CODES } from './_lib/exit-codes.js';
-import { keyValues, shortHex } from './_lib/human-format.js';
+import { formatEth, keyValues, shortHex } from './_lib/human-format.js';
 import { NodeConnection } from './_lib/node-connection.js';
 import { wireOf } from './_lib/wire-json.js';
 
@@ -14,6 +14,27 @@ interface StatusBody {
   readonly notReadyReason?: unknown;
   readonly sync?: { readonly state?: string; readonly pausedBy?: readonly string[] };
   readonly follower?: { readonly upstream?: string; readonly behind?: number };
+  /** Present when the node runs with an L1 (docs/l1.md). */
+  readonly l1?: {
+    readonly chainId?: number;
+    readonly rpcUrl?: string;
+    readonly blockNumber?: number;
+    readonly rollupAddress?: string;
+    readonly publisher?: { readonly address?: string; readonly balanceWei?: string };
+    readonly reachable?: boolean;
+    readonly lastError?: string;
+  };
+}
+
+/** The `l1` line: chain, latest block, rollup, publisher balance; or why the L1 does not answer. */
+function l1Line(l1: NonNullable<StatusBody['l1']>, full: boolean): string {
+  const where = `chain ${l1.chainId} at ${l1.rpcUrl}`;
+  if (l1.reachable === false) return `${where}  UNREACHABLE: ${l1.lastError ?? 'no answer'} (the node keeps retrying)`;
+  const balance = l1.publisher?.balanceWei !== undefined ? formatEth(l1.publisher.balanceWei) : '-';
+  return (
+    `${where}, block ${l1.blockNumber ?? '-'}; rollup ${shortHex(l1.rollupAddress ?? '-', full)}; ` +
+    `publisher ${shortHex(l1.publisher?.address ?? '-', full)} ${balance}`
+  );
 }
 
 export default class Status extends BaseCommand {
@@ -64,7 +85,7 @@ export default class Status extends BaseCommand {
     const body: StatusBody = typeof health.body === 'object' && health.body !== null ? health.body : {};
     const followingChain = serving && body.ready === true;
     const notReadyReason = serving && (!ready || !followingChain) ? body.notReadyReason : undefined;
-    const { sync, follower } = body;
+    const { sync, follower, l1 } = body;
     const syncLine = sync?.state
       ? `${sync.state}${sync.pausedBy?.length ? ` (paused by ${sync.pausedBy.join(', ')})` : ''}` +
         (follower ? `; following ${follower.upstream}, ${follower.behind ?? 0} blocks behind` : '')
@@ -97,9 +118,11 @@ export default class Status extends BaseCommand {
             ? `${pending} pending; min fee ${minFees.feePerL2Gas} per L2 gas, ${minFees.feePerDaGas} per DA gas`
             : undefined,
         ],
+        ['l1', l1 ? l1Line(l1, flags.full) : undefined],
         ['admin', `${flags['admin-url']}  ${admin.summary}`],
       ]),
     );
+    if (l1?.reachable === false) this.warning(`the node's L1 ${l1.rpcUrl} does not answer: ${l1.lastError}`);
     if (!admin.reachable) this.warning(`the admin listener ${flags['admin-url']} does not answer`);
     else if (admin.keyAccepted === false) {
       this.warning(
@@ -119,6 +142,7 @@ export default class Status extends BaseCommand {
         sync: sync ?? null,
         follower: follower ?? null,
       },
+      l1: l1 ?? null,
       info: info ? wireOf('node_getNodeInfo', info) : null,
       tips: tips ? wireOf('node_getL2Tips', tips) : null,
       mempool: minFees ? { pending, minFees: wireOf('node_getCurrentMinFees', minFees) } : null,

@@ -269,6 +269,7 @@ export class L2Node {
       events: this.events,
       sequencer: this.sequencer,
       follower: this.sync !== undefined,
+      ...(l1 ? { l1: () => l1.status() } : {}),
       startedAt: this.startedAt,
     });
     this.metrics = new MetricsService({
@@ -390,6 +391,7 @@ export class L2Node {
     const tips = this.chain.chain.readTips();
     const storage = this.storage?.problem;
     const readiness = this.readiness();
+    const l1 = this.l1?.status();
     return {
       serving,
       body: {
@@ -412,6 +414,8 @@ export class L2Node {
         snapshot: this.operations.snapshotStatus(),
         // Follower mode: the upstream, the distance to it, blocks/s, ETA, and a refused block if any.
         ...(this.sync ? { follower: this.sync.status() } : {}),
+        // With an L1 (--l1 anvil, --l1-rpc-urls): its chain, latest block, contracts, publisher and reachability.
+        ...(l1 ? { l1 } : {}),
       },
     };
   }

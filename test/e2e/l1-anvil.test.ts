@@ -12,10 +12,21 @@ import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
 import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
-import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
+import { spawnAnvil } from '../helpers/spawn-anvil.js';
+import { type RunningNode, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 type Addresses = Record<string, string>;
+interface L1Status {
+  chainId: number;
+  rpcUrl: string;
+  blockNumber?: number;
+  rollupAddress: string;
+  registryAddress: string;
+  publisher: { address: string; balanceWei?: string };
+  reachable: boolean;
+  lastError?: string;
+}
 
 const dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-l1-anvil-'));
 let node: RunningNode;
@@ -41,6 +52,8 @@ const startL1Node = () =>
       '--sequencer-mode',
       'interval',
       '--min-txs-per-block',
+      '0',
+      '--metrics-port',
       '0',
     ],
     readyTimeoutMs: 120_000,
@@ -116,6 +129,47 @@ describe('l2node start --l1 anvil', () => {
     expect(await l1.getBlockNumber()).toBeGreaterThan(b0);
   });
 
+  it('GET /status, `l2node status --json` and /metrics show the L1: chain, advancing block, rollup, publisher balance', async () => {
+    const l1Status = async () => ((await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status }).l1;
+    const first = await until('a first L1 reading', async () => {
+      const s = await l1Status();
+      return s.blockNumber !== undefined ? s : undefined;
+    });
+    expect(first).toMatchObject({
+      chainId: 31337,
+      rpcUrl: anvilUrl,
+      rollupAddress: addresses.rollupAddress,
+      registryAddress: addresses.registryAddress,
+      // anvil's first account deploys (and will publish): it paid for the deployment out of its 10^4 ETH.
+      publisher: { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
+      reachable: true,
+    });
+    expect(first.publisher.balanceWei).toMatch(/^[1-9][0-9]*$/);
+    expect(BigInt(first.publisher.balanceWei as string)).toBeLessThan(10n ** 22n);
+    expect(BigInt(first.publisher.balanceWei as string)).toBe(
+      await l1.getBalance({ address: first.publisher.address as `0x${string}` }),
+    );
+    // anvil mines a block a second and the monitor polls every 3 s.
+    await until(
+      'the L1 block to advance',
+      async () => (((await l1Status()).blockNumber ?? 0) > (first.blockNumber ?? 0) ? true : undefined),
+      15_000,
+    );
+
+    const cli = await runCli(['status', '--json', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+    expect(cli.code).toBe(0);
+    const json = JSON.parse(cli.stdout) as { result: { l1: L1Status } };
+    expect(json.result.l1).toMatchObject({ chainId: 31337, rollupAddress: addresses.rollupAddress, reachable: true });
+    const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+    expect(human.stdout).toMatch(/^l1\s+chain 31337 at http:\/\/127\.0\.0\.1:\d+, block \d+; rollup 0x.*ETH$/m);
+
+    const metricsUrl = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
+    const text = await (await fetch(metricsUrl)).text();
+    expect(text).toMatch(/^l2node_l1_up 1$/m);
+    expect(Number(/^l2node_l1_block_number (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+    expect(Number(/^l2node_l1_publisher_balance_eth (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(9000);
+  }, 30_000);
+
   it('a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry', async () => {
     const other = await spawnNode({
       args: ['--l1-rpc-urls', anvilUrl, '--registry-address', addresses.registryAddress as string],
@@ -155,6 +209,30 @@ describe('l2node start --l1 anvil', () => {
     const code = await restarted.getCode({ address: addresses.rollupAddress as `0x${string}` });
     expect(code && code.length > 2).toBe(true);
   }, 150_000);
+});
+
+describe('an L1 that goes down', () => {
+  it('is logged once, shown in GET /status and `l2node status`, and retried; the node keeps serving', async () => {
+    const anvil = await spawnAnvil();
+    const other = await spawnNode({ args: ['--l1-rpc-urls', anvil.url], readyTimeoutMs: 90_000 });
+    try {
+      anvil.process.kill('SIGKILL');
+      const down = await other.waitForLog((l) => String(l.msg).startsWith('L1 unreachable'), 20_000);
+      expect(down.level).toBe(40);
+      const status = (await (await fetch(`${other.publicUrl}/status`)).json()) as { status: string; l1: L1Status };
+      expect(status.status).toBe('ok');
+      expect(status.l1).toMatchObject({ reachable: false, lastError: expect.any(String) });
+      expect(await result<number>(other.publicUrl, 'node_getBlockNumber')).toBeGreaterThanOrEqual(0);
+      const human = await runCli(['status', '--node-url', other.publicUrl, '--admin-url', other.adminUrl]);
+      expect(human.stdout).toMatch(/^l1\s+chain 31337 at .* UNREACHABLE: /m);
+      // Polls go on (every 3 s) without a warning each.
+      await new Promise((r) => setTimeout(r, 7000));
+      expect(other.logs().filter((l) => String(l.msg).startsWith('L1 unreachable'))).toHaveLength(1);
+    } finally {
+      anvil.process.kill('SIGKILL');
+      await other.stop();
+    }
+  }, 120_000);
 });
 
 describe('L1 settings', () => {

@@ -3,36 +3,23 @@
  * network runs it), not on each tx. forge's default broadcast sends every tx at once; those past a block's gas
  * limit were dropped by anvil and forge waited for ever (CI saw the same with automine on a loaded machine).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { RegistryAbi } from '@aztec/l1-artifacts/RegistryAbi';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { foundryBinary } from '../../src/daemon/l1/foundry-binary.js';
 import { result } from '../helpers/mempool-e2e.js';
+import { spawnAnvil, type TestAnvil } from '../helpers/spawn-anvil.js';
 import { spawnNode } from '../helpers/spawn-node.js';
 
-let anvil: ChildProcess;
+let anvil: TestAnvil;
 let anvilUrl: string;
 
 beforeAll(async () => {
-  anvil = spawn(foundryBinary('anvil'), ['--host', '127.0.0.1', '--port', '0', '--block-time', '1'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  anvilUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('anvil did not listen within 30 s')), 30_000);
-    createInterface({ input: anvil.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const listening = /Listening on (\S+):(\d+)/.exec(line);
-      if (listening) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${listening[2]}`);
-      }
-    });
-  });
+  anvil = await spawnAnvil(['--block-time', '1']);
+  anvilUrl = anvil.url;
 }, 40_000);
 
 afterAll(() => {
-  anvil?.kill('SIGKILL');
+  anvil?.process.kill('SIGKILL');
 });
 
 it('deploys Aztec L1 contracts onto an L1 that mines a block a second, one tx a block', async () => {

@@ -1,3 +1,4 @@
+import { privateKeyToAccount } from 'viem/accounts';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { SqliteDatabase } from '../store/node-database.js';
@@ -6,6 +7,7 @@ import { attachL1 } from './attach-l1.js';
 import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient } from './l1-client.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1DeploymentRepository } from './l1-deployment-repository.js';
+import { L1Monitor, type L1Status } from './l1-monitor.js';
 import type { L1Config } from './l1-settings.js';
 
 /** What the node's L1 is built from: the L1 settings and the chain values a deployment is made with. */
@@ -33,6 +35,8 @@ export interface L1ServiceOptions {
 
 /** Seconds between anvil's blocks once the contracts are deployed: L1 time follows the wall clock. */
 const ANVIL_BLOCK_TIME = 1;
+/** Milliseconds between the monitor's L1 polls (block, publisher balance, reachability). */
+const L1_POLL_INTERVAL_MS = 3_000;
 
 /** True when the node runs with an L1 (`--l1 anvil` or `--l1-rpc-urls`). */
 export function hasL1(config: L1Config): boolean {
@@ -49,6 +53,7 @@ export class L1Service implements Service {
   private readonly anvil: AnvilProcess | undefined;
   private found: L1Deployment | undefined;
   private url: string | undefined;
+  private monitor: L1Monitor | undefined;
 
   constructor(private readonly o: L1ServiceOptions) {
     const { config } = o;
@@ -68,6 +73,11 @@ export class L1Service implements Service {
   get rpcUrl(): string {
     if (!this.url) throw new Error('The L1 is not attached yet');
     return this.url;
+  }
+
+  /** What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached. */
+  status(): L1Status | undefined {
+    return this.monitor?.status();
   }
 
   async start(): Promise<void> {
@@ -108,6 +118,19 @@ export class L1Service implements Service {
     // Deployed in automine (a tx a block, ~33 blocks in a second or two); from now on a block a second, as a live L1.
     if (this.anvil) await this.anvil.mineEvery(ANVIL_BLOCK_TIME);
     const d = this.found;
+    // The account that deploys now and will publish proposals and proofs: its ETH pays for them.
+    const publisher = privateKeyToAccount((config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY) as `0x${string}`);
+    this.monitor = new L1Monitor({
+      client,
+      chainId: d.chainId,
+      rpcUrl: this.url,
+      rollupAddress: d.addresses.rollupAddress,
+      registryAddress: d.addresses.registryAddress,
+      publisherAddress: publisher.address.toLowerCase() as `0x${string}`,
+      intervalMs: L1_POLL_INTERVAL_MS,
+      log,
+    });
+    this.monitor.start();
     log.info(
       { rpcUrl: this.url, chainId: d.chainId, rollup: d.addresses.rollupAddress, rollupVersion: d.rollupVersion },
       `L1 chain ${d.chainId} at ${this.url}: rollup ${d.addresses.rollupAddress} (version ${d.rollupVersion})`,
@@ -119,6 +142,7 @@ export class L1Service implements Service {
   }
 
   async stop(): Promise<void> {
+    await this.monitor?.stop();
     await this.anvil?.stop();
   }
 }

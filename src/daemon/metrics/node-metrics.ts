@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RPC_ERROR_CODES } from '../../rpc/errors.js';
 import { RPC_METHODS } from '../../rpc/method-table.js';
 import type { Chain } from '../chain/chain.js';
+import type { L1Status } from '../l1/l1-monitor.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { TxDropReason } from '../mempool/tx-pool.js';
 import type { TxRejectionCode } from '../mempool/tx-rejection.js';
@@ -29,6 +30,8 @@ export interface NodeMetricsSources {
   readonly sequencer: Sequencer | undefined;
   /** A follower (--sync-from): the distance to its upstream is measured. */
   readonly follower: boolean;
+  /** The L1's latest reading, when the node runs with one (--l1 anvil, --l1-rpc-urls). */
+  readonly l1?: () => L1Status | undefined;
   readonly startedAt: Date;
 }
 
@@ -146,6 +149,19 @@ export class NodeMetrics {
         'l2node_sync_target_block_number',
         "The upstream's latest block (follower mode).",
         () => status().target ?? 0,
+      );
+    }
+    if (s.l1) {
+      const l1 = s.l1;
+      gauge('l2node_l1_up', '1 while the L1 answers the monitor, 0 while it does not.', () =>
+        l1()?.reachable === false ? 0 : 1,
+      );
+      // The last readings stay while the L1 is down (l2node_l1_up says so).
+      gauge('l2node_l1_block_number', "The L1's latest block.", () => l1()?.blockNumber ?? 0);
+      gauge(
+        'l2node_l1_publisher_balance_eth',
+        "ETH of the L1 account that deploys and publishes (a float: Prometheus's values are doubles).",
+        () => Number(l1()?.publisher.balanceWei ?? 0) / 1e18,
       );
     }
     gaugeBy('l2node_world_state_tree_leaves', 'Leaves of each world-state tree at the latest block.', 'tree', () => {
