@@ -8,9 +8,12 @@ export interface TestAnvil {
   readonly url: string;
 }
 
-/** Starts anvil with `args` (e.g. `--block-time 1`; automine without) and resolves once it listens. */
-export async function spawnAnvil(args: readonly string[] = []): Promise<TestAnvil> {
-  const child = spawn(foundryBinary('anvil'), ['--host', '127.0.0.1', '--port', '0', ...args], {
+/**
+ * Starts anvil with `args` (e.g. `--block-time 1`; automine without) and resolves once it listens: on `port`,
+ * or a free one.
+ */
+export async function spawnAnvil(args: readonly string[] = [], port = 0): Promise<TestAnvil> {
+  const child = spawn(foundryBinary('anvil'), ['--host', '127.0.0.1', '--port', String(port), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
