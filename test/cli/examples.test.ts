@@ -440,6 +440,10 @@ async function runExample(example: string, extraEnv: Record<string, string> = {}
   if (/\.\/data\b/.test(example)) cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
   let command = example.replace(/\bnpx l2node\b/g, 'l2node');
   for (const [from, to] of listeners()) command = command.replaceAll(from, to);
+  // Only loopback is ever reached: an example naming another host must be in NOT_RUN or mapped in listeners().
+  for (const [, host] of command.matchAll(/\b(?:https?|s3|gs):\/\/([^/:\s'"]+)/g)) {
+    if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`"${example}" would reach ${host}`);
+  }
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !k.startsWith('NODE_') && !k.startsWith('BOT_')) childEnv[k] = v;
