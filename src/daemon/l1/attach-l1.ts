@@ -12,7 +12,7 @@ export interface AttachL1Options {
   /** `--registry-address`: attach to this deployment; absent: deploy one (once, then reuse it). */
   readonly registryAddress: `0x${string}` | undefined;
   /** How to deploy, asked only when the node deploys (its genesis archive root is computed for it). */
-  readonly deploy: () => Omit<L1DeployConfig, 'rpcUrl' | 'log' | 'signal'>;
+  readonly deploy: () => Omit<L1DeployConfig, 'rpcUrl' | 'client' | 'log' | 'signal'>;
   /** Aborted when the node stops during start-up: a deployment in progress is given up. */
   readonly signal?: AbortSignal;
   readonly deployments: L1DeploymentRepository;
@@ -55,7 +55,7 @@ export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
   }
   const addresses = o.registryAddress
     ? await addressesFromRegistry(o.client, o.registryAddress)
-    : await deployL1Contracts({ ...o.deploy(), rpcUrl: o.rpcUrl, signal: o.signal, log: o.log });
+    : await deployL1Contracts({ ...o.deploy(), rpcUrl: o.rpcUrl, client: o.client, signal: o.signal, log: o.log });
   const deployment = await readL1Deployment(o.client, chainId, addresses, o.registryAddress === undefined);
   o.deployments.set(deployment);
   return deployment;

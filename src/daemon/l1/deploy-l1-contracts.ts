@@ -3,6 +3,7 @@ import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Logger } from '../logging/logger.js';
 import { foundryBinary } from './foundry-binary.js';
@@ -11,6 +12,8 @@ import { addressesOfDeployResult, type DeployedL1ContractAddresses } from './l1-
 /** The rollup configuration the node deploys with; everything else is the 4.1.2 local network's. */
 export interface L1DeployConfig {
   readonly rpcUrl: string;
+  /** Reads from that L1: the deployer's nonce tells whether the deployment moves. */
+  readonly client: PublicClient;
   /** 0x-prefixed 32-byte key of the account that sends the deployment txs. */
   readonly deployerPrivateKey: string;
   /** Seconds per L2 slot. */
@@ -121,7 +124,12 @@ export async function deployL1Contracts(c: L1DeployConfig): Promise<DeployedL1Co
     };
     c.log.info({ rpcUrl: c.rpcUrl, slotDuration: c.slotDuration, epochDuration: c.epochDuration }, 'deploying L1');
     const deployer = privateKeyToAccount(c.deployerPrivateKey as `0x${string}`).address;
-    const confirmedTxs = () => transactionCount(c.rpcUrl, deployer);
+    // undefined while the L1 does not answer: a stall, if it lasts.
+    const confirmedTxs = () =>
+      c.client
+        .getTransactionCount({ address: deployer, blockTag: 'latest' })
+        .then(BigInt)
+        .catch(() => undefined);
     const output = await runForge(forge, args, work, env, confirmedTxs, c.log, c.signal);
     const line = output.split('\n').find((l) => l.trim().startsWith(RESULT_PREFIX));
     if (!line) throw new L1DeployError(`forge did not report the deployment; its output:\n${tail(output)}`);
@@ -196,22 +204,6 @@ function runForge(
       else reject(new L1DeployError(`forge failed (${exitSignal ?? `code ${code}`}):\n${tail(output)}`));
     });
   });
-}
-
-/** The number of txs `address` has confirmed on the L1 at `rpcUrl`; undefined when the L1 does not answer. */
-async function transactionCount(rpcUrl: string, address: string): Promise<bigint | undefined> {
-  try {
-    const res = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionCount', params: [address, 'latest'] }),
-      signal: AbortSignal.timeout(PROGRESS_POLL_MS * 2),
-    });
-    const body = (await res.json()) as { result?: string };
-    return body.result ? BigInt(body.result) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The last lines of forge's output, without the private key (it is not printed, but stay safe). */
