@@ -4,7 +4,7 @@ import { L2Block } from '../../core/block/l2-block.js';
 import type { BlockParameter } from '../../core/block-parameter.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { CheckpointSignatures } from '../store/checkpoint-attestation-repository.js';
-import type { CheckpointRow } from '../store/checkpoint-repository.js';
+import type { CheckpointRow, L1PublishedData } from '../store/checkpoint-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { type ApplyBlockInput, applyBlock, type ChainParts } from './apply-block.js';
@@ -24,6 +24,8 @@ export interface CompletedCheckpoint {
   readonly slot: number;
   /** Archive root after its last block. */
   readonly archiveRoot: Buffer;
+  /** Its blob payload: every block's blob fields, then the checkpoint end marker. */
+  readonly blobFields: readonly bigint[];
   /** Its proposer's signature and the committee's attestations, when a committee runs (src/daemon/validators). */
   readonly signatures?: CheckpointSignatures;
 }
@@ -145,9 +147,8 @@ export class Chain {
     return BlockHeader.empty({ state: this.o.worldState.getInitialStateReference() });
   }
 
-  /** Publishes a finished checkpoint to L1 and records it: its blocks become checkpointed. */
-  publishCheckpoint(c: CompletedCheckpoint): CheckpointRow {
-    const l1 = this.o.settlement.publishCheckpoint({ number: c.number, header: c.header });
+  /** Records a finished checkpoint once it is published on L1 (`l1`: where): its blocks become checkpointed. */
+  recordPublished(c: CompletedCheckpoint, l1: L1PublishedData): CheckpointRow {
     const row: CheckpointRow = {
       number: c.number,
       firstBlock: c.firstBlock,

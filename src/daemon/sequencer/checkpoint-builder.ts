@@ -43,6 +43,8 @@ export class CheckpointBuilder {
     readonly l1ToL2Messages: readonly bigint[],
     /** Out hashes of the checkpoints before this one in its epoch. */
     private readonly previousOutHashes: readonly bigint[],
+    /** The blobs hash of the whole payload when the settlement layer commits to blobs (a real L1); else the stand-in. */
+    private readonly blobsHashOf?: (blobFields: readonly bigint[]) => bigint,
   ) {}
 
   /**
@@ -54,8 +56,9 @@ export class CheckpointBuilder {
     l1ToL2Messages: readonly bigint[],
     previousOutHashes: readonly bigint[],
     blocks: readonly L2Block[],
+    blobsHashOf?: (blobFields: readonly bigint[]) => bigint,
   ): CheckpointBuilder {
-    const b = new CheckpointBuilder(constants, l1ToL2Messages, previousOutHashes);
+    const b = new CheckpointBuilder(constants, l1ToL2Messages, previousOutHashes, blobsHashOf);
     for (const block of blocks) {
       b.addBlock(block, blockBlobFields(block.header, block.body.txEffects, block.indexWithinCheckpoint === 0));
     }
@@ -96,13 +99,14 @@ export class CheckpointBuilder {
     const last = this.blocks.at(-1);
     if (!first || !last) throw new Error(`Checkpoint ${this.constants.number} has no blocks to complete`);
     const c = this.constants;
+    const blobFields = [...this.blobFields, checkpointEndMarker(this.blobFields.length + 1)];
     const outHash = computeCheckpointOutHash(
       this.blocks.map((b) => b.body.txEffects.map((e) => e.l2ToL1Msgs.map((m) => m.value))),
     );
     const header = CheckpointHeader.from({
       lastArchiveRoot: first.header.lastArchive.root,
       blockHeadersHash: new Fr(computeBlockHeadersHash(this.blocks.map((b) => b.header))),
-      blobsHash: new Fr(this.blobsHashStandIn()),
+      blobsHash: new Fr(this.blobsHashOf ? this.blobsHashOf(blobFields) : this.blobsHashStandIn()),
       inHash: new Fr(computeInHash(this.l1ToL2Messages)),
       epochOutHash: new Fr(accumulateCheckpointOutHashes([...this.previousOutHashes, outHash])),
       slotNumber: c.slot,
@@ -119,6 +123,7 @@ export class CheckpointBuilder {
       lastBlock: last.number,
       slot: c.slot,
       archiveRoot: last.archive.root.toBuffer(),
+      blobFields,
     };
   }
 

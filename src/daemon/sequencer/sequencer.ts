@@ -1,7 +1,7 @@
 import type { AztecAddress } from '../../core/aztec-address.js';
 import type { EthAddress } from '../../core/eth-address.js';
 import { Fr } from '../../core/fr.js';
-import type { GasFees } from '../../core/gas/gas-fees.js';
+import { GasFees } from '../../core/gas/gas-fees.js';
 import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
 import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
@@ -9,6 +9,7 @@ import { ClockLoop } from '../lifecycle/clock-loop.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
+import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import { type BlockLimits, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
@@ -129,6 +130,11 @@ export class Sequencer implements Service, BlockProducer {
    * blocks built.
    */
   async mineBlocks(count: number): Promise<number[]> {
+    if (this.publishingTimeMs !== undefined) {
+      throw new SequencerBusyError(
+        'blocks follow L1 time on a node with an L1: each checkpoint must land on L1 in its own slot, so blocks cannot be mined ahead of it (docs/l1.md)',
+      );
+    }
     if (this.#paused) throw new SequencerBusyError('the sequencer is paused (nodeAdmin_resumeSync resumes it)');
     if (this.sealing || this.ticking) throw new SequencerBusyError('a checkpoint is being built or signed; try again');
     this.ticking = true;
@@ -182,7 +188,8 @@ export class Sequencer implements Service, BlockProducer {
       current &&
       (this.o.mode === 'instant' ||
         current.constants.slot < slot ||
-        current.blockCount >= slots.blocksPerSlotAt(current.constants.slot))
+        current.blockCount >= slots.blocksPerSlotAt(current.constants.slot) ||
+        this.pastPublishingDeadline(current.constants.slot, now))
     ) {
       if (current.blockCount > 0) this.publish(current);
       this.current = undefined;
@@ -195,8 +202,22 @@ export class Sequencer implements Service, BlockProducer {
       if (key === this.lastAttempt) return;
       this.lastAttempt = key;
     }
-    // Instant: a block never waits for a free slot; it takes the next one, ahead of the wall clock if need be.
-    this.buildNext(this.o.mode === 'instant' ? Math.max(slot, this.o.chain.lastUsedSlot() + 1) : slot);
+    if (this.pastPublishingDeadline(slot, now)) return;
+    // Instant: a block never waits for a free slot; it takes the next one, ahead of the wall clock if need be
+    // (not on a real L1: a checkpoint must land in its own slot there).
+    const ahead = this.o.mode === 'instant' && this.publishingTimeMs === undefined;
+    this.buildNext(ahead ? Math.max(slot, this.o.chain.lastUsedSlot() + 1) : slot);
+  }
+
+  /** On a real L1, how long before its slot ends a checkpoint must be sent to land in it; undefined otherwise. */
+  private get publishingTimeMs(): number | undefined {
+    return this.o.chain.settlement.publishingTimeMs;
+  }
+
+  /** On a real L1: whether it is too late in `slot` to build or wait for more blocks (its checkpoint must go now). */
+  private pastPublishingDeadline(slot: number, now: number): boolean {
+    const time = this.publishingTimeMs;
+    return time !== undefined && now >= this.o.slots.slotStartMs(slot + 1) - time;
   }
 
   /** `mined`: build a block now even without txs and publish its checkpoint at once (mineBlocks). */
@@ -214,7 +235,10 @@ export class Sequencer implements Service, BlockProducer {
       const duty = this.consensus?.proposerFor(slot);
       if (this.consensus && !duty) return;
       if (!mined && head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
-      builder = new CheckpointBuilder(this.constants(number, slot, duty), messages, this.previousOutHashes(slot));
+      const constants = this.constants(number, slot, duty);
+      // A real L1 sets the checkpoint's min fee exactly: until it is read for this slot and parent, wait.
+      if (!constants) return;
+      builder = new CheckpointBuilder(constants, messages, this.previousOutHashes(slot), chain.settlement.blobsHash);
       this.current = builder;
     }
     const first = builder.blockCount === 0;
@@ -300,43 +324,74 @@ export class Sequencer implements Service, BlockProducer {
     const blocks = store.getBlocks(latest - tail.indexInCheckpoint, tail.indexInCheckpoint + 1);
     const first = blocks[0];
     if (!first) return;
+    const base = this.constants(tail.checkpoint, first.slot, undefined, first.header.globalVariables.gasFees);
     const constants: CheckpointConstants = {
-      ...this.constants(tail.checkpoint, first.slot),
+      ...base,
       timestamp: first.timestamp,
       coinbase: first.header.globalVariables.coinbase,
       feeRecipient: first.header.globalVariables.feeRecipient,
       gasFees: first.header.globalVariables.gasFees,
     };
     const messages = settlement.inboxMessages(tail.checkpoint);
-    this.current = CheckpointBuilder.resume(constants, messages, this.previousOutHashes(first.slot), blocks);
+    this.current = CheckpointBuilder.resume(
+      constants,
+      messages,
+      this.previousOutHashes(first.slot),
+      blocks,
+      settlement.blobsHash,
+    );
   }
 
+  /**
+   * Publishes a finished checkpoint: signed by the committee first when one runs, then sent to the settlement
+   * layer. The stand-in answers at once; signing and a real L1 take time, during which nothing else is built
+   * (`sealing`): the next checkpoint builds on this one once it is on L1, or on its parent once it is dropped.
+   */
   private publish(builder: CheckpointBuilder): void {
     const completed = builder.complete();
     const consensus = this.consensus;
+    const settlement = this.o.chain.settlement;
     if (!consensus) {
-      this.commit(completed);
-      return;
+      const landed = settlement.publishCheckpoint(completed);
+      if (!(landed instanceof Promise)) {
+        this.commit(completed, landed);
+        return;
+      }
     }
-    this.sealing = consensus
-      .seal(completed)
-      .then((signatures) =>
-        signatures
-          ? this.commit({ ...completed, signatures })
-          : this.drop(completed, 'it has no quorum of attestations'),
-      )
-      .catch((err: Error) => {
-        this.o.log.error({ err: err.message }, `checkpoint ${completed.number} could not be signed: ${err.message}`);
-        this.drop(completed, 'it could not be signed');
-      })
-      .finally(() => {
-        this.sealing = undefined;
-        if (this.loop.running && !this.#paused) this.loop.wakeIn(0);
-      });
+    this.sealing = (async () => {
+      let signed = completed;
+      if (consensus) {
+        let signatures: CompletedCheckpoint['signatures'];
+        try {
+          signatures = await consensus.seal(completed);
+        } catch (err) {
+          const message = (err as Error).message;
+          this.o.log.error({ err: message }, `checkpoint ${completed.number} could not be signed: ${message}`);
+          this.drop(completed, 'it could not be signed');
+          return;
+        }
+        if (!signatures) {
+          this.drop(completed, 'it has no quorum of attestations');
+          return;
+        }
+        signed = { ...completed, signatures };
+      }
+      let l1: L1PublishedData;
+      try {
+        l1 = await settlement.publishCheckpoint(signed);
+      } catch (err) {
+        this.drop(signed, `L1 did not take it (${(err as Error).message}); its txs return to the pool`);
+        return;
+      }
+      this.commit(signed, l1);
+    })().finally(() => {
+      this.sealing = undefined;
+      if (this.loop.running && !this.#paused) this.loop.wakeIn(0);
+    });
   }
 
-  private commit(completed: CompletedCheckpoint): void {
-    this.o.chain.publishCheckpoint(completed);
+  private commit(completed: CompletedCheckpoint, l1: L1PublishedData): void {
+    this.o.chain.recordPublished(completed, l1);
     this.o.log.info(
       {
         checkpoint: completed.number,
@@ -366,8 +421,30 @@ export class Sequencer implements Service, BlockProducer {
     }
   }
 
-  private constants(number: number, slot: number, duty?: ProposerDuty): CheckpointConstants {
+  /**
+   * What the blocks of checkpoint `number` in `slot` share; undefined while a real L1 has not said the min fee
+   * for it yet. `gasFees`: the fees its stored blocks already carry (a resumed checkpoint).
+   */
+  private constants(number: number, slot: number, duty?: ProposerDuty, gasFees?: GasFees): CheckpointConstants;
+  private constants(number: number, slot: number, duty?: ProposerDuty): CheckpointConstants | undefined;
+  private constants(
+    number: number,
+    slot: number,
+    duty?: ProposerDuty,
+    gasFees?: GasFees,
+  ): CheckpointConstants | undefined {
     const o = this.o;
+    let fees = gasFees;
+    if (!fees) {
+      const settlement = o.chain.settlement;
+      if (settlement.manaMinFee) {
+        const fee = settlement.manaMinFee(slot, number - 1);
+        if (fee === undefined) return undefined;
+        fees = new GasFees(0n, fee);
+      } else {
+        fees = o.minFees();
+      }
+    }
     return {
       number,
       slot,
@@ -377,7 +454,7 @@ export class Sequencer implements Service, BlockProducer {
       // With a committee, the proposer's keystore entry says where rewards and fees go.
       coinbase: duty?.coinbase ?? o.coinbase,
       feeRecipient: duty?.feeRecipient ?? o.feeRecipient,
-      gasFees: o.minFees(),
+      gasFees: fees,
     };
   }
 

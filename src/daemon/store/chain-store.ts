@@ -21,8 +21,8 @@ import { CheckpointRepository } from './checkpoint-repository.js';
 import { ContractClassRepository } from './contract-class-repository.js';
 import { ContractInstanceRepository } from './contract-instance-repository.js';
 import { ContractInstanceUpdateRepository } from './contract-instance-update-repository.js';
-import { DevL1InboxRepository } from './dev-l1-inbox-repository.js';
 import { FunctionSignatureRepository } from './function-signature-repository.js';
+import { InboxMessageRepository } from './inbox-message-repository.js';
 import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
 import { LogTagRepository } from './log-tag-repository.js';
 import type { SqliteDatabase } from './node-database.js';
@@ -60,7 +60,7 @@ export class ChainStore {
   readonly checkpointAttestations: CheckpointAttestationRepository;
   readonly meta: ChainMetaRepository;
   readonly functionSignatures: FunctionSignatureRepository;
-  readonly devL1Inbox: DevL1InboxRepository;
+  readonly inboxMessages: InboxMessageRepository;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -77,7 +77,7 @@ export class ChainStore {
     this.checkpointAttestations = new CheckpointAttestationRepository(db);
     this.meta = new ChainMetaRepository(db);
     this.functionSignatures = new FunctionSignatureRepository(db);
-    this.devL1Inbox = new DevL1InboxRepository(db);
+    this.inboxMessages = new InboxMessageRepository(db);
   }
 
   // ---- writes (inside the caller's transaction) ----

@@ -51,11 +51,11 @@ export class DevL1 implements SettlementLayer {
   }
 
   inboxMessages(checkpointNumber: number): bigint[] {
-    return this.o.store.devL1Inbox.forCheckpoint(checkpointNumber).map((m) => m.leaf);
+    return this.o.store.inboxMessages.forCheckpoint(checkpointNumber).map((m) => m.leaf);
   }
 
   findInboxMessage(leaf: bigint): InboxPosition | undefined {
-    const m = this.o.store.devL1Inbox.find(leaf);
+    const m = this.o.store.inboxMessages.find(leaf);
     return m ? { index: m.index, checkpoint: m.checkpoint } : undefined;
   }
 
@@ -67,7 +67,7 @@ export class DevL1 implements SettlementLayer {
     const perCheckpoint = BigInt(NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP);
     return this.o.store.db.transaction(() => {
       let checkpoint = this.openCheckpoint();
-      const last = this.o.store.devL1Inbox.lastPosition();
+      const last = this.o.store.inboxMessages.lastPosition();
       let index = BigInt(checkpoint - 1) * perCheckpoint;
       if (last && last.checkpoint === checkpoint) index = last.index + 1n;
       if (index >= BigInt(checkpoint) * perCheckpoint) {
@@ -76,7 +76,7 @@ export class DevL1 implements SettlementLayer {
         index = BigInt(checkpoint - 1) * perCheckpoint;
         this.o.store.meta.set('inboxOpenCheckpoint', checkpoint);
       }
-      this.o.store.devL1Inbox.insert({ index, leaf, checkpoint });
+      this.o.store.inboxMessages.insert({ index, leaf, checkpoint });
       return { index, checkpoint };
     })();
   }

@@ -20,6 +20,10 @@ export interface L1ContractAddresses {
 export interface CheckpointPublication {
   readonly number: number;
   readonly header: CheckpointHeader;
+  /** Archive root after its last block (the rollup stores it). */
+  readonly archiveRoot: Buffer;
+  /** Its blob payload: every block's blob fields, then the checkpoint end marker. */
+  readonly blobFields: readonly bigint[];
 }
 
 /** Where the inbox put a message: its leaf in the message tree and the checkpoint that inserts it. */
@@ -33,8 +37,26 @@ export interface InboxPosition {
  * runs a local stand-in (DevL1, docs/dev-chain.md); an L1 client can replace it without touching the chain.
  */
 export interface SettlementLayer {
-  /** Publishes a checkpoint (the rollup contract's propose); answers where and when it landed. */
-  publishCheckpoint(c: CheckpointPublication): L1PublishedData;
+  /**
+   * Publishes a checkpoint (the rollup contract's propose); answers where and when it landed. The stand-in
+   * answers at once; a real L1 answers once the proposal is mined (and rejects when it is not).
+   */
+  publishCheckpoint(c: CheckpointPublication): L1PublishedData | Promise<L1PublishedData>;
+  /**
+   * The checkpoint header's blobsHash for a blob payload (end marker included). A real L1 commits to the blobs
+   * with KZG, as the rollup checks; without it the stand-in hash of the checkpoint builder is used.
+   */
+  readonly blobsHash?: (blobFields: readonly bigint[]) => bigint;
+  /**
+   * Set when checkpoints must land on L1 inside their own slot: the sequencer then builds only in the current
+   * slot, never ahead of L1 time, and publishes this long before the slot ends.
+   */
+  readonly publishingTimeMs?: number;
+  /**
+   * The min fee per L2 gas a checkpoint of `slot` must carry on top of `parentCheckpoint`, when the L1 decides
+   * it (the rollup's getManaMinFeeAt); undefined while it is not known yet. Without it the fee model decides.
+   */
+  manaMinFee?(slot: number, parentCheckpoint: number): bigint | undefined;
   /**
    * The messages the Inbox holds for a checkpoint, in leaf order. A checkpoint's set is final once its first
    * block exists: messages sent after that go to later checkpoints.
