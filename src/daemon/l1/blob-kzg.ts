@@ -5,7 +5,14 @@ import { MAX_BLOB_FIELDS_PER_CHECKPOINT } from '../../core/blob/sponge-blob.js';
 import { FIELDS_PER_BLOB } from '../../core/constants.js';
 import { FR_MODULUS } from '../../core/fr.js';
 import { bigIntToBuffer32, writeField32 } from '../../core/serialize/field-bytes.js';
-import { batchEpochBlobs, type EpochBlobBatch } from './epoch-blob-batch.js';
+import {
+  type BlobOpening,
+  type CommittedCheckpoint,
+  checkEpochCheckpointCount,
+  combineEpochOpenings,
+  type EpochBlobBatch,
+  epochChallenge,
+} from './epoch-blob-batch.js';
 
 /** EIP-4844 sizes: a blob is 4096 words of 32 bytes; commitments and proofs are compressed BLS12-381 G1 points. */
 export const BYTES_PER_BLOB = FIELDS_PER_BLOB * 32;
@@ -47,6 +54,58 @@ function checkBlobFields(fields: readonly bigint[]): void {
   }
 }
 
+/** The payload as blobs: 4096 fields per blob as 32-byte big-endian words, the last blob zero padded. */
+function blobsOf(fields: readonly bigint[]): Uint8Array[] {
+  checkBlobFields(fields);
+  const blobs: Uint8Array[] = [];
+  for (let start = 0; start < fields.length; start += FIELDS_PER_BLOB) {
+    const blob = new Uint8Array(BYTES_PER_BLOB);
+    const view = new DataView(blob.buffer);
+    const end = Math.min(start + FIELDS_PER_BLOB, fields.length);
+    for (let i = start; i < end; i++) writeField32(view, (i - start) * 32, fields[i] as bigint);
+    blobs.push(blob);
+  }
+  return blobs;
+}
+
+/** Everything L1 sees of the blobs, from the blobs and their commitments. */
+function publishedForm(blobs: Uint8Array[], commitments: Uint8Array[]): CheckpointBlobs {
+  const versioned = commitments.map(kzgVersionedHash);
+  const blobInput = new Uint8Array(1 + commitments.length * BYTES_PER_COMMITMENT);
+  blobInput[0] = commitments.length;
+  commitments.forEach((c, i) => {
+    blobInput.set(c, 1 + i * BYTES_PER_COMMITMENT);
+  });
+  return {
+    blobs,
+    commitments,
+    versionedHashes: versioned.map(hex),
+    blobsHash: blobsHashOf(versioned),
+    blobInput: hex(blobInput),
+  };
+}
+
+/** node-eth-kzg's computeKzgProof answer, [proof, y], as an opening. */
+function openingOf([proof, y]: Uint8Array[]): BlobOpening {
+  if (proof === undefined || y === undefined) throw new Error('node-eth-kzg computeKzgProof returned no proof');
+  return { y: BigInt(hex(y)), proof };
+}
+
+/** The error of a bad payload, naming which checkpoint of the epoch it is in. */
+function inCheckpoint(n: number, err: unknown): RangeError {
+  return new RangeError(`Checkpoint ${n} of the epoch batch: ${(err as Error).message}`);
+}
+
+/** The payloads beside their commitments, as epochChallenge takes them. */
+function withFields(checkpoints: readonly (readonly bigint[])[], published: readonly CheckpointBlobs[]) {
+  return checkpoints.map(
+    (fields, n): CommittedCheckpoint => ({
+      fields,
+      commitments: (published[n] as CheckpointBlobs).commitments,
+    }),
+  );
+}
+
 /**
  * Blobs and KZG for checkpoints published to L1, bit-exact with Aztec 4.1.2's @aztec/blob-lib. The KZG backend is
  * @crate-crypto/node-eth-kzg, as 4.1.2 uses it, with the Ethereum mainnet trusted setup it embeds.
@@ -64,35 +123,21 @@ export class BlobKzg {
 
   /**
    * Splits a checkpoint's whole blob payload (end marker included) into blobs of 4096 fields and commits to each.
-   * About 40 ms of CPU per blob (one KZG commitment, a 4096-point multi-scalar multiplication).
+   * About 40 ms of CPU per blob (one KZG commitment, a 4096-point multi-scalar multiplication), on this thread;
+   * checkpointBlobsAsync does the commitments on the KZG library's worker threads instead.
    */
   checkpointBlobs(fields: readonly bigint[]): CheckpointBlobs {
-    checkBlobFields(fields);
-    const blobs: Uint8Array[] = [];
-    const commitments: Uint8Array[] = [];
-    const versioned: Uint8Array[] = [];
-    for (let start = 0; start < fields.length; start += FIELDS_PER_BLOB) {
-      const blob = new Uint8Array(BYTES_PER_BLOB);
-      const view = new DataView(blob.buffer);
-      const end = Math.min(start + FIELDS_PER_BLOB, fields.length);
-      for (let i = start; i < end; i++) writeField32(view, (i - start) * 32, fields[i] as bigint);
-      const commitment = this.kzg.blobToKzgCommitment(blob);
-      blobs.push(blob);
-      commitments.push(commitment);
-      versioned.push(kzgVersionedHash(commitment));
-    }
-    const blobInput = new Uint8Array(1 + commitments.length * BYTES_PER_COMMITMENT);
-    blobInput[0] = commitments.length;
-    commitments.forEach((c, i) => {
-      blobInput.set(c, 1 + i * BYTES_PER_COMMITMENT);
-    });
-    return {
+    const blobs = blobsOf(fields);
+    return publishedForm(
       blobs,
-      commitments,
-      versionedHashes: versioned.map(hex),
-      blobsHash: blobsHashOf(versioned),
-      blobInput: hex(blobInput),
-    };
+      blobs.map((b) => this.kzg.blobToKzgCommitment(b)),
+    );
+  }
+
+  /** checkpointBlobs with the KZG commitments computed off the event loop (libuv's thread pool). */
+  async checkpointBlobsAsync(fields: readonly bigint[]): Promise<CheckpointBlobs> {
+    const blobs = blobsOf(fields);
+    return publishedForm(blobs, await Promise.all(blobs.map((b) => this.kzg.asyncBlobToKzgCommitment(b))));
   }
 
   /**
@@ -111,10 +156,13 @@ export class BlobKzg {
    * Opens a blob at `z` (a BN254 field element, so also a valid BLS12-381 scalar): y = p(z) as a BLS12-381
    * scalar and the 48-byte KZG proof (the commitment to the quotient (p(X) - y) / (X - z)).
    */
-  openBlob(blob: Uint8Array, z: bigint): { y: bigint; proof: Uint8Array } {
-    const [proof, y] = this.kzg.computeKzgProof(blob, bigIntToBuffer32(z));
-    if (proof === undefined || y === undefined) throw new Error('node-eth-kzg computeKzgProof returned no proof');
-    return { y: BigInt(hex(y)), proof };
+  openBlob(blob: Uint8Array, z: bigint): BlobOpening {
+    return openingOf(this.kzg.computeKzgProof(blob, bigIntToBuffer32(z)));
+  }
+
+  /** openBlob on the KZG library's worker threads. */
+  async openBlobAsync(blob: Uint8Array, z: bigint): Promise<BlobOpening> {
+    return openingOf(await this.kzg.asyncComputeKzgProof(blob, bigIntToBuffer32(z)));
   }
 
   /**
@@ -137,10 +185,49 @@ export class BlobKzg {
 
   /**
    * The epoch's blobs batched into one KZG opening, as 4.1.2's BatchedBlob computes it (see epoch-blob-batch.ts).
-   * `checkpoints` holds each checkpoint's whole blob payload, in checkpoint order. Costs about 80 ms of CPU per blob.
+   * `checkpoints` holds each checkpoint's whole blob payload, in checkpoint order. About 80 ms of CPU per blob, on
+   * this thread; epochBlobBatchAsync does the KZG work on the library's worker threads instead.
    */
   epochBlobBatch(checkpoints: readonly (readonly bigint[])[]): EpochBlobBatch {
-    return batchEpochBlobs(this, checkpoints);
+    checkEpochCheckpointCount(checkpoints.length);
+    const published = checkpoints.map((fields, n) => {
+      try {
+        return this.checkpointBlobs(fields);
+      } catch (err) {
+        throw inCheckpoint(n, err);
+      }
+    });
+    const z = epochChallenge(withFields(checkpoints, published));
+    const openings = published.flatMap((p) => p.blobs).map((b) => this.openBlob(b, z));
+    return combineEpochOpenings(
+      z,
+      published.flatMap((p) => p.commitments),
+      openings,
+    );
+  }
+
+  /**
+   * epochBlobBatch with the KZG work on the library's worker threads (libuv's pool), checkpoint by checkpoint and
+   * blob by blob for the openings, so the batch never holds the pool, which file system calls share, for long.
+   */
+  async epochBlobBatchAsync(checkpoints: readonly (readonly bigint[])[]): Promise<EpochBlobBatch> {
+    checkEpochCheckpointCount(checkpoints.length);
+    const published: CheckpointBlobs[] = [];
+    for (const [n, fields] of checkpoints.entries()) {
+      try {
+        published.push(await this.checkpointBlobsAsync(fields));
+      } catch (err) {
+        throw inCheckpoint(n, err);
+      }
+    }
+    const z = epochChallenge(withFields(checkpoints, published));
+    const openings: BlobOpening[] = [];
+    for (const b of published.flatMap((p) => p.blobs)) openings.push(await this.openBlobAsync(b, z));
+    return combineEpochOpenings(
+      z,
+      published.flatMap((p) => p.commitments),
+      openings,
+    );
   }
 
   /** `submitEpochRootProof`'s 192-byte `blobInputs`: versionedHash(C) ‖ z ‖ y ‖ C ‖ Q of the epoch's batch. */

@@ -33,13 +33,16 @@ export interface EpochBlobBatch {
   readonly blobInputs: `0x${string}`;
 }
 
-/** The KZG work the batch needs, as BlobKzg does it (kept as an interface so this module does not import it back). */
-export interface BlobCommitAndOpen {
-  checkpointBlobs(fields: readonly bigint[]): {
-    readonly blobs: readonly Uint8Array[];
-    readonly commitments: readonly Uint8Array[];
-  };
-  openBlob(blob: Uint8Array, z: bigint): { y: bigint; proof: Uint8Array };
+/** One checkpoint of the epoch: its whole blob payload and the commitments of its blobs, in blob order. */
+export interface CommittedCheckpoint {
+  readonly fields: readonly bigint[];
+  readonly commitments: readonly Uint8Array[];
+}
+
+/** A blob opened at z: y = p(z) (a BLS12-381 scalar) and the 48-byte KZG proof. */
+export interface BlobOpening {
+  readonly y: bigint;
+  readonly proof: Uint8Array;
 }
 
 const BLS_R = bls12_381.fields.Fr.ORDER;
@@ -62,43 +65,49 @@ function blobFieldsHash(fields: readonly bigint[]): bigint {
   return sponge.squeeze();
 }
 
-/**
- * Batches the blobs of an epoch's checkpoints (each entry one checkpoint's whole blob payload, in order). Every
- * challenge depends on every blob, so the whole epoch goes in at once.
- */
-export function batchEpochBlobs(kzg: BlobCommitAndOpen, checkpoints: readonly (readonly bigint[])[]): EpochBlobBatch {
-  if (checkpoints.length === 0) throw new RangeError('An epoch blob batch needs at least one checkpoint');
-  if (checkpoints.length > MAX_CHECKPOINTS_PER_EPOCH) {
-    throw new RangeError(
-      `An epoch proof covers at most ${MAX_CHECKPOINTS_PER_EPOCH} checkpoints; ${checkpoints.length} were given`,
-    );
+/** Refuses an epoch the root rollup could not prove. */
+export function checkEpochCheckpointCount(count: number): void {
+  if (count === 0) throw new RangeError('An epoch blob batch needs at least one checkpoint');
+  if (count > MAX_CHECKPOINTS_PER_EPOCH) {
+    throw new RangeError(`An epoch proof covers at most ${MAX_CHECKPOINTS_PER_EPOCH} checkpoints; ${count} were given`);
   }
-  const blobs: Uint8Array[] = [];
-  const commitments: Uint8Array[] = [];
+}
+
+/**
+ * The shared challenge z of an epoch's blobs. Every blob is then opened at z (the KZG work, left to the caller so
+ * it can run synchronously or on the KZG library's worker threads) and the openings go to combineEpochOpenings.
+ */
+export function epochChallenge(checkpoints: readonly CommittedCheckpoint[]): bigint {
+  checkEpochCheckpointCount(checkpoints.length);
   let z: bigint | undefined;
-  checkpoints.forEach((fields, n) => {
-    let published: ReturnType<BlobCommitAndOpen['checkpointBlobs']>;
-    try {
-      published = kzg.checkpointBlobs(fields);
-    } catch (err) {
-      throw new RangeError(`Checkpoint ${n} of the epoch batch: ${(err as Error).message}`);
-    }
+  for (const { fields, commitments } of checkpoints) {
     const fieldsHash = blobFieldsHash(fields);
-    published.commitments.forEach((c, i) => {
+    for (const c of commitments) {
       const zi = poseidon2Hash([fieldsHash, ...commitmentFields(c)]);
       z = z === undefined ? zi : poseidon2Hash([z, zi]);
-      blobs.push(published.blobs[i] as Uint8Array);
-      commitments.push(c);
-    });
-  });
-  const challenge = z as bigint;
+    }
+  }
+  if (z === undefined) throw new RangeError('An epoch blob batch needs at least one blob');
+  return z;
+}
 
-  const openings = blobs.map((b) => kzg.openBlob(b, challenge));
+/**
+ * The batch from every blob's commitment and its opening at z = epochChallenge(...), both in epoch order
+ * (checkpoint by checkpoint, blob by blob).
+ */
+export function combineEpochOpenings(
+  z: bigint,
+  commitments: readonly Uint8Array[],
+  openings: readonly BlobOpening[],
+): EpochBlobBatch {
+  if (commitments.length === 0 || commitments.length !== openings.length) {
+    throw new RangeError(`Epoch blob batch: ${commitments.length} commitments but ${openings.length} openings`);
+  }
   let gamma: bigint | undefined;
   for (const { y } of openings) {
     gamma = gamma === undefined ? hashScalarLimbs(y) : poseidon2Hash([gamma, hashScalarLimbs(y)]);
   }
-  gamma = poseidon2Hash([gamma as bigint, challenge]);
+  gamma = poseidon2Hash([gamma as bigint, z]);
 
   let commitmentsHash = 0n;
   let y = 0n;
@@ -119,14 +128,14 @@ export function batchEpochBlobs(kzg: BlobCommitAndOpen, checkpoints: readonly (r
   const proof = q.toRawBytes(true);
   const inputs = Buffer.concat([
     kzgVersionedHash(commitment),
-    bigIntToBuffer32(challenge),
+    bigIntToBuffer32(z),
     bigIntToBuffer32(y),
     commitment,
     proof,
   ]);
   return {
     blobCommitmentsHash: commitmentsHash,
-    z: challenge,
+    z,
     gamma,
     y,
     commitment,

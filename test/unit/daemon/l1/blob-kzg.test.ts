@@ -65,6 +65,8 @@ describe('BlobKzg.checkpointBlobs against @aztec/blob-lib 4.1.2', () => {
       expect(ours.versionedHashes).toEqual(theirs.map((b) => hex(b.getEthVersionedBlobHash())));
       expect(ours.blobsHash).toBe(computeBlobsHashFromBlobs(theirs).toBigInt());
       expect(ours.blobInput).toBe(getPrefixedEthBlobCommitments(theirs));
+      // The variant that commits off the event loop gives the same.
+      expect(await kzg.checkpointBlobsAsync(input)).toEqual(ours);
     });
   }
 
@@ -109,6 +111,7 @@ describe('BlobKzg.epochBlobInputs against 4.1.2 BatchedBlob', () => {
     const ours = kzg.epochBlobBatch(epoch);
     const { batched, inputs } = await oracle(epoch);
     expect(ours.blobInputs).toBe(inputs);
+    expect(await kzg.epochBlobBatchAsync(epoch)).toEqual(ours);
     expect(ours.blobCommitmentsHash).toBe(batched.blobCommitmentsHash.toBigInt());
     expect(hex(ours.commitment)).toBe(hex(batched.commitment.compress()));
     expect(hex(ours.proof)).toBe(hex(batched.q.compress()));
@@ -139,9 +142,13 @@ describe('BlobKzg.epochBlobInputs against 4.1.2 BatchedBlob', () => {
     expect(kzg.verifyPointEvaluation(ours)).toBe(true);
   });
 
-  it('refuses an epoch with no checkpoint, too many, or a bad payload, naming the checkpoint', () => {
+  it('refuses an epoch with no checkpoint, too many, or a bad payload, naming the checkpoint', async () => {
     expect(() => kzg.epochBlobInputs([])).toThrow(/at least one checkpoint/);
     expect(() => kzg.epochBlobInputs(Array.from({ length: 33 }, () => [1n]))).toThrow(/at most 32 checkpoints/);
     expect(() => kzg.epochBlobInputs([[1n], []])).toThrow(/Checkpoint 1 of the epoch batch: .*at least one field/);
+    await expect(kzg.epochBlobBatchAsync([[1n], [1n, FR_MODULUS]])).rejects.toThrow(
+      /Checkpoint 1 of the epoch batch: Blob field 1 is not a BN254 field element/,
+    );
+    await expect(kzg.epochBlobBatchAsync([])).rejects.toThrow(/at least one checkpoint/);
   });
 });
