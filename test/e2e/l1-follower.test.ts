@@ -9,6 +9,8 @@ import { RegistryAbi } from '@aztec/l1-artifacts/RegistryAbi';
 import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readL1Deployment } from '../../src/daemon/l1/l1-deployment.js';
+import { rollupCheckpointReader } from '../../src/daemon/sync/l1-checkpoint-check.js';
 import { result } from '../helpers/mempool-e2e.js';
 import { spawnAnvil, type TestAnvil } from '../helpers/spawn-anvil.js';
 import { type RunningNode, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
@@ -106,6 +108,17 @@ describe('a follower with --l1-rpc-urls and --registry-address', () => {
     expect(status.tips.checkpointed).toBe(0);
     expect(status.l1).toMatchObject({ rollupAddress: rollup.address, registryAddress: addresses.registryAddress });
   }, 60_000);
+
+  it("the follower's rollup reader on the real rollup: tips, checkpoint 0's archive, a checkpoint not on L1", async () => {
+    const deployment = await readL1Deployment(l1, 31337, addresses as never, false);
+    const reader = rollupCheckpointReader(l1, deployment);
+    expect(await reader.tips()).toEqual({ pending: 0, proven: 0, finalized: 0 });
+    // Checkpoint 0's archive is the genesis archive: block 1's last archive.
+    const block1 = await result<{ lastArchive: { root: string } }>(dev.publicUrl, 'node_getBlockHeader', [1]);
+    expect((await reader.checkpoint(0)).archive).toBe(BigInt(block1.lastArchive.root));
+    // Past the pending checkpoint the rollup keeps no log (it reverts): read as "not on L1".
+    expect(await reader.checkpoint(1)).toEqual({ pending: 0, archive: 0n, headerHash: undefined });
+  });
 
   it('--l1 anvil, or --l1-rpc-urls without --registry-address, on a follower is a usage error', async () => {
     const anvilRun = spawnNodeProcess({ args: ['--sync-from', dev.publicUrl, '--l1', 'anvil'] });
