@@ -37,6 +37,7 @@ import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
 import { StorageHealth } from './store/storage-health.js';
+import { followerL1Check } from './sync/l1-checkpoint-check.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
@@ -191,7 +192,8 @@ export class L2Node {
       config,
       clock: this.clock,
       log: logger.module('chain'),
-      settlement: upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url))),
+      settlement:
+        upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url, l1?.deployment.addresses))),
       l1Contracts: l1?.deployment.addresses,
     });
     print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc));
@@ -214,6 +216,15 @@ export class L2Node {
             upstream,
             chain: () => chain,
             settlement,
+            // A follower with an L1 takes its upstream's checkpoints only as the rollup holds them.
+            l1:
+              l1 &&
+              followerL1Check({
+                rpcUrls: config.l1RpcUrls ?? [],
+                deployment: l1.deployment,
+                upstreamUrl: upstream.url,
+                log: logger.module('sync'),
+              }),
             config,
             isStorageFailure,
             isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),

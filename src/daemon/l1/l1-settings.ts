@@ -43,7 +43,7 @@ export const L1_SETTINGS = {
     group: 'L1',
     description:
       'Attach to an existing EVM chain at these JSON-RPC URLs (comma-separated, tried in order); its chain id must ' +
-      'be --l1-chain-id.',
+      "be --l1-chain-id. On a follower (--sync-from): the L1 its upstream's checkpoints are checked on.",
   }),
   registryAddress: setting<string | undefined>({
     key: 'registryAddress',
@@ -55,7 +55,7 @@ export const L1_SETTINGS = {
     group: 'L1',
     description:
       "Settle on the Aztec deployment of this registry (every address is read from it); unset: deploy Aztec's L1 " +
-      'contracts once and keep using them.',
+      'contracts once and keep using them. A follower with an L1 needs it (it never deploys).',
   }),
   l1DeployerPrivateKey: setting<string | undefined>({
     key: 'l1DeployerPrivateKey',
@@ -82,8 +82,18 @@ export function l1SettingsConflict(config: L1Config & { readonly syncFrom: strin
   if (!l1 && config.l1DeployerPrivateKey) {
     return '--l1-deployer-private-key needs an L1: add --l1-rpc-urls or --l1 anvil';
   }
-  if (l1 && config.syncFrom) {
-    return 'a follower (--sync-from) takes its L1 facts from its upstream; checking them on an L1 is not available yet';
+  // A follower checks its upstream's checkpoints on the deployment the upstream settles on: it never deploys.
+  if (config.syncFrom && config.l1 === 'anvil') {
+    return (
+      'a follower (--sync-from) never deploys, so it cannot run its own anvil: give the L1 its upstream settles ' +
+      'on with --l1-rpc-urls and --registry-address'
+    );
+  }
+  if (config.syncFrom && config.l1RpcUrls && !config.registryAddress) {
+    return "a follower (--sync-from) with --l1-rpc-urls needs --registry-address: the registry of its upstream's deployment (it never deploys)";
+  }
+  if (config.syncFrom && config.l1DeployerPrivateKey) {
+    return '--l1-deployer-private-key: a follower (--sync-from) never deploys nor publishes to L1';
   }
   return undefined;
 }

@@ -26,14 +26,21 @@ const CHECKPOINTS_PER_CALL = 50;
 export class CatchUpPlan implements SyncStage {
   private checkpointsPerCall = CHECKPOINTS_PER_CALL;
   private tips: L2Tips | undefined;
+  /** The last checkpoint to fetch as a checkpoint: the upstream's, or less on a follower that checks them on L1. */
+  private lastCheckpoint = 0;
   private position: ChainPosition = { block: 0, checkpoint: 0 };
   private ahead: Promise<Batch | undefined> | undefined;
 
   constructor(private readonly upstream: Upstream) {}
 
-  /** Starts a round from `from` towards `tips`: the first batch is fetched at once. */
-  begin(tips: L2Tips, from: ChainPosition): void {
+  /**
+   * Starts a round from `from` towards `tips`: the first batch is fetched at once. Checkpoints after
+   * `lastCheckpoint` (the upstream's checkpointed one by default) are left for a later round: their blocks come
+   * as proposed blocks.
+   */
+  begin(tips: L2Tips, from: ChainPosition, lastCheckpoint = tips.checkpointed.checkpoint.number): void {
     this.tips = tips;
+    this.lastCheckpoint = lastCheckpoint;
     this.position = from;
     this.ahead = this.fetch();
   }
@@ -78,10 +85,10 @@ export class CatchUpPlan implements SyncStage {
     const tips = this.tips;
     if (!tips) return undefined;
     const position = this.position;
-    const upCheckpoint = tips.checkpointed.checkpoint.number;
+    const { lastCheckpoint } = this;
     let p: Promise<Batch | undefined>;
-    if (position.checkpoint < upCheckpoint) {
-      const limit = Math.min(this.checkpointsPerCall, upCheckpoint - position.checkpoint);
+    if (position.checkpoint < lastCheckpoint) {
+      const limit = Math.min(this.checkpointsPerCall, lastCheckpoint - position.checkpoint);
       p = this.upstream.checkpoints(position.checkpoint + 1, limit).then((items) => ({ kind: 'checkpoints', items }));
     } else if (position.block < tips.proposed.number) {
       const limit = Math.min(BLOCKS_PER_CALL, tips.proposed.number - position.block);

@@ -1,6 +1,7 @@
 import type { Chain } from '../chain/chain.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Logger } from '../logging/logger.js';
+import { L1ReadError } from './l1-checkpoint-check.js';
 import { SyncProgress, syncStatusLine } from './sync-progress.js';
 import { SyncRefusedError } from './sync-refused-error.js';
 import type { SyncStage } from './sync-stage.js';
@@ -89,6 +90,11 @@ export class SyncReporter implements SyncStage {
       subject = 'chain';
       state = 'diverged';
       message = err.message;
+    } else if (err instanceof L1ReadError) {
+      // A follower with an L1 checks its checkpoints there: an L1 that does not answer stalls it like an upstream.
+      subject = 'l1';
+      state = 'unreachable';
+      message = `${err.message}; retrying at every poll`;
     } else if (err instanceof UpstreamUnavailableError || err instanceof UpstreamRpcError) {
       subject = 'upstream';
       state = 'unreachable';

@@ -7,6 +7,7 @@ import type { Cancel, Clock } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import { CatchUpPlan } from './catch-up-plan.js';
+import { CheckpointNotOnL1Error, type L1CheckpointCheck } from './l1-checkpoint-check.js';
 import { SyncReporter } from './sync-reporter.js';
 import type { SyncStatus } from './sync-status.js';
 import { type Upstream, UpstreamRpcError, UpstreamUnavailableError } from './upstream.js';
@@ -21,8 +22,10 @@ export interface UpstreamBlockSourceOptions {
   readonly isStorageFailure?: (err: unknown) => boolean;
   /** The chain (open once the chain service started). */
   readonly chain: () => Chain;
-  /** The chain's settlement layer, fed with the upstream's tips. */
+  /** The chain's settlement layer, fed with the upstream's tips (the rollup's with an L1). */
   readonly settlement: UpstreamSettlement;
+  /** With an L1 (--l1-rpc-urls): checkpoints are recorded only as the rollup holds them; proven and finalized are its. */
+  readonly l1?: L1CheckpointCheck;
   /** Read live: nodeAdmin_setConfig changes archiverPollingIntervalMS in place. */
   readonly config: NodeConfig;
   /** Whether the operator set a chain identity setting (then it must match the upstream's). */
@@ -45,6 +48,8 @@ const START_RETRY_MS = 1000;
  * one applyBlock path once checked (the block verifier, upstream-block-verifier.ts). A block that does not
  * verify is refused and nothing of it is stored; the sync then waits on the upstream, re-fetching and
  * re-checking at every poll. Proven and finalized follow the upstream's, capped at this node's checkpoints.
+ * With an L1, checkpoints are checked against the rollup contract and taken only once it holds them, and proven
+ * and finalized are the rollup's (l1-checkpoint-check.ts).
  * When the upstream's chain no longer holds this node's tip, the chain unwinds to the common ancestor (never
  * below its finalized block) and each stage unwinds with it.
  *
@@ -77,6 +82,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       upstream: o.upstream,
       chain: o.chain,
       config: o.config,
+      l1: o.l1,
       active: () => this.active,
       applied: (block, messages, ms) => {
         this.reporter.progress.record(block.number);
@@ -193,6 +199,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
           },
           upstream.url,
         );
+        this.o.l1?.checkUpstream(identity);
         this.o.settlement.setL1ContractAddresses(identity.l1ContractAddresses);
         log.info(
           {
@@ -257,14 +264,19 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     try {
       const tips = await this.o.upstream.tips();
       reporter.polled(tips.proposed.number);
-      this.o.settlement.observe(tips);
+      const { l1 } = this.o;
+      const recorded = this.o.chain().store.checkpoints.latest()?.number ?? 0;
+      const lastCheckpoint = l1 ? await l1.poll(tips.checkpointed.checkpoint.number, recorded) : undefined;
+      this.o.settlement.observe(
+        l1 ? l1.tips : { proven: tips.proven.checkpoint.number, finalized: tips.finalized.checkpoint.number },
+      );
       const state = reporter.current;
       if ((state === 'starting' || state === 'synced') && reporter.chainTip() < tips.proposed.number) {
         reporter.setState('syncing');
       }
       // Before the first batch, so a catch-up shows where it starts even when one batch finishes it.
       reporter.report(false);
-      await this.follow(tips);
+      await this.follow(tips, lastCheckpoint);
       if (!this.active) return;
       reporter.recover();
       reporter.setState(reporter.chainTip() >= tips.proposed.number ? 'synced' : 'syncing');
@@ -276,12 +288,15 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     reporter.report(false);
   }
 
-  /** Brings the chain to the upstream's tips; a reorg found on the way unwinds and starts over (at most twice). */
-  private async follow(tips: L2Tips): Promise<void> {
+  /**
+   * Brings the chain to the upstream's tips, its checkpoints up to `lastCheckpoint` (default: all); a reorg found
+   * on the way unwinds and starts over (at most twice).
+   */
+  private async follow(tips: L2Tips, lastCheckpoint?: number): Promise<void> {
     for (let round = 0; ; round++) {
       try {
         this.reorg.checkTip(tips);
-        await this.catchUp(tips);
+        await this.catchUp(tips, lastCheckpoint);
         return;
       } catch (err) {
         if (!(err instanceof UpstreamReorgedError) || round >= 2) throw err;
@@ -290,20 +305,27 @@ export class UpstreamBlockSource implements Service, BlockProducer {
     }
   }
 
-  /** Fetches and applies until the upstream's tips as polled. Proven and finalized follow after each batch. */
-  private async catchUp(tips: L2Tips): Promise<void> {
+  /**
+   * Fetches and applies until the upstream's tips as polled. Proven and finalized follow after each batch. A
+   * checkpoint the rollup does not hold (it moved back since the poll) ends the round: the next poll plans again.
+   */
+  private async catchUp(tips: L2Tips, lastCheckpoint?: number): Promise<void> {
     const chain = this.o.chain();
-    this.plan.begin(tips, {
-      block: chain.latestBlockNumber,
-      checkpoint: chain.store.checkpoints.latest()?.number ?? 0,
-    });
+    const from = { block: chain.latestBlockNumber, checkpoint: chain.store.checkpoints.latest()?.number ?? 0 };
+    this.plan.begin(tips, from, lastCheckpoint);
     while (this.active) {
       const batch = await this.plan.next();
       if (!batch || !this.active) break;
       if (batch.items.length === 0) throw this.plan.emptyBatchError(batch);
       this.plan.advance(batch);
       if (batch.kind === 'checkpoints') {
-        for (const c of batch.items) if (this.active) await this.verifier.applyCheckpoint(c);
+        try {
+          for (const c of batch.items) if (this.active) await this.verifier.applyCheckpoint(c);
+        } catch (err) {
+          if (!(err instanceof CheckpointNotOnL1Error)) throw err;
+          this.plan.unwind();
+          break;
+        }
       } else {
         for (const b of batch.items) if (this.active) await this.verifier.applyBlock(b);
       }

@@ -5,6 +5,7 @@ import { verifyCheckpointAttestations } from '../validators/verify-checkpoint-at
 import type { WorldState } from '../world-state/world-state.js';
 import { CheckpointSponge } from './checkpoint-sponge.js';
 import { verifyUpstreamCheckpoint } from './checkpoint-verification.js';
+import type { L1CheckpointCheck } from './l1-checkpoint-check.js';
 import { SyncRefusedError } from './sync-refused-error.js';
 import type { SyncStage } from './sync-stage.js';
 import type { Upstream, UpstreamCheckpoint } from './upstream.js';
@@ -14,8 +15,8 @@ import { UpstreamReorgedError } from './upstream-reorg.js';
  * The block verifier: checks every block from the upstream before the chain's one applyBlock path stores it
  * (its position and parent, the chain's identity, its body against the header through the checkpoint's blob
  * sponge; then the roots and the archive inside applyBlock), and every checkpoint against the stored blocks
- * and its committee's attestations. A block that does not verify throws SyncRefusedError and nothing of it is
- * stored. Its unwind forgets the sponge of the checkpoint being synced (rebuilt from the stored blocks).
+ * and its committee's attestations (and, with an L1, against the rollup contract first). A block that does not
+ * verify throws SyncRefusedError and nothing of it is stored. Its unwind forgets the sponge of the checkpoint being synced (rebuilt from the stored blocks).
  */
 export class UpstreamBlockVerifier implements SyncStage {
   private sponge: CheckpointSponge | undefined;
@@ -26,6 +27,8 @@ export class UpstreamBlockVerifier implements SyncStage {
       readonly chain: () => Chain;
       /** Read live: the identity is adopted from the upstream at start. */
       readonly config: NodeConfig;
+      /** With an L1: each checkpoint must be the rollup's before anything of it is applied. */
+      readonly l1?: L1CheckpointCheck;
       /** False once the sync is paused or stopped: a checkpoint's remaining blocks are left for later. */
       readonly active: () => boolean;
       /** A block was stored, after `ms` milliseconds of checks and apply. */
@@ -40,6 +43,8 @@ export class UpstreamBlockVerifier implements SyncStage {
   /** Applies a checkpoint's blocks, then records the checkpoint once it is checked against them. */
   async applyCheckpoint(c: UpstreamCheckpoint): Promise<void> {
     const chain = this.o.chain();
+    // Against L1 first: a checkpoint the rollup does not hold as served is neither applied nor recorded.
+    await this.o.l1?.verify(c);
     for (const b of c.blocks) {
       if (!this.o.active()) return;
       await this.applyBlock(b);

@@ -1,4 +1,3 @@
-import type { L2Tips } from '../chain/l2-tips.js';
 import type {
   CheckpointPublication,
   InboxPosition,
@@ -10,9 +9,10 @@ import type { L1PublishedData } from '../store/checkpoint-repository.js';
 
 /**
  * The settlement layer of a follower: the upstream stands in for L1. Its proven and finalized checkpoints are
- * the upstream's last reported ones (the chain caps them at its own checkpoints, so they are never ahead of
- * this node's blocks); its contract addresses are the upstream's; the Inbox is read from the messages that
- * entered this node's message tree. A follower never publishes: checkpoints come from the upstream.
+ * the last ones observed: the upstream's, or the rollup's on a follower with an L1 (the chain caps them at its
+ * own checkpoints, so they are never ahead of this node's blocks); its contract addresses are the upstream's,
+ * or the deployment's of its own L1; the Inbox is read from the messages that entered this node's message
+ * tree. A follower never publishes: checkpoints come from the upstream.
  */
 export class UpstreamSettlement implements SettlementLayer {
   private proven = 0;
@@ -22,12 +22,14 @@ export class UpstreamSettlement implements SettlementLayer {
   constructor(
     private readonly store: ChainStore,
     private readonly url: string,
+    /** The deployment of the follower's own L1 (--registry-address): reported instead of the upstream's. */
+    private readonly l1Addresses?: L1ContractAddresses,
   ) {}
 
-  /** The upstream's tips as last polled. */
-  observe(tips: L2Tips): void {
-    this.proven = tips.proven.checkpoint.number;
-    this.finalized = tips.finalized.checkpoint.number;
+  /** The proven and finalized checkpoints as last polled (from the upstream, or from the rollup on L1). */
+  observe(settled: { readonly proven: number; readonly finalized: number }): void {
+    this.proven = settled.proven;
+    this.finalized = settled.finalized;
   }
 
   /** The upstream's L1 contracts, read at start. */
@@ -49,6 +51,7 @@ export class UpstreamSettlement implements SettlementLayer {
   }
 
   l1ContractAddresses(): L1ContractAddresses {
+    if (this.l1Addresses) return this.l1Addresses;
     if (!this.addresses) throw new Error(`The L1 contract addresses of ${this.url} are not known yet`);
     return this.addresses;
   }

@@ -11,6 +11,7 @@ import { PACKAGE_VERSION } from '../../../../src/daemon/package-version.js';
 import { genesisPublicData } from '../../../../src/daemon/sequencer/genesis-funding.js';
 import { ChainStore } from '../../../../src/daemon/store/chain-store.js';
 import { openNodeDatabase, type SqliteDatabase } from '../../../../src/daemon/store/node-database.js';
+import type { L1CheckpointCheck } from '../../../../src/daemon/sync/l1-checkpoint-check.js';
 import { toUpstreamCheckpoint } from '../../../../src/daemon/sync/rpc-upstream.js';
 import type { Upstream, UpstreamCheckpoint, UpstreamIdentity } from '../../../../src/daemon/sync/upstream.js';
 import { UpstreamUnavailableError } from '../../../../src/daemon/sync/upstream.js';
@@ -140,7 +141,13 @@ export interface Follower {
 /** A follower of `upstream` on its own database (a file path survives a close), polled by hand. */
 export async function startFollower(
   upstream: Upstream,
-  o: { path?: string | null; flags?: Record<string, string>; explicit?: readonly SettingKey[] } = {},
+  o: {
+    path?: string | null;
+    flags?: Record<string, string>;
+    explicit?: readonly SettingKey[];
+    /** A follower with an L1: its check, built on the follower's log. */
+    l1?: (log: pino.Logger) => L1CheckpointCheck;
+  } = {},
 ): Promise<Follower> {
   const { config } = resolveConfig(o.flags ?? {}, {});
   const db = openNodeDatabase(o.path ?? null);
@@ -158,6 +165,7 @@ export async function startFollower(
       },
     },
   );
+  const l1 = o.l1?.(log);
   const events: unknown[] = [];
   chain.events.on('sync', (s) => events.push(s));
   const explicit = new Set(o.explicit ?? []);
@@ -166,6 +174,7 @@ export async function startFollower(
     upstream,
     chain: () => chain,
     settlement,
+    l1,
     config,
     isExplicit: (k) => explicit.has(k),
     clock,
