@@ -13,7 +13,12 @@ import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
 import { hasL1, L1Service } from './l1/l1-service.js';
 import { l1SettingsConflict } from './l1/l1-settings.js';
+import { EthAddress } from '../core/eth-address.js';
+import { BlobKzg } from './l1/blob-kzg.js';
+import { L1Settlement } from './l1/l1-settlement.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
+import type { SlotClock } from './sequencer/slot-clock.js';
+import type { ChainStore } from './store/chain-store.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
 import { ServiceRunner, StartupInterrupted } from './lifecycle/service-runner.js';
@@ -81,6 +86,8 @@ export class L2Node {
   readonly chain: ChainState;
   /** The fee model: the min fees of the next block; it observes every block of the chain. */
   readonly feeModel: FeeModel;
+  /** The settlement on the L1's rollup contract, when the node sequences on an L1 (docs/l1.md). */
+  private l1Settlement: L1Settlement | undefined;
   /** The tx pool; it observes every block of the chain and feeds the sequencer. */
   readonly mempool: Mempool;
   /** Dev mode: builds the blocks. Absent on a follower. */
@@ -139,7 +146,11 @@ export class L2Node {
       const l1 = hasL1(config) ? newL1Service(config, database.db, logger, runner.signal) : undefined;
       if (l1) {
         await runner.start(l1);
+        // The rollup's constants are the chain's: its version, and (for the slots proposals must land in) its
+        // slot and epoch durations, which differ from the flags when attaching to a deployment made elsewhere.
         config.rollupVersion = l1.deployment.rollupVersion;
+        config.slotDuration = l1.deployment.slotDuration;
+        config.epochDuration = l1.deployment.epochDuration;
       }
       return new L2Node(config, logger, options, runner, database, l1);
     } catch (err) {
@@ -185,23 +196,36 @@ export class L2Node {
     const upstream = config.syncFrom
       ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
       : undefined;
-    // A follower's settlement layer is its upstream, read through the chain store it is built on.
+    // A follower's settlement layer is its upstream, read through the chain store it is built on; a sequencer
+    // with an L1 settles on the rollup contract; else the dev stand-in.
     let settlement: UpstreamSettlement | undefined;
+    const settlesOnL1 = l1 && !upstream ? l1 : undefined;
+    if (settlesOnL1 && config.coinbase.equals(EthAddress.ZERO)) {
+      // The rollup refuses a zero coinbase; 4.1.2's local network pays its sequencer's own address.
+      config.coinbase = EthAddress.fromString(settlesOnL1.publisherWallet().account?.address as string);
+    }
     this.chain = ChainState.open({
       db,
       config,
       clock: this.clock,
       log: logger.module('chain'),
-      settlement:
-        upstream && ((store) => (settlement = new UpstreamSettlement(store, upstream.url, l1?.deployment.addresses))),
+      settlement: upstream
+        ? (store) => (settlement = new UpstreamSettlement(store, upstream.url, l1?.deployment.addresses))
+        : settlesOnL1 &&
+          ((store, slots) => (this.l1Settlement = newL1Settlement(settlesOnL1, config, store, db, slots, logger))),
       l1Contracts: l1?.deployment.addresses,
+      genesisTime: settlesOnL1?.deployment.genesisTime,
     });
+    this.l1Settlement?.attach(this.chain.chain);
     print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc));
     const chain = this.chain.chain;
 
     // The fee model and the pool change with every block, inside its transaction: they join the chain's block
     // observers before any block is built or synced.
     this.feeModel = newFeeModel(db, config);
+    const l1Settlement = this.l1Settlement;
+    // On a real L1 the rollup says the min fee (getManaMinFeeAt over real L1 prices), not the simulated model.
+    if (l1Settlement) this.feeModel.useMinFeeSource(() => l1Settlement.currentMinFee());
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
       onPoolChange: (change) => this.events.emit('pool', change),
@@ -346,6 +370,8 @@ export class L2Node {
   }
 
   async start(): Promise<void> {
+    // The L1 is read (tips, Inbox, the next slots' min fees) before the sequencer builds on it.
+    if (this.l1Settlement) await this.runner.start(this.l1Settlement);
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
     // Started before the producer and so stopped after it: --dump-state is written once no block is built.
@@ -440,6 +466,32 @@ function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger
     genesisArchiveRoot: () => genesisArchiveRoot(db, config),
     prefundedFeeJuice: genesisFeeJuice(config),
     log: logger.module('l1'),
+  });
+}
+
+/** The settlement on the rollup contract of the node's L1 (docs/l1.md), its slots those of the slot clock. */
+function newL1Settlement(
+  l1: L1Service,
+  config: NodeConfig,
+  store: ChainStore,
+  db: SqliteDatabase,
+  slots: SlotClock,
+  logger: NodeLogger,
+): L1Settlement {
+  const log = logger.module('l1');
+  // The KZG context takes about 2 s to build: only a node that publishes blobs pays for it.
+  const kzg = BlobKzg.create();
+  return new L1Settlement({
+    deployment: l1.deployment,
+    client: l1.client,
+    wallet: l1.publisherWallet(),
+    kzg,
+    slots,
+    proofDelay: config.proofDelay,
+    activity: l1.activity,
+    store,
+    db,
+    log,
   });
 }
 

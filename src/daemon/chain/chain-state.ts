@@ -26,9 +26,14 @@ export interface OpenChainOptions {
   readonly clock: Clock;
   readonly log: Logger;
   /** A follower's settlement layer (the upstream), over the chain store; without it, the dev L1 stand-in. */
-  readonly settlement?: (store: ChainStore) => SettlementLayer;
+  readonly settlement?: (store: ChainStore, slots: SlotClock) => SettlementLayer;
   /** The node's L1 deployment (--l1, --l1-rpc-urls): the dev stand-in reports its addresses. */
   readonly l1Contracts?: L1ContractAddresses;
+  /**
+   * Unix time of slot 0 when a real L1 sets it (the rollup's genesis time): L2 slots must be the rollup's.
+   * Without it slot 0 starts one slot before the chain's first start.
+   */
+  readonly genesisTime?: number;
 }
 
 /**
@@ -62,7 +67,7 @@ export class ChainState {
     const slots = new SlotClock(
       o.clock,
       {
-        genesisTime: genesisTime(db, store, o.clock, config.slotDuration),
+        genesisTime: genesisTime(db, store, o.clock, config.slotDuration, o.genesisTime),
         slotDuration: config.slotDuration,
         blocksPerSlot: config.blocksPerSlot,
         epochDuration: config.epochDuration,
@@ -76,7 +81,7 @@ export class ChainState {
       recordSlotEra(db, store, slots.latestEra);
     }
     const settlement = o.settlement
-      ? o.settlement(store)
+      ? o.settlement(store, slots)
       : new DevL1({
           store,
           slots,
@@ -213,10 +218,22 @@ export function genesisArchiveRoot(db: SqliteDatabase, config: ChainStateConfig)
 }
 
 /** Slot 0 starts one slot before the chain's first start, so the first block lands in slot 1; kept for good. */
-function genesisTime(db: SqliteDatabase, store: ChainStore, clock: Clock, slotDuration: number): number {
+function genesisTime(
+  db: SqliteDatabase,
+  store: ChainStore,
+  clock: Clock,
+  slotDuration: number,
+  fromL1: number | undefined,
+): number {
   const stored = store.meta.get('genesisTime');
-  if (stored !== undefined) return stored;
-  const time = Math.floor(clock.now() / 1000) - slotDuration;
+  if (stored !== undefined && (fromL1 === undefined || stored === fromL1)) return stored;
+  if (stored !== undefined && store.latestBlockNumber() > 0) {
+    throw new Error(
+      `this data directory's chain has slots from Unix time ${stored}, but its L1 rollup's slots start at ${fromL1}: ` +
+        'a chain started on another L1 (or without one) cannot settle on this one; use a new data directory',
+    );
+  }
+  const time = fromL1 ?? Math.floor(clock.now() / 1000) - slotDuration;
   db.transaction(() => store.meta.set('genesisTime', time))();
   return time;
 }

@@ -48,6 +48,7 @@ export class FeeModel implements BlockObserver {
   private readonly params: FeeParams;
   private readonly l1: L1Fees;
   private readonly genesis: FeeHeader;
+  private minFeeSource: (() => bigint | undefined) | undefined;
   private memo: { key: string; fees: GasFees; components: ManaMinFeeComponents } | undefined;
 
   constructor(db: SqliteDatabase, options: FeeModelOptions) {
@@ -70,9 +71,18 @@ export class FeeModel implements BlockObserver {
     if (!this.store.get(0)) this.store.put(0, this.genesis);
   }
 
-  /** Min fees per gas of the block after the latest one: DA 0, L2 from FeeLib. */
+  /**
+   * On a real L1 the rollup decides the min fee (its getManaMinFeeAt, over real L1 prices and its own fee
+   * headers): `source` answers it, and the model's simulated figure stands in only while it is not read yet.
+   */
+  useMinFeeSource(source: () => bigint | undefined): void {
+    this.minFeeSource = source;
+  }
+
+  /** Min fees per gas of the block after the latest one: DA 0, L2 from FeeLib (or the L1's rollup). */
   minFeesForNextBlock(): GasFees {
-    return this.current().fees;
+    const fromL1 = this.minFeeSource?.();
+    return fromL1 === undefined ? this.current().fees : new GasFees(0n, fromL1);
   }
 
   /** The components behind minFeesForNextBlock (docs, diagnostics). */

@@ -4,7 +4,8 @@ import type { Logger } from '../logging/logger.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { AnvilProcess } from './anvil-process.js';
 import { attachL1 } from './attach-l1.js';
-import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient } from './l1-client.js';
+import type { PublicClient, WalletClient } from 'viem';
+import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient, l1WalletClient } from './l1-client.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1DeploymentRepository } from './l1-deployment-repository.js';
 import { L1Monitor, type L1Status } from './l1-monitor.js';
@@ -53,6 +54,8 @@ export class L1Service implements Service {
   private readonly anvil: AnvilProcess | undefined;
   private found: L1Deployment | undefined;
   private url: string | undefined;
+  private publicClient: PublicClient | undefined;
+  private rpcUrls: readonly string[] = [];
   private monitor: L1Monitor | undefined;
 
   constructor(private readonly o: L1ServiceOptions) {
@@ -75,6 +78,21 @@ export class L1Service implements Service {
     return this.url;
   }
 
+  /** Reads from the L1 (once started). */
+  get client(): PublicClient {
+    if (!this.publicClient) throw new Error('The L1 is not attached yet');
+    return this.publicClient;
+  }
+
+  /** The account that publishes proposals and proofs (the deployer's, anvil's first by default). */
+  publisherWallet(): WalletClient {
+    const { config } = this.o;
+    return l1WalletClient(
+      { rpcUrls: this.rpcUrls, chainId: config.l1ChainId },
+      (config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY) as `0x${string}`,
+    );
+  }
+
   /** What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached. */
   status(): L1Status | undefined {
     return this.monitor?.status();
@@ -95,7 +113,9 @@ export class L1Service implements Service {
     const { config, log } = this.o;
     const rpcUrls = this.anvil ? [this.anvil.rpcUrl] : [...(config.l1RpcUrls ?? [])];
     this.url = rpcUrls[0] as string;
+    this.rpcUrls = rpcUrls;
     const client = l1PublicClient({ rpcUrls, chainId: config.l1ChainId });
+    this.publicClient = client;
     this.found = await attachL1({
       client,
       rpcUrl: this.url,

@@ -351,12 +351,11 @@ export class Sequencer implements Service, BlockProducer {
     const completed = builder.complete();
     const consensus = this.consensus;
     const settlement = this.o.chain.settlement;
-    if (!consensus) {
-      const landed = settlement.publishCheckpoint(completed);
-      if (!(landed instanceof Promise)) {
-        this.commit(completed, landed);
-        return;
-      }
+    // Without a committee the checkpoint goes to L1 at once: the stand-in answers there and then.
+    const landing = consensus ? undefined : settlement.publishCheckpoint(completed);
+    if (landing !== undefined && !(landing instanceof Promise)) {
+      this.commit(completed, landing);
+      return;
     }
     this.sealing = (async () => {
       let signed = completed;
@@ -378,7 +377,7 @@ export class Sequencer implements Service, BlockProducer {
       }
       let l1: L1PublishedData;
       try {
-        l1 = await settlement.publishCheckpoint(signed);
+        l1 = await (landing ?? settlement.publishCheckpoint(signed));
       } catch (err) {
         this.drop(signed, `L1 did not take it (${(err as Error).message}); its txs return to the pool`);
         return;

@@ -1,0 +1,440 @@
+import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
+import { type Hex, parseEventLogs, type PublicClient, type WalletClient } from 'viem';
+import { blockBlobFields, checkpointEndMarker } from '../../core/blob/blob-fields.js';
+import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
+import { EthAddress } from '../../core/eth-address.js';
+import type { Chain } from '../chain/chain.js';
+import type {
+  CheckpointPublication,
+  InboxPosition,
+  L1ContractAddresses,
+  SettlementLayer,
+} from '../chain/settlement/settlement-layer.js';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { SlotClock } from '../sequencer/slot-clock.js';
+import type { ChainStore } from '../store/chain-store.js';
+import type { L1PublishedData } from '../store/checkpoint-repository.js';
+import type { SqliteDatabase } from '../store/node-database.js';
+import type { BlobKzg, CheckpointBlobs } from './blob-kzg.js';
+import type { L1Activity, L1TxKind, L1TxOutcome } from './l1-activity.js';
+import type { L1Deployment } from './l1-deployment.js';
+import { L1InboxReader } from './l1-inbox-reader.js';
+import { L1TxError, L1TxSender } from './l1-tx-sender.js';
+import { epochRootProofCalldata, proposeCalldata, word } from './rollup-calldata.js';
+
+export interface L1SettlementOptions {
+  readonly deployment: L1Deployment;
+  readonly client: PublicClient;
+  /** The publisher: proposals and epoch proofs are sent from its account. */
+  readonly wallet: WalletClient;
+  readonly kzg: BlobKzg;
+  readonly slots: SlotClock;
+  /** Seconds after an epoch ends before its proof is submitted (--proof-delay). */
+  readonly proofDelay: number;
+  readonly activity: L1Activity;
+  /** The chain's store and database: the Inbox's messages are kept beside the blocks. */
+  readonly store: ChainStore;
+  readonly db: SqliteDatabase;
+  readonly log: Logger;
+}
+
+/** How often the node reads its L1 (ms): 4.1.2's local network polls its archiver every 500 ms. */
+const POLL_INTERVAL_MS = 500;
+/**
+ * How long before its slot ends a checkpoint is sent: 4.1.2 allows 1 s of L1 publishing time on anvil; one more
+ * second covers building the blobs and the simulation before the tx goes out.
+ */
+export const L1_PUBLISHING_TIME_MS = 2_000;
+
+/**
+ * The node's settlement on a real L1 (docs/l1.md): Aztec 4.1.2's rollup contract, behind the same interface as
+ * the dev stand-in.
+ *
+ * - Checkpoints are proposed to the rollup as EIP-4844 blob txs with real KZG commitments; the sequencer records
+ *   a checkpoint (its blocks become checkpointed) only once its proposal is mined and the rollup emitted
+ *   `CheckpointProposed` for it.
+ * - The L1 is polled every 500 ms: the Inbox's messages, the rollup's tips (proven; finalized as read at L1's
+ *   finalized block), the min fee of the current and next slots. A checkpoint the L1 no longer has (an L1 reorg
+ *   dropped its proposal, or the rollup pruned an unproven epoch) is unwound with its blocks, whose txs return
+ *   to the pool, as 4.1.2's archiver does.
+ * - `--proof-delay` seconds after an epoch ends, its root proof is submitted (`submitEpochRootProof`): the
+ *   deployment's MockVerifier accepts any proof bytes, the rest (archives, out hash, fees, the batched blob
+ *   opening) the rollup checks. The Outbox then holds the epoch's L2-to-L1 messages.
+ */
+export class L1Settlement implements SettlementLayer, Service {
+  readonly name = 'l1-settlement';
+  readonly publishingTimeMs = L1_PUBLISHING_TIME_MS;
+  private readonly sender: L1TxSender;
+  private readonly inbox: L1InboxReader;
+  private readonly rollup: Hex;
+  private chain: Chain | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private stopped = false;
+  /** A proposal or proof is on its way: the tips it changes are not judged meanwhile. */
+  private proposing = false;
+  private proving: Promise<void> | undefined;
+  private proven = 0;
+  private finalized = 0;
+  private l1Pending = 0;
+  /** Min fee per L2 gas by `${slot}:${parentCheckpoint}`, as the rollup computes it. */
+  private fees = new Map<string, bigint>();
+  /** The checkpoint the last read fees build on. */
+  private feeParent = 0;
+  /** Blobs made for a checkpoint's header, kept for its proposal (keyed by its payload array). */
+  private readonly blobsByPayload = new WeakMap<readonly bigint[], CheckpointBlobs>();
+  /** Epoch whose proof last failed, and when it may be tried again (ms). */
+  private proofRetryAt = 0;
+  private lastPollError: string | undefined;
+
+  constructor(private readonly o: L1SettlementOptions) {
+    this.rollup = o.deployment.addresses.rollupAddress as Hex;
+    this.sender = new L1TxSender({ client: o.client, wallet: o.wallet, rollup: this.rollup });
+    this.inbox = new L1InboxReader({
+      client: o.client,
+      inbox: o.deployment.addresses.inboxAddress as Hex,
+      fromBlock: o.deployment.l1BlockAtGenesis,
+      db: o.db,
+      messages: o.store.inboxMessages,
+      log: o.log,
+    });
+  }
+
+  /** The chain it settles, once open (the chain is built on this settlement layer, so it comes second). */
+  attach(chain: Chain): void {
+    this.chain = chain;
+  }
+
+  async start(): Promise<void> {
+    await this.poll();
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.polling;
+    await this.proving;
+  }
+
+  // SettlementLayer
+
+  async publishCheckpoint(c: CheckpointPublication): Promise<L1PublishedData> {
+    const started = performance.now();
+    const blobs = this.blobsFor(c.blobFields);
+    this.proposing = true;
+    try {
+      const slotEndMs = this.o.slots.slotStartMs(c.header.slotNumber + 1);
+      const { receipt, outcome } = await this.sender.send({
+        kind: 'propose',
+        data: proposeCalldata(c.header, c.archiveRoot, blobs.blobInput),
+        blobs: { blobs: blobs.blobs, versionedHashes: blobs.versionedHashes, kzg: this.o.kzg.viemKzg() },
+        timeoutMs: Math.max(2_000, slotEndMs - this.o.slots.now() + 4_000),
+      });
+      const proposed = parseEventLogs({ abi: RollupAbi, eventName: 'CheckpointProposed', logs: receipt.logs }).find(
+        (l) => l.address.toLowerCase() === this.rollup.toLowerCase() && Number(l.args.checkpointNumber) === c.number,
+      );
+      if (!proposed) throw new L1TxError('the rollup did not emit CheckpointProposed for it', receipt.transactionHash);
+      const block = await this.o.client.getBlock({ blockNumber: receipt.blockNumber });
+      this.record('propose', { ...outcome, checkpoint: c.number }, started);
+      this.l1Pending = Math.max(this.l1Pending, c.number);
+      return { blockNumber: receipt.blockNumber, timestamp: block.timestamp, blockHash: receipt.blockHash };
+    } catch (err) {
+      // A proposal can land although its sender saw an error (a receipt that came late, a restart between the
+      // proposal and its record): the rollup's event for this very archive settles it.
+      const landed = await this.findProposal(c.number, c.archiveRoot).catch(() => undefined);
+      if (landed) return landed;
+      this.recordFailure('propose', err, started, { checkpoint: c.number });
+      throw err;
+    } finally {
+      this.proposing = false;
+      // The next checkpoint's min fee depends on this one: read it now rather than at the next poll.
+      void this.poll();
+    }
+  }
+
+  /** Where the rollup took checkpoint `n` with this archive root, if it did (its CheckpointProposed event). */
+  private async findProposal(n: number, archiveRoot: Buffer): Promise<L1PublishedData | undefined> {
+    const logs = await this.o.client.getContractEvents({
+      address: this.rollup,
+      abi: RollupAbi,
+      eventName: 'CheckpointProposed',
+      args: { checkpointNumber: BigInt(n), archive: word(archiveRoot) },
+      fromBlock: this.o.deployment.l1BlockAtGenesis,
+      toBlock: 'latest',
+      strict: true,
+    });
+    const log = logs.at(-1);
+    if (!log || log.blockNumber === null || log.blockHash === null) return undefined;
+    const onL1 = await this.o.client.readContract({
+      address: this.rollup,
+      abi: RollupAbi,
+      functionName: 'archiveAt',
+      args: [BigInt(n)],
+    });
+    if (onL1.toLowerCase() !== word(archiveRoot).toLowerCase()) return undefined;
+    const block = await this.o.client.getBlock({ blockNumber: log.blockNumber });
+    this.o.log.info({ checkpoint: n, l1Block: log.blockNumber }, `checkpoint ${n} is on L1 already (L1 block ${log.blockNumber})`);
+    return { blockNumber: log.blockNumber, timestamp: block.timestamp, blockHash: log.blockHash };
+  }
+
+  blobsHash = (blobFields: readonly bigint[]): bigint => this.blobsFor(blobFields).blobsHash;
+
+  manaMinFee(slot: number, parentCheckpoint: number): bigint | undefined {
+    return this.fees.get(`${slot}:${parentCheckpoint}`);
+  }
+
+  /** The min fee a checkpoint of the current slot pays on the rollup's current chain (node_getCurrentMinFees). */
+  currentMinFee(): bigint | undefined {
+    return this.fees.get(`${this.o.slots.currentSlot()}:${this.feeParent}`);
+  }
+
+  inboxMessages(checkpointNumber: number): bigint[] {
+    return this.store.inboxMessages.forCheckpoint(checkpointNumber).map((m) => m.leaf);
+  }
+
+  findInboxMessage(leaf: bigint): InboxPosition | undefined {
+    const m = this.store.inboxMessages.find(leaf);
+    return m ? { index: m.index, checkpoint: m.checkpoint } : undefined;
+  }
+
+  l1ContractAddresses(): L1ContractAddresses {
+    return this.o.deployment.addresses;
+  }
+
+  provenCheckpoint(): number {
+    return this.proven;
+  }
+
+  finalizedCheckpoint(): number {
+    return this.finalized;
+  }
+
+  // The L1 poll
+
+  private get store(): ChainStore {
+    return this.o.store;
+  }
+
+  private blobsFor(blobFields: readonly bigint[]): CheckpointBlobs {
+    let blobs = this.blobsByPayload.get(blobFields);
+    if (!blobs) {
+      blobs = this.o.kzg.checkpointBlobs(blobFields);
+      this.blobsByPayload.set(blobFields, blobs);
+    }
+    return blobs;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.poll().finally(() => this.schedule());
+    }, POLL_INTERVAL_MS);
+  }
+
+  /** One read of the L1 (never two at once); a failure is logged once until the L1 answers again. */
+  private poll(): Promise<void> {
+    this.polling ??= this.readL1()
+      .then(() => {
+        if (this.lastPollError) this.o.log.info('the L1 settlement reads its L1 again');
+        this.lastPollError = undefined;
+      })
+      .catch((err: Error) => {
+        const message = err.message.split('\n')[0] ?? 'unknown error';
+        if (message !== this.lastPollError) {
+          this.o.log.warn({ err: message }, `reading the L1 failed (${message}); retrying every 500 ms`);
+        }
+        this.lastPollError = message;
+      })
+      .finally(() => {
+        this.polling = undefined;
+      });
+    return this.polling;
+  }
+
+  private async readL1(): Promise<void> {
+    const chain = this.chain;
+    if (!chain || this.stopped) return;
+    const { client } = this.o;
+    const latest = await client.getBlock({ blockTag: 'latest' });
+    await this.inbox.sync(latest.number);
+    const read = <T>(functionName: string, args: readonly unknown[] = [], blockNumber = latest.number) =>
+      client.readContract({
+        address: this.rollup,
+        abi: RollupAbi,
+        functionName: functionName as never,
+        args: args as never,
+        blockNumber,
+      }) as Promise<T>;
+    const tips = await read<{ pending: bigint; proven: bigint }>('getTips');
+    const pending = Number(tips.pending);
+    const proven = Number(tips.proven);
+    this.l1Pending = pending;
+    this.proven = proven;
+    this.finalized = await this.finalizedOnL1();
+    if (!this.proposing) await this.followL1Tips(chain, pending, proven, latest.timestamp, read);
+    await this.readFees(pending, proven, latest.timestamp, read);
+    chain.syncSettlement();
+    this.maybeProve(chain);
+  }
+
+  /** The proven checkpoint as of L1's finalized block (0 while that block predates the rollup). */
+  private async finalizedOnL1(): Promise<number> {
+    const finalized = await this.o.client.getBlock({ blockTag: 'finalized' });
+    if (finalized.number < this.o.deployment.l1BlockAtGenesis) return 0;
+    const n = await this.o.client.readContract({
+      address: this.rollup,
+      abi: RollupAbi,
+      functionName: 'getProvenCheckpointNumber',
+      blockNumber: finalized.number,
+    });
+    return Number(n);
+  }
+
+  /**
+   * The local checkpointed tip follows the rollup's pending chain: a local checkpoint the rollup does not hold
+   * (an L1 reorg dropped its proposal), holds with another archive, or is about to prune (its epoch was not
+   * proven in time: 4.1.2's archiver prunes as soon as the next L1 block could) is unwound with its blocks.
+   */
+  private async followL1Tips(
+    chain: Chain,
+    pending: number,
+    proven: number,
+    latestTimestamp: bigint,
+    read: <T>(fn: string, args?: readonly unknown[]) => Promise<T>,
+  ): Promise<void> {
+    const store = chain.store;
+    const local = store.checkpoints.latest()?.number ?? 0;
+    if (local === 0) return;
+    let keep = Math.min(local, pending);
+    while (keep > 0) {
+      const row = store.checkpoints.get(keep);
+      const onL1 = await read<Hex>('archiveAt', [BigInt(keep)]);
+      if (row && onL1.toLowerCase() === word(row.archiveRoot).toLowerCase()) break;
+      keep--;
+    }
+    let why = keep < local ? `L1 holds the chain only up to checkpoint ${keep}` : undefined;
+    if (!why && local > proven && (await read<boolean>('canPruneAtTime', [latestTimestamp + 1n]))) {
+      keep = proven;
+      why = `the rollup prunes the unproven checkpoints after ${proven} (their epoch was not proven in time)`;
+    }
+    if (!why) return;
+    const target = keep === 0 ? 0 : (store.checkpoints.get(keep)?.lastBlock ?? 0);
+    const removed = chain.unwindTo(target);
+    this.o.log.warn(
+      { keptCheckpoint: keep, localCheckpoint: local, l1Pending: pending, removedBlocks: removed.length },
+      `${why}: checkpoints ${keep + 1} to ${local} and their ${removed.length} block(s) are unwound; their txs return to the pool`,
+    );
+  }
+
+  /** The rollup's min fee for the current and the next slot on top of its effective pending checkpoint. */
+  private async readFees(
+    pending: number,
+    proven: number,
+    latestTimestamp: bigint,
+    read: <T>(fn: string, args?: readonly unknown[]) => Promise<T>,
+  ): Promise<void> {
+    const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latestTimestamp + 1n]));
+    const parent = prunable ? proven : pending;
+    const slot = this.o.slots.currentSlot();
+    const next = new Map<string, bigint>();
+    for (const s of [slot, slot + 1]) {
+      const ts = BigInt(this.o.deployment.genesisTime + s * this.o.deployment.slotDuration);
+      next.set(`${s}:${parent}`, await read<bigint>('getManaMinFeeAt', [ts, true]));
+    }
+    this.fees = next;
+    this.feeParent = parent;
+  }
+
+  /**
+   * Submits the root proof of the oldest unproven epoch once it has ended and `--proof-delay` has passed, with
+   * every checkpoint of it the node holds (all of them are on L1: the node records only mined proposals).
+   */
+  private maybeProve(chain: Chain): void {
+    if (this.proving || this.stopped) return;
+    const { slots } = this.o;
+    const store = chain.store;
+    const first = store.checkpoints.get(this.proven + 1);
+    if (!first || first.number > this.l1Pending) return;
+    const epoch = slots.epochOf(first.slot);
+    const now = slots.now();
+    if (now < (slots.epochEndTime(epoch) + this.o.proofDelay) * 1000 || now < this.proofRetryAt) return;
+    const { epochDuration } = slots.timing;
+    const rows = store.checkpoints
+      .inSlotRange(epoch * epochDuration, (epoch + 1) * epochDuration)
+      .filter((r) => r.number > this.proven && r.number <= this.l1Pending);
+    const last = rows.at(-1);
+    if (!last) return;
+    this.proving = this.prove(chain, epoch, first.number, last.number).finally(() => {
+      this.proving = undefined;
+    });
+  }
+
+  private async prove(chain: Chain, epoch: number, start: number, end: number): Promise<void> {
+    const started = performance.now();
+    const store = chain.store;
+    const range = { epoch, fromCheckpoint: start, toCheckpoint: end };
+    try {
+      const payloads: bigint[][] = [];
+      const checkpoints: { coinbase: EthAddress; fees: bigint }[] = [];
+      for (let n = start; n <= end; n++) {
+        const row = store.checkpoints.get(n);
+        if (!row) throw new L1TxError(`checkpoint ${n} is not in the node's store`);
+        const blocks = store.getBlocks(row.firstBlock, row.lastBlock - row.firstBlock + 1);
+        const fields: bigint[] = [];
+        let fees = 0n;
+        for (const b of blocks) {
+          fields.push(...blockBlobFields(b.header, b.body.txEffects, b.indexWithinCheckpoint === 0));
+          for (const e of b.body.txEffects) fees += e.transactionFee.value;
+        }
+        fields.push(checkpointEndMarker(fields.length + 1));
+        payloads.push(fields);
+        checkpoints.push({ coinbase: CheckpointHeader.fromBuffer(row.header).coinbase, fees });
+      }
+      const endRow = store.checkpoints.get(end);
+      if (!endRow) throw new L1TxError(`checkpoint ${end} is not in the node's store`);
+      const previousArchive =
+        start === 1 ? chain.worldState.getGenesisArchive().root.toBuffer() : store.checkpoints.get(start - 1)?.archiveRoot;
+      if (!previousArchive) throw new L1TxError(`checkpoint ${start - 1} is not in the node's store`);
+      const batch = await this.o.kzg.epochBlobBatchAsync(payloads);
+      const publisher = this.o.wallet.account?.address ?? '0x0000000000000000000000000000000000000000';
+      const { outcome } = await this.sender.send({
+        kind: 'proof',
+        data: epochRootProofCalldata({
+          start,
+          end,
+          previousArchive,
+          endArchive: endRow.archiveRoot,
+          outHash: CheckpointHeader.fromBuffer(endRow.header).epochOutHash.value,
+          proverId: EthAddress.fromString(publisher),
+          checkpoints,
+          blobInputs: batch.blobInputs,
+        }),
+        timeoutMs: 60_000,
+      });
+      this.record('proof', { ...outcome, ...range }, started);
+      this.proven = Math.max(this.proven, end);
+      chain.syncSettlement();
+    } catch (err) {
+      this.recordFailure('proof', err, started, range);
+      // Retried after a slot: the epoch may still be proven until its deadline.
+      this.proofRetryAt = this.o.slots.now() + this.o.deployment.slotDuration * 1000;
+    }
+  }
+
+  private record(kind: L1TxKind, outcome: Omit<L1TxOutcome, 'kind' | 'seconds'>, started: number): void {
+    this.o.activity.record({ ...outcome, kind, seconds: (performance.now() - started) / 1000 });
+  }
+
+  private recordFailure(kind: L1TxKind, err: unknown, started: number, what: object): void {
+    this.o.activity.record({
+      kind,
+      ...what,
+      txHash: err instanceof L1TxError ? err.txHash : undefined,
+      ok: false,
+      error: (err as Error).message.split('\n')[0] ?? 'unknown error',
+      seconds: (performance.now() - started) / 1000,
+    });
+  }
+}

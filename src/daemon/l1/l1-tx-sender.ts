@@ -1,0 +1,126 @@
+import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
+import {
+  BaseError,
+  decodeErrorResult,
+  type Hex,
+  type Kzg,
+  type PublicClient,
+  type TransactionReceipt,
+  type WalletClient,
+} from 'viem';
+import type { L1TxKind, L1TxOutcome } from './l1-activity.js';
+
+/** What an L1 tx carries: calldata to the rollup, and the blobs of a proposal. */
+export interface L1TxRequest {
+  readonly kind: L1TxKind;
+  readonly data: Hex;
+  readonly blobs?: { readonly blobs: readonly Uint8Array[]; readonly versionedHashes: readonly Hex[]; readonly kzg: Kzg };
+  /** Give up waiting for the receipt after this many ms (a proposal is worthless once its slot is over). */
+  readonly timeoutMs: number;
+}
+
+/** An L1 tx that did not do its work: not sent, reverted (with the rollup's error), or not mined in time. */
+export class L1TxError extends Error {
+  override name = 'L1TxError';
+  constructor(
+    message: string,
+    readonly txHash?: Hex,
+  ) {
+    super(message);
+  }
+}
+
+/** Gas limits get this headroom over the estimate, as 4.1.2's L1TxUtils gives (20%). */
+const GAS_LIMIT_BUFFER_PERCENT = 20n;
+
+/**
+ * Sends the node's txs to the rollup contract from the publisher account: simulated first with the same blobs
+ * (so a tx the rollup would refuse costs nothing and is reported with the rollup's own error name), then sent,
+ * then awaited until its receipt. A reverted tx is reported with its error too.
+ */
+export class L1TxSender {
+  constructor(
+    private readonly o: {
+      readonly client: PublicClient;
+      readonly wallet: WalletClient;
+      readonly rollup: `0x${string}`;
+    },
+  ) {}
+
+  async send(req: L1TxRequest): Promise<{ receipt: TransactionReceipt; outcome: Omit<L1TxOutcome, 'kind' | 'seconds'> }> {
+    const { client, wallet, rollup } = this.o;
+    const account = wallet.account;
+    if (!account) throw new L1TxError('the publisher has no account');
+    const blobHashes = req.blobs ? { blobVersionedHashes: [...req.blobs.versionedHashes] } : {};
+    let gas: bigint;
+    try {
+      gas = await client.estimateGas({ account, to: rollup, data: req.data, ...blobHashes });
+    } catch (err) {
+      throw new L1TxError(`the rollup refuses it: ${revertReason(err)}`);
+    }
+    const limit = gas + (gas * GAS_LIMIT_BUFFER_PERCENT) / 100n;
+    let hash: Hex;
+    try {
+      if (req.blobs) {
+        const blobBaseFee = await client.getBlobBaseFee();
+        hash = await wallet.sendTransaction({
+          account,
+          chain: wallet.chain,
+          to: rollup,
+          data: req.data,
+          gas: limit,
+          blobs: req.blobs.blobs.map((b) => b as Uint8Array),
+          kzg: req.blobs.kzg,
+          // Twice the current blob base fee: room for the base fee to rise for a few blocks.
+          maxFeePerBlobGas: blobBaseFee * 2n + 1n,
+        });
+      } else {
+        hash = await wallet.sendTransaction({ account, chain: wallet.chain, to: rollup, data: req.data, gas: limit });
+      }
+    } catch (err) {
+      throw new L1TxError(`it could not be sent: ${shortMessage(err)}`);
+    }
+    let receipt: TransactionReceipt;
+    try {
+      receipt = await client.waitForTransactionReceipt({ hash, timeout: req.timeoutMs, pollingInterval: 250 });
+    } catch (err) {
+      throw new L1TxError(`it was not mined in ${Math.round(req.timeoutMs / 1000)} s: ${shortMessage(err)}`, hash);
+    }
+    if (receipt.status !== 'success') {
+      throw new L1TxError(`it reverted in L1 block ${receipt.blockNumber}`, hash);
+    }
+    return {
+      receipt,
+      outcome: {
+        txHash: hash,
+        ok: true,
+        l1BlockNumber: receipt.blockNumber,
+        gasUsed: receipt.gasUsed,
+        blobGasUsed: receipt.blobGasUsed,
+        effectiveGasPriceWei: receipt.effectiveGasPrice,
+      },
+    };
+  }
+}
+
+/** The rollup's error name and arguments when an L1 call reverted with one, else viem's short message. */
+export function revertReason(err: unknown): string {
+  if (err instanceof BaseError) {
+    const withData = err.walk((e) => typeof (e as { data?: unknown }).data === 'string') as { data?: Hex } | null;
+    if (withData?.data && withData.data.length >= 10) {
+      try {
+        const decoded = decodeErrorResult({ abi: RollupAbi, data: withData.data });
+        const args = (decoded.args ?? []).map((a) => String(a)).join(', ');
+        return `${decoded.errorName}(${args})`;
+      } catch {
+        // Not one of the rollup's errors: fall through to the message.
+      }
+    }
+  }
+  return shortMessage(err);
+}
+
+function shortMessage(err: unknown): string {
+  const message = err instanceof BaseError ? err.shortMessage : (err as Error).message;
+  return message.split('\n')[0] ?? 'unknown error';
+}
