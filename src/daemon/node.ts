@@ -280,7 +280,7 @@ export class L2Node {
       events: this.events,
       sequencer: this.sequencer,
       follower: this.sync !== undefined,
-      ...(l1 ? { l1: () => l1.status() } : {}),
+      ...(l1 ? { l1 } : {}),
       startedAt: this.startedAt,
     });
     this.metrics = new MetricsService({

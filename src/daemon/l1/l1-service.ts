@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { AnvilProcess } from './anvil-process.js';
 import { attachL1 } from './attach-l1.js';
+import { L1Activity } from './l1-activity.js';
 import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient } from './l1-client.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1DeploymentRepository } from './l1-deployment-repository.js';
@@ -50,13 +51,18 @@ export function hasL1(config: L1Config): boolean {
  */
 export class L1Service implements Service {
   readonly name = 'l1';
+  /** The publisher's proposals and proofs: it records each outcome here (logs, GET /status, metrics). */
+  readonly activity: L1Activity;
   private readonly anvil: AnvilProcess | undefined;
+  private readonly statusListeners = new Set<() => void>();
   private found: L1Deployment | undefined;
   private url: string | undefined;
   private monitor: L1Monitor | undefined;
 
   constructor(private readonly o: L1ServiceOptions) {
     const { config } = o;
+    this.activity = new L1Activity({ log: o.log });
+    this.activity.onRecord(() => this.statusChanged());
     this.anvil =
       config.l1 === 'anvil'
         ? new AnvilProcess({ dataDirectory: config.dataDirectory, chainId: config.l1ChainId, log: o.log })
@@ -78,6 +84,16 @@ export class L1Service implements Service {
   /** What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached. */
   status(): L1Status | undefined {
     return this.monitor?.status();
+  }
+
+  /** Tells `listener` whenever `status()` may have changed (a poll, a recorded tx); returns the unsubscribe. */
+  onStatus(listener: () => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private statusChanged(): void {
+    for (const listener of this.statusListeners) listener();
   }
 
   async start(): Promise<void> {
@@ -128,6 +144,8 @@ export class L1Service implements Service {
       registryAddress: d.addresses.registryAddress,
       publisherAddress: publisher.address.toLowerCase() as `0x${string}`,
       intervalMs: L1_POLL_INTERVAL_MS,
+      activity: this.activity,
+      onPoll: () => this.statusChanged(),
       log,
     });
     this.monitor.start();
