@@ -337,6 +337,7 @@ export class L2Node {
         operations: this.operations,
         validators: this.validators,
         sync: this.sync,
+        l1,
         events: this.events,
       }),
       observeCall: config.metricsPort === undefined ? undefined : (call) => metrics.observeRpc(call),
