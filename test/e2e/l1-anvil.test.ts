@@ -23,9 +23,11 @@ interface L1Status {
   blockNumber?: number;
   rollupAddress: string;
   registryAddress: string;
-  publisher: { address: string; balanceWei?: string };
+  publisher: { address: string; balanceWei?: string; lowBalance?: boolean };
   reachable: boolean;
   lastError?: string;
+  lastProposal: { kind: string } | null;
+  lastProof: { kind: string } | null;
 }
 
 const dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-l1-anvil-'));
@@ -144,6 +146,11 @@ describe('l2node start --l1 anvil', () => {
       publisher: { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
       reachable: true,
     });
+    // 10^4 ETH is far above one proposal's cost.
+    expect(first.publisher.lowBalance).toBe(false);
+    // The publisher's last txs: null until it sent one, then a proposal and a proof.
+    expect(first.lastProposal === null || first.lastProposal.kind === 'propose').toBe(true);
+    expect(first.lastProof === null || first.lastProof.kind === 'proof').toBe(true);
     expect(first.publisher.balanceWei).toMatch(/^[1-9][0-9]*$/);
     expect(BigInt(first.publisher.balanceWei as string)).toBeLessThan(10n ** 22n);
     expect(BigInt(first.publisher.balanceWei as string)).toBe(
@@ -162,12 +169,27 @@ describe('l2node start --l1 anvil', () => {
     expect(json.result.l1).toMatchObject({ chainId: 31337, rollupAddress: addresses.rollupAddress, reachable: true });
     const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
     expect(human.stdout).toMatch(/^l1\s+chain 31337 at http:\/\/127\.0\.0\.1:\d+, block \d+; rollup 0x.*ETH$/m);
+    expect(human.stdout).toMatch(
+      /^l1 txs\s+last proposal: (none yet|checkpoint \d+ .+), last proof: (none yet|epoch .+)$/m,
+    );
+
+    // The dashboard's snapshot carries the same L1 (its L1 panel draws it).
+    const dashboard = await runCli(['dashboard', '--once', '--json', '--admin-url', node.adminUrl]);
+    expect(dashboard.code).toBe(0);
+    expect((JSON.parse(dashboard.stdout) as { result: { l1: L1Status } }).result.l1).toMatchObject({
+      chainId: 31337,
+      rollupAddress: addresses.rollupAddress,
+      publisher: { address: first.publisher.address, lowBalance: false },
+    });
 
     const metricsUrl = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
     const text = await (await fetch(metricsUrl)).text();
     expect(text).toMatch(/^l2node_l1_up 1$/m);
     expect(Number(/^l2node_l1_block_number (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
     expect(Number(/^l2node_l1_publisher_balance_eth (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(9000);
+    // The publisher's tx series exist from the start, one per kind and outcome.
+    expect(text).toMatch(/^l2node_l1_txs_total\{kind="propose",outcome="ok"\} \d+$/m);
+    expect(text).toMatch(/^l2node_l1_txs_total\{kind="proof",outcome="failed"\} \d+$/m);
   }, 30_000);
 
   it('a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry', async () => {
