@@ -192,6 +192,35 @@ describe('l2node start --l1 anvil', () => {
     expect(text).toMatch(/^l2node_l1_txs_total\{kind="proof",outcome="failed"\} \d+$/m);
   }, 30_000);
 
+  it('a publisher out of ETH is warned about once (log, GET /status, `l2node status`), and once when funded again', async () => {
+    const publisher = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+    const setBalance = (wei: bigint) =>
+      (l1 as unknown as { request(a: { method: string; params: unknown[] }): Promise<unknown> }).request({
+        method: 'anvil_setBalance',
+        params: [publisher, `0x${wei.toString(16)}`],
+      });
+    const funded = await l1.getBalance({ address: publisher });
+    const isLow = (l: LogLine) => String(l.msg).startsWith(`L1 publisher ${publisher} holds`);
+    await setBalance(10n ** 15n);
+    try {
+      const low = await node.waitForLog(isLow, 15_000);
+      expect(low.level).toBe(40);
+      expect(low.msg).toContain('holds 0.001 ETH, under the 0.015 ETH one proposal may cost');
+      const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status };
+      expect(status.l1.publisher).toMatchObject({ balanceWei: '1000000000000000', lowBalance: true });
+      const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+      expect(human.stdout).toMatch(/^l1\s+.*publisher 0xf39fd6e5…b92266 LOW 0\.001 ETH$/m);
+      expect(human.stderr).toContain(`the L1 publisher ${publisher} holds 0.001 ETH, less than one proposal may cost`);
+      // The next polls (every 3 s) do not warn again.
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(node.logs().filter(isLow)).toHaveLength(1);
+    } finally {
+      await setBalance(funded);
+    }
+    const back = await node.waitForLog((l) => String(l.msg).startsWith(`L1 publisher ${publisher} is funded again`));
+    expect(back.level).toBe(30);
+  }, 40_000);
+
   it('a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry', async () => {
     const other = await spawnNode({
       args: ['--l1-rpc-urls', anvilUrl, '--registry-address', addresses.registryAddress as string],
