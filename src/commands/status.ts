@@ -1,5 +1,5 @@
+import { describeL1Tx, l1TxSubject } from '../rpc/l1-tx-text.js';
 import type { StreamL1 } from '../rpc/node-stream-event.js';
-import { describeL1Tx } from '../ui/l1-tx-text.js';
 import { formatEth } from '../ui/text-format.js';
 import { resolveAdminKey } from './_lib/admin-key.js';
 import { BaseCommand } from './_lib/base-command.js';
@@ -138,8 +138,8 @@ export default class Status extends BaseCommand {
     for (const tx of [l1?.lastProposal, l1?.lastProof]) {
       if (tx && !tx.ok) {
         this.warning(
-          `the last ${tx.kind === 'propose' ? 'proposal' : 'proof'} to L1 failed: ` +
-            `${describeL1Tx(tx, (h) => h)}; the node retries`,
+          `the last L1 ${tx.kind === 'propose' ? 'proposal' : 'proof'} (${l1TxSubject(tx)}) failed: ` +
+            `${tx.error ?? 'no reason given'}; the node retries`,
         );
       }
     }

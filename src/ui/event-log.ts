@@ -1,3 +1,4 @@
+import { describeL1Tx } from '../rpc/l1-tx-text.js';
 import type {
   NodeStreamEvent,
   StreamL1,
@@ -6,7 +7,6 @@ import type {
   StreamSyncProgress,
   StreamTips,
 } from '../rpc/node-stream-event.js';
-import { describeL1Tx } from './l1-tx-text.js';
 import { abbreviateHex, formatCount, formatEth } from './text-format.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';

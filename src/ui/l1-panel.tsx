@@ -1,6 +1,6 @@
 import { Text } from 'ink';
+import { describeL1Tx } from '../rpc/l1-tx-text.js';
 import type { StreamL1, StreamL1Tx } from '../rpc/node-stream-event.js';
-import { describeL1Tx } from './l1-tx-text.js';
 import { Panel } from './panel.js';
 import { abbreviateHex, formatCount, formatEth, UNKNOWN } from './text-format.js';
 

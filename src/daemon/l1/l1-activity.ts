@@ -1,3 +1,4 @@
+import { l1TxSubject } from '../../rpc/l1-tx-text.js';
 import type { Logger } from '../logging/logger.js';
 
 /** What the node sends to the rollup: a checkpoint proposal, or an epoch's root proof. */
@@ -72,7 +73,7 @@ export class L1Activity {
     const report = toReport(outcome, (this.o.now?.() ?? new Date()).toISOString());
     this.last.set(outcome.kind, report);
     const { log } = this.o;
-    const what = subject(report);
+    const what = `${l1TxSubject(report)} ${report.kind === 'propose' ? 'proposal' : 'proof'}`;
     if (report.ok) {
       log.info(
         report,
@@ -103,16 +104,6 @@ export class L1Activity {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-}
-
-/** "checkpoint 12 proposal", "epoch 3 proof (checkpoints 9 to 12)". */
-function subject(r: L1TxReport): string {
-  if (r.kind === 'propose') return `checkpoint ${r.checkpoint ?? '?'} proposal`;
-  const range =
-    r.fromCheckpoint !== undefined && r.toCheckpoint !== undefined
-      ? ` (checkpoints ${r.fromCheckpoint} to ${r.toCheckpoint})`
-      : '';
-  return `epoch ${r.epoch ?? '?'} proof${range}`;
 }
 
 function toReport(o: L1TxOutcome, at: string): L1TxReport {

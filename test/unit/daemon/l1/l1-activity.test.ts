@@ -104,7 +104,7 @@ describe('L1Activity', () => {
       `checkpoint 12 proposal landed on L1 in block 345 (0x${'ab'.repeat(32)}), 251234 gas, 1.5 s`,
     );
     expect(warnings()).toEqual([
-      'epoch 3 proof (checkpoints 9 to 12) failed on L1, not sent: insufficient funds for gas * price + value; will retry',
+      'epoch 3 (checkpoints 9 to 12) proof failed on L1, not sent: insufficient funds for gas * price + value; will retry',
     ]);
   });
 
