@@ -1,4 +1,5 @@
 import { l1TxSubject } from '../../rpc/l1-tx-text.js';
+import type { StreamL1Tx } from '../../rpc/node-stream-event.js';
 import type { Logger } from '../logging/logger.js';
 
 /** What the node sends to the rollup: a checkpoint proposal, or an epoch's root proof. */
@@ -29,25 +30,11 @@ export interface L1TxOutcome {
   readonly seconds: number;
 }
 
-/** An outcome as GET /status shows it: plain JSON, bigints as decimal strings, the time it was recorded. */
-export interface L1TxReport {
-  readonly kind: L1TxKind;
-  readonly ok: boolean;
-  /** Null when the tx could not be sent. */
-  readonly txHash: string | null;
-  readonly checkpoint?: number;
-  readonly epoch?: number;
-  readonly fromCheckpoint?: number;
-  readonly toCheckpoint?: number;
-  readonly l1BlockNumber?: string;
-  readonly gasUsed?: string;
-  readonly blobGasUsed?: string;
-  readonly effectiveGasPriceWei?: string;
-  readonly error?: string;
-  readonly seconds: number;
-  /** When the node recorded it (ISO 8601). */
-  readonly at: string;
-}
+/**
+ * An outcome as GET /status and the event stream show it: plain JSON, bigints as decimal strings, `txHash` null
+ * when the tx was not sent, `at` the time the node recorded it (ISO 8601).
+ */
+export type L1TxReport = StreamL1Tx;
 
 export interface L1ActivityOptions {
   readonly log: Logger;
