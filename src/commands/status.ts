@@ -1,9 +1,12 @@
+import { describeL1Tx, l1TxSubject } from '../rpc/l1-tx-text.js';
+import type { StreamL1 } from '../rpc/node-stream-event.js';
+import { formatEth } from '../ui/text-format.js';
 import { resolveAdminKey } from './_lib/admin-key.js';
 import { BaseCommand } from './_lib/base-command.js';
 import { CliError } from './_lib/cli-error.js';
 import { adminUrlFlag, apiKeyFlag, fullFlag, nodeUrlFlag, timeoutFlag } from './_lib/connection-flags.js';
 import { EXIT_CODES } from './_lib/exit-codes.js';
-import { formatEth, keyValues, shortHex } from './_lib/human-format.js';
+import { keyValues, shortHex } from './_lib/human-format.js';
 import { NodeConnection } from './_lib/node-connection.js';
 import { wireOf } from './_lib/wire-json.js';
 
@@ -14,16 +17,8 @@ interface StatusBody {
   readonly notReadyReason?: unknown;
   readonly sync?: { readonly state?: string; readonly pausedBy?: readonly string[] };
   readonly follower?: { readonly upstream?: string; readonly behind?: number };
-  /** Present when the node runs with an L1 (docs/l1.md). */
-  readonly l1?: {
-    readonly chainId?: number;
-    readonly rpcUrl?: string;
-    readonly blockNumber?: number;
-    readonly rollupAddress?: string;
-    readonly publisher?: { readonly address?: string; readonly balanceWei?: string };
-    readonly reachable?: boolean;
-    readonly lastError?: string;
-  };
+  /** Present when the node runs with an L1 (docs/l1.md); a part may be missing (an older node). */
+  readonly l1?: Partial<StreamL1>;
 }
 
 /** The `l1` line: chain, latest block, rollup, publisher balance; or why the L1 does not answer. */
@@ -33,7 +28,17 @@ function l1Line(l1: NonNullable<StatusBody['l1']>, full: boolean): string {
   const balance = l1.publisher?.balanceWei !== undefined ? formatEth(l1.publisher.balanceWei) : '-';
   return (
     `${where}, block ${l1.blockNumber ?? '-'}; rollup ${shortHex(l1.rollupAddress ?? '-', full)}; ` +
-    `publisher ${shortHex(l1.publisher?.address ?? '-', full)} ${balance}`
+    `publisher ${shortHex(l1.publisher?.address ?? '-', full)}${l1.publisher?.lowBalance ? ' LOW' : ''} ${balance}`
+  );
+}
+
+/** The `l1 txs` line: the publisher's last proposal and proof (none yet before the first). */
+function l1TxsLine(l1: NonNullable<StatusBody['l1']>, full: boolean): string | undefined {
+  if (l1.lastProposal === undefined && l1.lastProof === undefined) return undefined;
+  const hex = (h: string) => shortHex(h, full);
+  return (
+    `last proposal: ${l1.lastProposal ? describeL1Tx(l1.lastProposal, hex) : 'none yet'}, ` +
+    `last proof: ${l1.lastProof ? describeL1Tx(l1.lastProof, hex) : 'none yet'}`
   );
 }
 
@@ -119,10 +124,25 @@ export default class Status extends BaseCommand {
             : undefined,
         ],
         ['l1', l1 ? l1Line(l1, flags.full) : undefined],
+        ['l1 txs', l1 ? l1TxsLine(l1, flags.full) : undefined],
         ['admin', `${flags['admin-url']}  ${admin.summary}`],
       ]),
     );
     if (l1?.reachable === false) this.warning(`the node's L1 ${l1.rpcUrl} does not answer: ${l1.lastError}`);
+    if (l1?.publisher?.lowBalance && l1.publisher.balanceWei !== undefined) {
+      this.warning(
+        `the L1 publisher ${l1.publisher.address} holds ${formatEth(l1.publisher.balanceWei)}, less than one ` +
+          'proposal may cost: send it ETH, or proposals and proofs fail (docs/l1.md, Monitoring)',
+      );
+    }
+    for (const tx of [l1?.lastProposal, l1?.lastProof]) {
+      if (tx && !tx.ok) {
+        this.warning(
+          `the last L1 ${tx.kind === 'propose' ? 'proposal' : 'proof'} (${l1TxSubject(tx)}) failed: ` +
+            `${tx.error ?? 'no reason given'}; the node retries`,
+        );
+      }
+    }
     if (!admin.reachable) this.warning(`the admin listener ${flags['admin-url']} does not answer`);
     else if (admin.keyAccepted === false) {
       this.warning(

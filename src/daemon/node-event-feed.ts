@@ -4,6 +4,7 @@ import type {
   NodeStreamEvent,
   SnapshotEvent,
   StreamBlock,
+  StreamL1,
   StreamPool,
   StreamProduction,
   StreamSyncProgress,
@@ -13,6 +14,7 @@ import type {
 import type { EventFeed } from '../rpc/server/event-stream.js';
 import type { Chain } from './chain/chain.js';
 import type { NodeConfig } from './config/settings.js';
+import type { L1Status } from './l1/l1-monitor.js';
 import type { Clock } from './lifecycle/clock.js';
 import type { Mempool } from './mempool/mempool.js';
 import type { NodeEvents, PoolChange } from './node-events.js';
@@ -32,6 +34,8 @@ export interface NodeEventFeedSources {
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
   readonly sync: UpstreamBlockSource | undefined;
+  /** The node's L1, when it runs with one: its status, and word when that changes (each poll, each tx). */
+  readonly l1: { status(): L1Status | undefined; onStatus(listener: () => void): () => void } | undefined;
   readonly events: NodeEvents;
 }
 
@@ -101,6 +105,7 @@ export class NodeEventFeed implements EventFeed {
       ...(sync ? { sync: sync.status() } : {}),
       snapshotUpload: operations.snapshotStatus(),
       validators: this.validators(),
+      ...this.l1(),
       recentBlocks: this.recentBlocks(),
     };
   }
@@ -134,6 +139,21 @@ export class NodeEventFeed implements EventFeed {
         this.schedulePool();
       }),
     );
+    const l1 = this.node.l1;
+    if (l1) {
+      this.detach.push(
+        l1.onStatus(() => {
+          const { l1: status } = this.l1();
+          if (status) this.emit({ type: 'l1', at: this.now(), l1: status });
+        }),
+      );
+    }
+  }
+
+  /** The L1's status as the stream carries it, once there is one. */
+  private l1(): { l1?: StreamL1 } {
+    const status = this.node.l1?.status();
+    return status ? { l1: status } : {};
   }
 
   private release(): void {

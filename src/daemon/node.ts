@@ -304,7 +304,7 @@ export class L2Node {
       events: this.events,
       sequencer: this.sequencer,
       follower: this.sync !== undefined,
-      ...(l1 ? { l1: () => l1.status() } : {}),
+      ...(l1 ? { l1 } : {}),
       startedAt: this.startedAt,
     });
     this.metrics = new MetricsService({
@@ -361,6 +361,7 @@ export class L2Node {
         operations: this.operations,
         validators: this.validators,
         sync: this.sync,
+        l1,
         events: this.events,
       }),
       observeCall: config.metricsPort === undefined ? undefined : (call) => metrics.observeRpc(call),

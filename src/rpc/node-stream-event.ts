@@ -153,6 +153,46 @@ export interface StreamValidators {
   readonly recentSlots: readonly StreamValidatorSlot[];
 }
 
+/** One L1 tx of the node's publisher: a checkpoint proposal or an epoch proof (bigints as decimal strings). */
+export interface StreamL1Tx {
+  readonly kind: 'propose' | 'proof';
+  /** False: reverted, dropped, or not sent. */
+  readonly ok: boolean;
+  /** Null when it could not be sent. */
+  readonly txHash: string | null;
+  readonly checkpoint?: number;
+  readonly epoch?: number;
+  readonly fromCheckpoint?: number;
+  readonly toCheckpoint?: number;
+  readonly l1BlockNumber?: string;
+  readonly gasUsed?: string;
+  readonly blobGasUsed?: string;
+  readonly effectiveGasPriceWei?: string;
+  /** Why it failed, one line. */
+  readonly error?: string;
+  readonly seconds: number;
+  /** When the node recorded it (ISO 8601). */
+  readonly at: string;
+}
+
+/** The node's L1 (--l1 anvil, --l1-rpc-urls), as GET /status `l1` shows it (docs/l1.md, Monitoring). */
+export interface StreamL1 {
+  readonly chainId: number;
+  /** Scheme, host and port only. */
+  readonly rpcUrl: string;
+  readonly rollupAddress: string;
+  readonly registryAddress: string;
+  /** The account that publishes; its balance in wei (decimal) and whether it is under one proposal's cost. */
+  readonly publisher: { readonly address: string; readonly balanceWei?: string; readonly lowBalance?: boolean };
+  readonly reachable: boolean;
+  readonly blockNumber?: number;
+  readonly blockTimestamp?: number;
+  readonly lastError?: string;
+  readonly checkedAt?: string;
+  readonly lastProposal: StreamL1Tx | null;
+  readonly lastProof: StreamL1Tx | null;
+}
+
 interface StreamEventBase<T extends string> {
   readonly type: T;
   /** When the node emitted it, ms since the Unix epoch (the node's clock). */
@@ -169,6 +209,8 @@ export interface SnapshotEvent extends StreamEventBase<'snapshot'> {
   readonly sync?: StreamSyncProgress;
   readonly snapshotUpload: StreamSnapshotUpload;
   readonly validators: StreamValidators;
+  /** With an L1 only, once the node has read it. */
+  readonly l1?: StreamL1;
   /** The latest blocks, oldest first. */
   readonly recentBlocks: readonly StreamBlock[];
 }
@@ -226,6 +268,11 @@ export interface ValidatorSlotEvent extends StreamEventBase<'validatorSlot'> {
   readonly result: StreamValidatorSlot;
 }
 
+/** The L1 was polled (every few seconds), or the publisher recorded a tx. */
+export interface L1Event extends StreamEventBase<'l1'> {
+  readonly l1: StreamL1;
+}
+
 export type NodeStreamEvent =
   | SnapshotEvent
   | BlockEvent
@@ -238,7 +285,8 @@ export type NodeStreamEvent =
   | ConfigEvent
   | SnapshotUploadEvent
   | RollbackEvent
-  | ValidatorSlotEvent;
+  | ValidatorSlotEvent
+  | L1Event;
 
 export type NodeStreamEventType = NodeStreamEvent['type'];
 
@@ -256,4 +304,5 @@ export const NODE_STREAM_EVENT_TYPES: readonly NodeStreamEventType[] = [
   'snapshotUpload',
   'rollback',
   'validatorSlot',
+  'l1',
 ];

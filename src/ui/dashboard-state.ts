@@ -2,6 +2,7 @@ import type { EventStreamState } from '../rpc/client/event-stream-client.js';
 import type {
   NodeStreamEvent,
   StreamBlock,
+  StreamL1,
   StreamNodeIdentity,
   StreamPool,
   StreamProduction,
@@ -25,6 +26,8 @@ export interface DashboardState {
   readonly sync?: StreamSyncProgress;
   readonly snapshotUpload?: StreamSnapshotUpload;
   readonly validators?: StreamValidators;
+  /** The node's L1, when it runs with one (absent on a node without, and until its first reading). */
+  readonly l1?: StreamL1;
   /** Latest blocks, oldest first. */
   readonly blocks: readonly StreamBlock[];
   readonly rates: RateHistory;
@@ -89,6 +92,7 @@ function applyEvent(state: DashboardState, event: NodeStreamEvent, at: number): 
         sync: event.sync,
         snapshotUpload: event.snapshotUpload,
         validators: event.validators,
+        l1: event.l1,
         blocks: event.recentBlocks.slice(-MAX_BLOCKS),
         rates: startRates(state.rates, at),
       };
@@ -124,6 +128,8 @@ function applyEvent(state: DashboardState, event: NodeStreamEvent, at: number): 
       return state;
     case 'snapshotUpload':
       return { ...state, snapshotUpload: event.snapshotUpload };
+    case 'l1':
+      return { ...state, l1: event.l1 };
     case 'validatorSlot': {
       const v = state.validators;
       if (!v) return state;

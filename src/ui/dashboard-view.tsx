@@ -4,6 +4,7 @@ import type { DashboardState } from './dashboard-state.js';
 import { type DashboardTab, FooterBar, type PendingConfirm } from './footer-bar.js';
 import { HeaderBar } from './header-bar.js';
 import { HelpPanel } from './help-panel.js';
+import { L1Panel } from './l1-panel.js';
 import { LogPanel } from './log-panel.js';
 import { MempoolPanel } from './mempool-panel.js';
 import { averageRate } from './rate-history.js';
@@ -102,14 +103,16 @@ function Overview({
       flexGrow={grow}
     />,
   ];
+  const l1 = state.l1;
   if (!wide) {
     // Narrow terminals: the essentials stacked; the other tabs hold the rest.
-    const blocksRows = rows - 3 * 7;
+    const blocksRows = rows - (l1 ? 4 : 3) * 7;
     return (
       <Box flexDirection="column">
         {top[1]}
         {top[0]}
         {top[2]}
+        {l1 ? <L1Panel l1={l1} /> : null}
         {blocksRows >= 5 ? <BlocksPanel blocks={state.blocks} rows={blocksRows - 4} height={blocksRows} /> : null}
       </Box>
     );
@@ -124,6 +127,7 @@ function Overview({
       {middle >= 5 ? (
         <Box height={middle}>
           <BlocksPanel blocks={state.blocks} rows={middle - 4} flexGrow={3} height={middle} />
+          {l1 ? <L1Panel l1={l1} flexGrow={3} height={middle} /> : null}
           <ValidatorsPanel validators={state.validators} rows={middle - 6} flexGrow={2} height={middle} />
         </Box>
       ) : null}

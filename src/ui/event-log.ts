@@ -1,10 +1,13 @@
+import { describeL1Tx } from '../rpc/l1-tx-text.js';
 import type {
   NodeStreamEvent,
+  StreamL1,
+  StreamL1Tx,
   StreamSnapshotUpload,
   StreamSyncProgress,
   StreamTips,
 } from '../rpc/node-stream-event.js';
-import { abbreviateHex, formatCount } from './text-format.js';
+import { abbreviateHex, formatCount, formatEth } from './text-format.js';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -21,6 +24,7 @@ export interface LogContext {
   readonly tips?: StreamTips;
   readonly sync?: StreamSyncProgress;
   readonly snapshotUpload?: StreamSnapshotUpload;
+  readonly l1?: StreamL1;
 }
 
 /**
@@ -101,6 +105,8 @@ export function describeEvent(event: NodeStreamEvent, before: LogContext, at: nu
           (event.rederived ? ', world state and pool re-derived' : ''),
         'warn',
       );
+    case 'l1':
+      return describeL1Change(event.l1, before.l1, line);
     case 'validatorSlot': {
       const r = event.result;
       const missed = r.status === 'checkpoint-missed' || r.status === 'blocks-missed';
@@ -110,4 +116,45 @@ export function describeEvent(event: NodeStreamEvent, before: LogContext, at: nu
       );
     }
   }
+}
+
+/**
+ * What changed on the L1, in one line: it went down or came back, the publisher ran low or was funded, a new
+ * proposal or proof (a failed one as an error). A poll that only read a new block says nothing.
+ */
+function describeL1Change(
+  now: StreamL1,
+  was: StreamL1 | undefined,
+  line: (text: string, level?: LogLevel) => LogLine,
+): LogLine | undefined {
+  const parts: { text: string; level: LogLevel }[] = [];
+  if (was && now.reachable !== was.reachable) {
+    parts.push(
+      now.reachable
+        ? { text: `L1 reachable again at block ${formatCount(now.blockNumber)}`, level: 'info' }
+        : { text: `L1 unreachable: ${now.lastError ?? 'no answer'} (the node keeps retrying)`, level: 'error' },
+    );
+  }
+  const balance = now.publisher.balanceWei;
+  if (balance !== undefined && now.publisher.lowBalance && !was?.publisher.lowBalance) {
+    parts.push({ text: `L1 publisher low on ETH: ${formatEth(balance)}, under one proposal's cost`, level: 'warn' });
+  } else if (balance !== undefined && !now.publisher.lowBalance && was?.publisher.lowBalance) {
+    parts.push({ text: `L1 publisher funded again: ${formatEth(balance)}`, level: 'info' });
+  }
+  for (const [tx, before] of [
+    [now.lastProposal, was?.lastProposal],
+    [now.lastProof, was?.lastProof],
+  ] as const) {
+    if (tx && !sameTx(tx, before)) {
+      const kind = tx.kind === 'propose' ? 'proposal' : 'proof';
+      parts.push({ text: `L1 ${kind}: ${describeL1Tx(tx, (h) => abbreviateHex(h))}`, level: tx.ok ? 'info' : 'error' });
+    }
+  }
+  if (parts.length === 0) return undefined;
+  const level = (['error', 'warn', 'info'] as const).find((l) => parts.some((p) => p.level === l)) as LogLevel;
+  return line(parts.map((p) => p.text).join('; '), level);
+}
+
+function sameTx(a: StreamL1Tx, b: StreamL1Tx | null | undefined): boolean {
+  return b !== null && b !== undefined && a.at === b.at && a.txHash === b.txHash;
 }

@@ -38,6 +38,14 @@ export function abbreviateHex(value: string, head = 6, tail = head, minDigits = 
   return `${value.slice(0, 2 + head)}…${value.slice(-tail)}`;
 }
 
+/** Wei (a decimal string) as ETH with up to 4 decimals, rounded down: "9999.9876 ETH" (dashboard, `l2node status`). */
+export function formatEth(wei: string): string {
+  const value = BigInt(wei);
+  const whole = value / 10n ** 18n;
+  const fraction = ((value % 10n ** 18n) / 10n ** 14n).toString().padStart(4, '0').replace(/0+$/, '');
+  return `${whole}${fraction ? `.${fraction}` : ''} ETH`;
+}
+
 /** Local wall-clock time of a ms timestamp, "HH:MM:SS". */
 export function clockTime(ms: number): string {
   const d = new Date(ms);

@@ -23,9 +23,11 @@ interface L1Status {
   blockNumber?: number;
   rollupAddress: string;
   registryAddress: string;
-  publisher: { address: string; balanceWei?: string };
+  publisher: { address: string; balanceWei?: string; lowBalance?: boolean };
   reachable: boolean;
   lastError?: string;
+  lastProposal: { kind: string } | null;
+  lastProof: { kind: string } | null;
 }
 
 const dataDirectory = mkdtempSync(join(tmpdir(), 'l2node-l1-anvil-'));
@@ -144,6 +146,11 @@ describe('l2node start --l1 anvil', () => {
       publisher: { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
       reachable: true,
     });
+    // 10^4 ETH is far above one proposal's cost.
+    expect(first.publisher.lowBalance).toBe(false);
+    // The publisher's last txs: null until it sent one, then a proposal and a proof.
+    expect(first.lastProposal === null || first.lastProposal.kind === 'propose').toBe(true);
+    expect(first.lastProof === null || first.lastProof.kind === 'proof').toBe(true);
     expect(first.publisher.balanceWei).toMatch(/^[1-9][0-9]*$/);
     expect(BigInt(first.publisher.balanceWei as string)).toBeLessThan(10n ** 22n);
     expect(BigInt(first.publisher.balanceWei as string)).toBe(
@@ -162,13 +169,57 @@ describe('l2node start --l1 anvil', () => {
     expect(json.result.l1).toMatchObject({ chainId: 31337, rollupAddress: addresses.rollupAddress, reachable: true });
     const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
     expect(human.stdout).toMatch(/^l1\s+chain 31337 at http:\/\/127\.0\.0\.1:\d+, block \d+; rollup 0x.*ETH$/m);
+    expect(human.stdout).toMatch(
+      /^l1 txs\s+last proposal: (none yet|checkpoint \d+ .+), last proof: (none yet|epoch .+)$/m,
+    );
+
+    // The dashboard's snapshot carries the same L1 (its L1 panel draws it).
+    const dashboard = await runCli(['dashboard', '--once', '--json', '--admin-url', node.adminUrl]);
+    expect(dashboard.code).toBe(0);
+    expect((JSON.parse(dashboard.stdout) as { result: { l1: L1Status } }).result.l1).toMatchObject({
+      chainId: 31337,
+      rollupAddress: addresses.rollupAddress,
+      publisher: { address: first.publisher.address, lowBalance: false },
+    });
 
     const metricsUrl = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
     const text = await (await fetch(metricsUrl)).text();
     expect(text).toMatch(/^l2node_l1_up 1$/m);
     expect(Number(/^l2node_l1_block_number (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
     expect(Number(/^l2node_l1_publisher_balance_eth (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(9000);
+    // The publisher's tx series exist from the start, one per kind and outcome.
+    expect(text).toMatch(/^l2node_l1_txs_total\{kind="propose",outcome="ok"\} \d+$/m);
+    expect(text).toMatch(/^l2node_l1_txs_total\{kind="proof",outcome="failed"\} \d+$/m);
   }, 30_000);
+
+  it('a publisher out of ETH is warned about once (log, GET /status, `l2node status`), and once when funded again', async () => {
+    const publisher = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+    const setBalance = (wei: bigint) =>
+      (l1 as unknown as { request(a: { method: string; params: unknown[] }): Promise<unknown> }).request({
+        method: 'anvil_setBalance',
+        params: [publisher, `0x${wei.toString(16)}`],
+      });
+    const funded = await l1.getBalance({ address: publisher });
+    const isLow = (l: LogLine) => String(l.msg).startsWith(`L1 publisher ${publisher} holds`);
+    await setBalance(10n ** 15n);
+    try {
+      const low = await node.waitForLog(isLow, 15_000);
+      expect(low.level).toBe(40);
+      expect(low.msg).toContain('holds 0.001 ETH, under the 0.015 ETH one proposal may cost');
+      const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status };
+      expect(status.l1.publisher).toMatchObject({ balanceWei: '1000000000000000', lowBalance: true });
+      const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+      expect(human.stdout).toMatch(/^l1\s+.*publisher 0xf39fd6e5…b92266 LOW 0\.001 ETH$/m);
+      expect(human.stderr).toContain(`the L1 publisher ${publisher} holds 0.001 ETH, less than one proposal may cost`);
+      // The next polls (every 3 s) do not warn again.
+      await new Promise((r) => setTimeout(r, 4000));
+      expect(node.logs().filter(isLow)).toHaveLength(1);
+    } finally {
+      await setBalance(funded);
+    }
+    const back = await node.waitForLog((l) => String(l.msg).startsWith(`L1 publisher ${publisher} is funded again`));
+    expect(back.level).toBe(30);
+  }, 40_000);
 
   it('a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry', async () => {
     const other = await spawnNode({

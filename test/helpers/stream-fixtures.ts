@@ -2,7 +2,14 @@
  * Event stream messages for tests of the stream server, its client and the dashboard: a snapshot of a small dev
  * node and the events that follow it, with anything overridable.
  */
-import type { NodeStreamEvent, SnapshotEvent, StreamBlock, StreamTips } from '../../src/rpc/node-stream-event.js';
+import type {
+  NodeStreamEvent,
+  SnapshotEvent,
+  StreamBlock,
+  StreamL1,
+  StreamL1Tx,
+  StreamTips,
+} from '../../src/rpc/node-stream-event.js';
 
 export const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 
@@ -57,4 +64,42 @@ export function sampleSnapshot(overrides: Partial<SnapshotEvent> = {}): Snapshot
 
 export function blockEvent(n: number, at: number, overrides: Partial<StreamBlock> = {}): NodeStreamEvent {
   return { type: 'block', at, block: streamBlock(n, overrides) };
+}
+
+export const ROLLUP = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+export const PUBLISHER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
+/** The L1 of a node on anvil: reachable, a funded publisher, nothing sent yet. */
+export function sampleL1(overrides: Partial<StreamL1> = {}): StreamL1 {
+  return {
+    chainId: 31337,
+    rpcUrl: 'http://127.0.0.1:8545',
+    rollupAddress: ROLLUP,
+    registryAddress: '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512',
+    publisher: { address: PUBLISHER, balanceWei: '9999986113012345678901', lowBalance: false },
+    reachable: true,
+    blockNumber: 1234,
+    blockTimestamp: Math.floor(T0 / 1000),
+    checkedAt: new Date(T0).toISOString(),
+    lastProposal: null,
+    lastProof: null,
+    ...overrides,
+  };
+}
+
+/** A proposal of `checkpoint` that landed in L1 block `l1Block`. */
+export function proposalTx(checkpoint: number, l1Block: number, overrides: Partial<StreamL1Tx> = {}): StreamL1Tx {
+  return {
+    kind: 'propose',
+    ok: true,
+    txHash: hash(0xab00 + checkpoint),
+    checkpoint,
+    l1BlockNumber: String(l1Block),
+    gasUsed: '251000',
+    blobGasUsed: '131072',
+    effectiveGasPriceWei: '1000000000',
+    seconds: 1.2,
+    at: new Date(T0).toISOString(),
+    ...overrides,
+  };
 }

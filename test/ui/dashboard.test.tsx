@@ -6,7 +6,7 @@ import type { EventStreamState } from '../../src/rpc/client/event-stream-client.
 import type { NodeStreamEvent } from '../../src/rpc/node-stream-event.js';
 import { Dashboard, type DashboardActions, type DashboardSource } from '../../src/ui/dashboard.js';
 import { waitForFrame } from '../helpers/ink-frames.js';
-import { blockEvent, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
+import { blockEvent, proposalTx, sampleL1, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
 
 /** The dashboard app with a source and actions the test drives: what the keys do and what the screen says. */
 const URL = 'ws://127.0.0.1:8880/events';
@@ -185,6 +185,53 @@ describe('Dashboard', () => {
     expect(n.split('\n').find((l) => l.includes('L2 tips'))).not.toContain('Mempool');
     expect(Math.max(...n.split('\n').map((l) => l.length))).toBeLessThanOrEqual(70);
     expect(n.split('\n').length).toBeLessThanOrEqual(45);
+  });
+
+  it('shows no L1 panel for a node without an L1', async () => {
+    const { source, lastFrame } = mount();
+    source.connect();
+    const text = await waitForFrame(
+      lastFrame,
+      (t) => t.includes(' SYNCED ') && t.includes('Recent blocks'),
+      'the snapshot',
+    );
+    expect(text).not.toMatch(/╭─*\s*L1\b|│ L1 /);
+    expect(text).not.toContain('rollup 0x');
+  });
+
+  it("shows the node's L1, follows its polls, and logs a failed proposal and a publisher low on ETH", async () => {
+    const { source, lastFrame } = mount({ columns: 120, rows: 44 });
+    source.state({ status: 'open', url: URL });
+    source.push(sampleSnapshot({ l1: sampleL1() }));
+    let text = await waitForFrame(lastFrame, (t) => t.includes('● reachable'), 'the L1 panel');
+    expect(text).toContain('chain 31337 · block 1,234');
+    expect(text).toContain('rollup 0x5fbdb2…180aa3');
+    expect(text).toContain('proposal: --');
+
+    source.push({ type: 'l1', at: T0 + 1000, l1: sampleL1({ blockNumber: 1240, lastProposal: proposalTx(12, 1239) }) });
+    text = await waitForFrame(lastFrame, (t) => t.includes('block 1,240'), 'the next poll');
+    expect(text).toContain('proposal: checkpoint 12 in L1 block 1239');
+    expect(text).toContain('L1 proposal: checkpoint 12 in L1 block 1239');
+
+    const failed = proposalTx(13, 0, { ok: false, l1BlockNumber: undefined, error: 'insufficient funds for gas' });
+    source.push({
+      type: 'l1',
+      at: T0 + 2000,
+      l1: sampleL1({
+        blockNumber: 1243,
+        publisher: { ...sampleL1().publisher, balanceWei: '1000000000000000', lowBalance: true },
+        lastProposal: failed,
+      }),
+    });
+    text = await waitForFrame(lastFrame, (t) => t.includes('block 1,243'), 'the low balance');
+    expect(text).toContain('0.001 ETH LOW');
+    expect(text).toContain('L1 publisher low on ETH: 0.001 ETH');
+    expect(text).toContain('L1 proposal: checkpoint 13 FAILED');
+    source.push({ type: 'l1', at: T0 + 3000, l1: sampleL1({ blockNumber: 1246, lastProposal: failed }) });
+    text = await waitForFrame(lastFrame, (t) => t.includes('block 1,246'), 'the funded publisher');
+    expect(text).toContain('L1 publisher funded again: 9999.9861 ETH');
+    // A failed proposal is logged once, not once per poll.
+    expect(text.match(/checkpoint 13 FAILED/g)).toHaveLength(2);
   });
 
   it('q quits and closes its source', async () => {

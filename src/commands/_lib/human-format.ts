@@ -39,11 +39,3 @@ export function formatTimestamp(seconds: string | number | bigint): string {
 export function indentJson(value: unknown, indent = 2): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), indent);
 }
-
-/** A wei amount (a decimal string) as ETH with up to 4 decimals, rounded down: "9999.9876 ETH". */
-export function formatEth(wei: string): string {
-  const value = BigInt(wei);
-  const whole = value / 10n ** 18n;
-  const fraction = ((value % 10n ** 18n) / 10n ** 14n).toString().padStart(4, '0').replace(/0+$/, '');
-  return `${whole}${fraction ? `.${fraction}` : ''} ETH`;
-}

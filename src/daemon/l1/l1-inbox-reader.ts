@@ -61,7 +61,11 @@ export class L1InboxReader {
         strict: true,
       });
       for (const log of logs) {
-        found.push({ index: log.args.index, leaf: BigInt(log.args.hash), checkpoint: Number(log.args.checkpointNumber) });
+        found.push({
+          index: log.args.index,
+          leaf: BigInt(log.args.hash),
+          checkpoint: Number(log.args.checkpointNumber),
+        });
       }
     }
     this.o.db.transaction(() => {

@@ -1,10 +1,11 @@
+import type { PublicClient, WalletClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { AnvilProcess } from './anvil-process.js';
 import { attachL1 } from './attach-l1.js';
-import type { PublicClient, WalletClient } from 'viem';
+import { L1Activity } from './l1-activity.js';
 import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient, l1WalletClient } from './l1-client.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1DeploymentRepository } from './l1-deployment-repository.js';
@@ -51,7 +52,10 @@ export function hasL1(config: L1Config): boolean {
  */
 export class L1Service implements Service {
   readonly name = 'l1';
+  /** The publisher's proposals and proofs: it records each outcome here (logs, GET /status, metrics). */
+  readonly activity: L1Activity;
   private readonly anvil: AnvilProcess | undefined;
+  private readonly statusListeners = new Set<() => void>();
   private found: L1Deployment | undefined;
   private url: string | undefined;
   private publicClient: PublicClient | undefined;
@@ -60,6 +64,8 @@ export class L1Service implements Service {
 
   constructor(private readonly o: L1ServiceOptions) {
     const { config } = o;
+    this.activity = new L1Activity({ log: o.log });
+    this.activity.onRecord(() => this.statusChanged());
     this.anvil =
       config.l1 === 'anvil'
         ? new AnvilProcess({ dataDirectory: config.dataDirectory, chainId: config.l1ChainId, log: o.log })
@@ -96,6 +102,16 @@ export class L1Service implements Service {
   /** What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached. */
   status(): L1Status | undefined {
     return this.monitor?.status();
+  }
+
+  /** Tells `listener` whenever `status()` may have changed (a poll, a recorded tx); returns the unsubscribe. */
+  onStatus(listener: () => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private statusChanged(): void {
+    for (const listener of this.statusListeners) listener();
   }
 
   async start(): Promise<void> {
@@ -148,16 +164,14 @@ export class L1Service implements Service {
       registryAddress: d.addresses.registryAddress,
       publisherAddress: publisher.address.toLowerCase() as `0x${string}`,
       intervalMs: L1_POLL_INTERVAL_MS,
+      activity: this.activity,
+      onPoll: () => this.statusChanged(),
       log,
     });
     this.monitor.start();
     log.info(
       { rpcUrl: this.url, chainId: d.chainId, rollup: d.addresses.rollupAddress, rollupVersion: d.rollupVersion },
       `L1 chain ${d.chainId} at ${this.url}: rollup ${d.addresses.rollupAddress} (version ${d.rollupVersion})`,
-    );
-    log.warn(
-      'checkpoints, proofs, L1-to-L2 messages and min fees still come from the settlement stand-in: nothing is ' +
-        'proposed to the rollup yet (docs/l1.md)',
     );
   }
 

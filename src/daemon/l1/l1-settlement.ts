@@ -1,5 +1,5 @@
 import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
-import { type Hex, parseEventLogs, type PublicClient, type WalletClient } from 'viem';
+import { type Hex, type PublicClient, parseEventLogs, type WalletClient } from 'viem';
 import { blockBlobFields, checkpointEndMarker } from '../../core/blob/blob-fields.js';
 import { CheckpointHeader } from '../../core/block/checkpoint-header.js';
 import { EthAddress } from '../../core/eth-address.js';
@@ -175,7 +175,10 @@ export class L1Settlement implements SettlementLayer, Service {
     });
     if (onL1.toLowerCase() !== word(archiveRoot).toLowerCase()) return undefined;
     const block = await this.o.client.getBlock({ blockNumber: log.blockNumber });
-    this.o.log.info({ checkpoint: n, l1Block: log.blockNumber }, `checkpoint ${n} is on L1 already (L1 block ${log.blockNumber})`);
+    this.o.log.info(
+      { checkpoint: n, l1Block: log.blockNumber },
+      `checkpoint ${n} is on L1 already (L1 block ${log.blockNumber})`,
+    );
     return { blockNumber: log.blockNumber, timestamp: block.timestamp, blockHash: log.blockHash };
   }
 
@@ -395,7 +398,9 @@ export class L1Settlement implements SettlementLayer, Service {
       const endRow = store.checkpoints.get(end);
       if (!endRow) throw new L1TxError(`checkpoint ${end} is not in the node's store`);
       const previousArchive =
-        start === 1 ? chain.worldState.getGenesisArchive().root.toBuffer() : store.checkpoints.get(start - 1)?.archiveRoot;
+        start === 1
+          ? chain.worldState.getGenesisArchive().root.toBuffer()
+          : store.checkpoints.get(start - 1)?.archiveRoot;
       if (!previousArchive) throw new L1TxError(`checkpoint ${start - 1} is not in the node's store`);
       const batch = await this.o.kzg.epochBlobBatchAsync(payloads);
       const publisher = this.o.wallet.account?.address ?? '0x0000000000000000000000000000000000000000';

@@ -14,7 +14,11 @@ import type { L1TxKind, L1TxOutcome } from './l1-activity.js';
 export interface L1TxRequest {
   readonly kind: L1TxKind;
   readonly data: Hex;
-  readonly blobs?: { readonly blobs: readonly Uint8Array[]; readonly versionedHashes: readonly Hex[]; readonly kzg: Kzg };
+  readonly blobs?: {
+    readonly blobs: readonly Uint8Array[];
+    readonly versionedHashes: readonly Hex[];
+    readonly kzg: Kzg;
+  };
   /** Give up waiting for the receipt after this many ms (a proposal is worthless once its slot is over). */
   readonly timeoutMs: number;
 }
@@ -47,7 +51,9 @@ export class L1TxSender {
     },
   ) {}
 
-  async send(req: L1TxRequest): Promise<{ receipt: TransactionReceipt; outcome: Omit<L1TxOutcome, 'kind' | 'seconds'> }> {
+  async send(
+    req: L1TxRequest,
+  ): Promise<{ receipt: TransactionReceipt; outcome: Omit<L1TxOutcome, 'kind' | 'seconds'> }> {
     const { client, wallet, rollup } = this.o;
     const account = wallet.account;
     if (!account) throw new L1TxError('the publisher has no account');

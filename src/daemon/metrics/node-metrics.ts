@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RPC_ERROR_CODES } from '../../rpc/errors.js';
 import { RPC_METHODS } from '../../rpc/method-table.js';
 import type { Chain } from '../chain/chain.js';
+import { L1_TX_KINDS, type L1Activity, type L1TxOutcome } from '../l1/l1-activity.js';
 import type { L1Status } from '../l1/l1-monitor.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { TxDropReason } from '../mempool/tx-pool.js';
@@ -30,13 +31,15 @@ export interface NodeMetricsSources {
   readonly sequencer: Sequencer | undefined;
   /** A follower (--sync-from): the distance to its upstream is measured. */
   readonly follower: boolean;
-  /** The L1's latest reading, when the node runs with one (--l1 anvil, --l1-rpc-urls). */
-  readonly l1?: () => L1Status | undefined;
+  /** The node's L1, when it runs with one (--l1 anvil, --l1-rpc-urls): its latest reading, its publisher's txs. */
+  readonly l1?: { status(): L1Status | undefined; readonly activity: L1Activity };
   readonly startedAt: Date;
 }
 
 /** Latency buckets in seconds, from 0.5 ms to 10 s. */
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** An L1 tx's seconds, from building it to its receipt: a block or a few (12 s on mainnet, 1 s on a dev anvil). */
+const L1_TX_SECONDS_BUCKETS = [0.5, 1, 2, 4, 8, 12, 16, 24, 36, 48, 60, 120, 300];
 
 /** A label value outside the known set: one series for all of them, so no caller can add series at will. */
 const OTHER = 'other';
@@ -94,6 +97,7 @@ export class NodeMetrics {
   private readonly poolAdded: Counter;
   private readonly poolDropped: Counter<'reason'>;
   private readonly poolRejected: Counter<'code'>;
+  private readonly l1Txs: ((outcome: L1TxOutcome) => void) | undefined;
   private detach: (() => void)[] = [];
   private lastSnapshot: string | undefined;
   private scrape: Registry | undefined;
@@ -152,7 +156,7 @@ export class NodeMetrics {
       );
     }
     if (s.l1) {
-      const l1 = s.l1;
+      const l1 = () => s.l1?.status();
       gauge('l2node_l1_up', '1 while the L1 answers the monitor, 0 while it does not.', () =>
         l1()?.reachable === false ? 0 : 1,
       );
@@ -209,6 +213,32 @@ export class NodeMetrics {
       'Txs node_sendTx refused, by code (LOW_PRIORITY_FEE, INSUFFICIENT_FEE_PAYER_BALANCE, NULLIFIER_CONFLICT, TX_INVALID).',
       ['code'],
     );
+    if (s.l1) {
+      const txs = counter('l2node_l1_txs_total', 'L1 txs the publisher sent or tried, by kind and outcome.', [
+        'kind',
+        'outcome',
+      ]);
+      const gasUsed = counter('l2node_l1_gas_used_total', "L1 gas the publisher's txs used, by kind.", ['kind']);
+      const blobGasUsed = counter('l2node_l1_blob_gas_used_total', "Blob gas the publisher's proposals used.");
+      const txSeconds = new Histogram<'kind'>({
+        name: 'l2node_l1_tx_seconds',
+        help: 'Seconds from building an L1 tx to its receipt (or its failure), by kind.',
+        labelNames: ['kind'],
+        buckets: L1_TX_SECONDS_BUCKETS,
+        registers: [this.registry],
+      });
+      // Every series from the start, at 0: a rate over a fresh node is 0, not absent.
+      for (const kind of L1_TX_KINDS) {
+        for (const outcome of ['ok', 'failed']) txs.inc({ kind, outcome }, 0);
+        gasUsed.inc({ kind }, 0);
+      }
+      this.l1Txs = (o) => {
+        txs.inc({ kind: o.kind, outcome: o.ok ? 'ok' : 'failed' });
+        if (o.gasUsed !== undefined) gasUsed.inc({ kind: o.kind }, Number(o.gasUsed));
+        if (o.blobGasUsed !== undefined) blobGasUsed.inc(Number(o.blobGasUsed));
+        txSeconds.observe({ kind: o.kind }, o.seconds);
+      };
+    }
   }
 
   /** Subscribes to the chain, pool, sequencer and operations events. */
@@ -235,6 +265,8 @@ export class NodeMetrics {
       }),
     );
     if (sequencer) this.detach.push(sequencer.onBlockBuilt((b) => this.buildSeconds.observe(b.seconds)));
+    const { l1 } = this.s;
+    if (l1 && this.l1Txs) this.detach.push(l1.activity.onRecord(this.l1Txs));
   }
 
   detachAll(): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatEth } from '../../../../src/commands/_lib/human-format.js';
 import { redactRpcUrl } from '../../../../src/daemon/l1/l1-monitor.js';
+import { formatEth } from '../../../../src/ui/text-format.js';
 
 describe('redactRpcUrl', () => {
   it('keeps scheme, host and port; drops credentials, path, query and fragment (they may hold API keys)', () => {
