@@ -1,4 +1,5 @@
 import { MAX_PROCESSABLE_L2_GAS } from '../core/constants.js';
+import { EthAddress } from '../core/eth-address.js';
 import { rpcErrors } from '../rpc/errors.js';
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
@@ -11,14 +12,11 @@ import { DevTools } from './dev/dev-tools.js';
 import { loadDevState } from './dev/load-state.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
+import { BlobKzg } from './l1/blob-kzg.js';
 import { hasL1, L1Service } from './l1/l1-service.js';
 import { l1SettingsConflict } from './l1/l1-settings.js';
-import { EthAddress } from '../core/eth-address.js';
-import { BlobKzg } from './l1/blob-kzg.js';
 import { L1Settlement } from './l1/l1-settlement.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
-import type { SlotClock } from './sequencer/slot-clock.js';
-import type { ChainStore } from './store/chain-store.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
 import { ServiceRunner, StartupInterrupted } from './lifecycle/service-runner.js';
@@ -37,7 +35,9 @@ import { genesisFeeJuice } from './sequencer/genesis-funding.js';
 import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
+import type { SlotClock } from './sequencer/slot-clock.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
+import type { ChainStore } from './store/chain-store.js';
 import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
@@ -128,6 +128,11 @@ export class L2Node {
     );
     const conflict = l1SettingsConflict(config);
     if (conflict) throw new Error(conflict);
+    if (hasL1(config) && !config.syncFrom && (config.loadState || config.dumpState)) {
+      throw new Error(
+        "--load-state and --dump-state are for the dev stand-in: with an L1 the chain lives on the rollup, and the data directory (with the L1's state under l1/) is what restarts it",
+      );
+    }
     if (config.syncFrom && (config.loadState || config.dumpState)) {
       throw new Error(
         '--load-state and --dump-state are dev mode only: a follower (--sync-from) takes its chain from its upstream',
@@ -225,7 +230,7 @@ export class L2Node {
     this.feeModel = newFeeModel(db, config);
     const l1Settlement = this.l1Settlement;
     // On a real L1 the rollup says the min fee (getManaMinFeeAt over real L1 prices), not the simulated model.
-    if (l1Settlement) this.feeModel.useMinFeeSource(() => l1Settlement.currentMinFee());
+    if (l1Settlement) this.feeModel.setMinFeeSource(() => l1Settlement.currentMinFee());
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
       onPoolChange: (change) => this.events.emit('pool', change),
@@ -288,15 +293,17 @@ export class L2Node {
       now: () => this.clock.now(),
       log: logger.module('operations'),
     });
-    this.devTools = this.sequencer
-      ? new DevTools({
-          config,
-          db,
-          chain: this.chain,
-          exclusive: (fn) => this.operations.exclusive(fn),
-          log: logger.module('dev'),
-        })
-      : undefined;
+    // Time warps and snapshots are the dev stand-in's: with an L1 the chain and its time are the rollup's.
+    this.devTools =
+      this.sequencer && !this.l1Settlement
+        ? new DevTools({
+            config,
+            db,
+            chain: this.chain,
+            exclusive: (fn) => this.operations.exclusive(fn),
+            log: logger.module('dev'),
+          })
+        : undefined;
     const metrics = new NodeMetrics({
       chain,
       mempool: this.mempool,

@@ -57,6 +57,12 @@ export class ChainState {
     readonly sponsoredFpc: AztecAddress | undefined,
   ) {}
 
+  /**
+   * Whether L2 time is the L1 rollup's (a node that settles on an L1): slots cannot be retimed nor time warped,
+   * as checkpoints must land on L1 in their own slots.
+   */
+  timeFromL1 = false;
+
   static open(o: OpenChainOptions): ChainState {
     const { db, config, log } = o;
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
@@ -109,6 +115,7 @@ export class ChainState {
       prefunded,
       sponsoredFpcAddress(config),
     );
+    state.timeFromL1 = o.genesisTime !== undefined;
     const tips = chain.readTips();
     log.info(
       {
@@ -135,6 +142,11 @@ export class ChainState {
   }
 
   get devL1(): DevL1 {
+    if (!this.devL1OrUndefined && this.timeFromL1) {
+      throw new DevModeOnlyError(
+        `This node settles on a real L1: send L1-to-L2 messages to its Inbox contract ${this.chain.settlement.l1ContractAddresses().inboxAddress} (sendL2Message), or bridge through its FeeJuice portal (docs/l1.md)`,
+      );
+    }
     if (!this.devL1OrUndefined) {
       throw new DevModeOnlyError(
         `This node follows ${this.config.syncFrom}: it has no dev L1 stand-in; send L1-to-L2 messages to the node it follows`,
@@ -159,6 +171,7 @@ export class ChainState {
    * all read L2 time. Returns L2 time now (seconds).
    */
   increaseTime(seconds: number): number {
+    this.refuseOnL1('nodeDev_increaseTime');
     const target = Math.floor(this.slots.now() / 1000) + seconds;
     this.refuseBeforeLastBlock(target, 'nodeDev_increaseTime');
     this.slots.warpBy(seconds * 1000);
@@ -171,6 +184,7 @@ export class ChainState {
    * the last used one, and L2 time runs on from there. Not before the latest block's timestamp.
    */
   setNextBlockTimestamp(seconds: number): void {
+    this.refuseOnL1('nodeDev_setNextBlockTimestamp');
     this.refuseBeforeLastBlock(seconds, 'nodeDev_setNextBlockTimestamp');
     this.slots.warpTo(seconds, this.chain.lastUsedSlot() + 1);
     this.recordTime();
@@ -179,6 +193,14 @@ export class ChainState {
   /** Takes the slot timing and the time warp up again from the store (the dev chain reverted to a snapshot). */
   reloadTime(): void {
     this.slots.resume(recordedSlotEra(this.chain.store), this.chain.store.meta.get('timeWarpMs') ?? 0);
+  }
+
+  private refuseOnL1(method: string): void {
+    if (this.timeFromL1) {
+      throw new TimeWarpRefusedError(
+        `${method}: L2 time is the L1's on a node with an L1 (checkpoints must land in the rollup's slots); warp the L1 instead (anvil's evm_setNextBlockTimestamp) — docs/l1.md`,
+      );
+    }
   }
 
   private refuseBeforeLastBlock(seconds: number, method: string): void {

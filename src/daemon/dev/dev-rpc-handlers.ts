@@ -11,9 +11,14 @@ import { DevSnapshotLimitError, type DevTools, UnknownSnapshotError } from './de
  */
 export function devRpcHandlers(dev: DevTools | undefined, config: NodeConfig) {
   const tools = (): DevTools => {
-    if (!dev) {
+    if (!dev && config.syncFrom) {
       throw rpcErrors.unsupported(
         `This node follows ${config.syncFrom}: time, snapshots and reverts are dev mode only; use them on the node it follows`,
+      );
+    }
+    if (!dev) {
+      throw rpcErrors.unsupported(
+        'This node settles on a real L1: its chain and time follow the rollup, so time warps, snapshots and reverts are for the dev stand-in only (docs/l1.md)',
       );
     }
     return dev;

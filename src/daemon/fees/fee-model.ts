@@ -75,7 +75,7 @@ export class FeeModel implements BlockObserver {
    * On a real L1 the rollup decides the min fee (its getManaMinFeeAt, over real L1 prices and its own fee
    * headers): `source` answers it, and the model's simulated figure stands in only while it is not read yet.
    */
-  useMinFeeSource(source: () => bigint | undefined): void {
+  setMinFeeSource(source: () => bigint | undefined): void {
     this.minFeeSource = source;
   }
 

@@ -12,7 +12,7 @@ import { type RollbackResult, rollbackChain } from './chain-rollback.js';
 import { OperationLock } from './operation-lock.js';
 import { OperationsEvents } from './operations-events.js';
 import { type ProductionStatus, productionStatus } from './production-status.js';
-import { type ConfigChange, RuntimeConfig } from './runtime-config.js';
+import { type ConfigChange, ConfigUpdateError, RuntimeConfig } from './runtime-config.js';
 import { SyncControl } from './sync-control.js';
 
 export interface OperationsServiceOptions {
@@ -72,6 +72,11 @@ export class OperationsService implements Service {
 
   /** nodeAdmin_setConfig: all keys or none; the changes apply at once. */
   setConfig(partial: Readonly<Record<string, unknown>>): ConfigChange {
+    if ('slotDuration' in partial && this.o.chain.timeFromL1) {
+      throw new ConfigUpdateError([
+        `slotDuration is the L1 rollup's (${this.o.config.slotDuration} s) on a node with an L1: checkpoints must land in the rollup's slots`,
+      ]);
+    }
     const changed = this.config.set(partial);
     if (Object.keys(changed).length > 0) {
       this.o.log.info({ changed }, `config changed: ${Object.keys(changed).join(', ')}`);
