@@ -35,9 +35,8 @@ export class L1InboxReader {
 
   /** Brings the table up to L1 block `toBlock`. */
   async sync(toBlock: bigint): Promise<void> {
-    const { client, inbox } = this.o;
-    const state = await client.readContract({
-      address: inbox,
+    const state = await this.o.client.readContract({
+      address: this.o.inbox,
       abi: InboxAbi,
       functionName: 'getState',
       blockNumber: toBlock,
@@ -47,7 +46,23 @@ export class L1InboxReader {
       this.syncedTo = toBlock;
       return;
     }
-    if (this.syncedTo === undefined || total < this.o.messages.count()) this.restart();
+    // New messages are read from where the table stopped; a table that cannot be a prefix of the Inbox (it
+    // counts as many messages or more, yet the hashes differ: an L1 reorg) is read again from the start, and so
+    // is one whose new messages do not add up.
+    if (this.syncedTo === undefined || total <= this.o.messages.count()) this.restart();
+    if (await this.readUpTo(toBlock, total, state.rollingHash)) return;
+    this.restart();
+    if (await this.readUpTo(toBlock, total, state.rollingHash)) return;
+    this.restart();
+    this.o.log.warn(
+      { inboxTotal: total },
+      'the L1 Inbox changed while its messages were read (an L1 reorg): they are read again at the next poll',
+    );
+  }
+
+  /** Reads the MessageSent logs after the synced block up to `toBlock`; true when the table then matches L1. */
+  private async readUpTo(toBlock: bigint, total: number, rollingHash: `0x${string}`): Promise<boolean> {
+    const { client, inbox } = this.o;
     const from = (this.syncedTo ?? this.o.fromBlock - 1n) + 1n;
     const found: { index: bigint; leaf: bigint; checkpoint: number }[] = [];
     for (let start = from; start <= toBlock; start += LOG_RANGE) {
@@ -71,19 +86,12 @@ export class L1InboxReader {
     this.o.db.transaction(() => {
       for (const m of found) this.o.messages.insert(m);
     })();
-    if (this.o.messages.count() !== total || this.rollingHash() !== state.rollingHash) {
-      // What was read does not add up to the Inbox's state at that block: read everything again next time.
-      this.o.log.warn(
-        { messages: this.o.messages.count(), inboxTotal: total },
-        'the L1 Inbox changed under the node (an L1 reorg): its messages are read again',
-      );
-      this.syncedTo = undefined;
-      return;
-    }
+    if (this.o.messages.count() !== total || this.rollingHash() !== rollingHash) return false;
     if (found.length > 0) {
       this.o.log.info({ messages: found.length, total }, `read ${found.length} L1-to-L2 message(s) from the L1 Inbox`);
     }
     this.syncedTo = toBlock;
+    return true;
   }
 
   private restart(): void {
