@@ -39,6 +39,8 @@ export interface L1SettlementOptions {
   readonly log: Logger;
 }
 
+/** anvil's (and hardhat's) default chain id: a dev L1. */
+const ANVIL_CHAIN_ID = 31337;
 /** How often the node reads its L1 (ms): 4.1.2's local network polls its archiver every 500 ms. */
 const POLL_INTERVAL_MS = 500;
 /**
@@ -90,7 +92,7 @@ export class L1Settlement implements SettlementLayer, Service {
 
   constructor(private readonly o: L1SettlementOptions) {
     this.rollup = o.deployment.addresses.rollupAddress as Hex;
-    this.sender = new L1TxSender({ client: o.client, wallet: o.wallet, rollup: this.rollup });
+    this.sender = new L1TxSender({ client: o.client, wallet: o.wallet, rollup: this.rollup, log: o.log });
     this.inbox = new L1InboxReader({
       client: o.client,
       inbox: o.deployment.addresses.inboxAddress as Hex,
@@ -107,8 +109,39 @@ export class L1Settlement implements SettlementLayer, Service {
   }
 
   async start(): Promise<void> {
+    await this.warmUp();
     await this.poll();
     this.schedule();
+  }
+
+  /**
+   * On a dev L1 (chain id 31337: anvil), sends one empty blob tx to the publisher itself before the first
+   * proposal: anvil loads its KZG trusted setup on the first blob tx it receives, which takes about 2 s, enough to
+   * push the first proposal out of its slot. Elsewhere nothing is sent.
+   */
+  private async warmUp(): Promise<void> {
+    const { wallet, client } = this.o;
+    const account = wallet.account;
+    if (!account || this.o.deployment.chainId !== ANVIL_CHAIN_ID) return;
+    const started = performance.now();
+    try {
+      const blobs = this.o.kzg.checkpointBlobs([checkpointEndMarker(1)]);
+      const hash = await wallet.sendTransaction({
+        account,
+        chain: wallet.chain,
+        to: account.address,
+        blobs: blobs.blobs.map((b) => b as Uint8Array),
+        kzg: this.o.kzg.viemKzg(),
+        maxFeePerBlobGas: (await client.getBlobBaseFee()) * 2n + 1n,
+      });
+      await client.waitForTransactionReceipt({ hash, timeout: 10_000, pollingInterval: 250 });
+      this.o.log.debug({ ms: Math.round(performance.now() - started) }, 'the L1 publisher is warmed up');
+    } catch (err) {
+      this.o.log.debug(
+        { err: (err as Error).message },
+        'warming the L1 publisher up failed; the first proposal pays for it',
+      );
+    }
   }
 
   async stop(): Promise<void> {
@@ -123,6 +156,10 @@ export class L1Settlement implements SettlementLayer, Service {
   async publishCheckpoint(c: CheckpointPublication): Promise<L1PublishedData> {
     const started = performance.now();
     const blobs = this.blobsFor(c.blobFields);
+    this.o.log.debug(
+      { checkpoint: c.number, blobs: blobs.blobs.length, ms: Math.round(performance.now() - started) },
+      `checkpoint ${c.number}: ${blobs.blobs.length} blob(s) committed`,
+    );
     this.proposing = true;
     try {
       const slotEndMs = this.o.slots.slotStartMs(c.header.slotNumber + 1);

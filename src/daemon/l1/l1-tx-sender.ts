@@ -8,6 +8,7 @@ import {
   type TransactionReceipt,
   type WalletClient,
 } from 'viem';
+import type { Logger } from '../logging/logger.js';
 import type { L1TxKind, L1TxOutcome } from './l1-activity.js';
 
 /** What an L1 tx carries: calldata to the rollup, and the blobs of a proposal. */
@@ -48,6 +49,7 @@ export class L1TxSender {
       readonly client: PublicClient;
       readonly wallet: WalletClient;
       readonly rollup: `0x${string}`;
+      readonly log?: Logger;
     },
   ) {}
 
@@ -58,12 +60,14 @@ export class L1TxSender {
     const account = wallet.account;
     if (!account) throw new L1TxError('the publisher has no account');
     const blobHashes = req.blobs ? { blobVersionedHashes: [...req.blobs.versionedHashes] } : {};
+    const t0 = performance.now();
     let gas: bigint;
     try {
       gas = await client.estimateGas({ account, to: rollup, data: req.data, ...blobHashes });
     } catch (err) {
       throw new L1TxError(`the rollup refuses it: ${revertReason(err)}`);
     }
+    const tEstimated = performance.now();
     const limit = gas + (gas * GAS_LIMIT_BUFFER_PERCENT) / 100n;
     let hash: Hex;
     try {
@@ -86,12 +90,24 @@ export class L1TxSender {
     } catch (err) {
       throw new L1TxError(`it could not be sent: ${shortMessage(err)}`);
     }
+    const t1 = performance.now();
     let receipt: TransactionReceipt;
     try {
       receipt = await client.waitForTransactionReceipt({ hash, timeout: req.timeoutMs, pollingInterval: 250 });
     } catch (err) {
       throw new L1TxError(`it was not mined in ${Math.round(req.timeoutMs / 1000)} s: ${shortMessage(err)}`, hash);
     }
+    const t2 = performance.now();
+    this.o.log?.debug(
+      {
+        kind: req.kind,
+        simulateMs: Math.round(tEstimated - t0),
+        sendMs: Math.round(t1 - tEstimated),
+        receiptMs: Math.round(t2 - t1),
+        txHash: hash,
+      },
+      `${req.kind} tx ${hash}: simulated and sent in ${Math.round(t1 - t0)} ms, mined ${Math.round(t2 - t1)} ms later`,
+    );
     if (receipt.status !== 'success') {
       throw new L1TxError(`it reverted in L1 block ${receipt.blockNumber}`, hash);
     }
