@@ -125,6 +125,14 @@ async function aTx(url) {
 
 const fmtS = (v) => (v === undefined ? '-' : `${v >= 0 ? '+' : ''}${v.toFixed(2)} s`);
 
+/** anvil's block interval by L1 timestamps (s) and by the wall clock (s), over the blocks seen on time. */
+function l1BlockIntervals(blocks) {
+  const intervals = blockIntervals(blocks.filter((b) => !Number.isNaN(b.seenAtMs)));
+  return { byTimestamp: summary(intervals.byTimestamp), seen: summary(intervals.bySeen.map((ms) => ms / 1000)) };
+}
+
+/** The L1 blocks seen, in order: { number, timestamp, seenAtMs } (NaN when seen late). */
+const blocks = [];
 let exitCode = 0;
 try {
   const { url, anvilUrl } = await started();
@@ -143,7 +151,6 @@ try {
   let txCheckpointedMs;
   process.stdout.write(`sent tx ${txHash}; watching rollup ${rollup} on ${anvilUrl} for ${wanted} checkpoints\n`);
 
-  const blocks = [];
   const latencies = [];
   let scannedTo = await l1.getBlockNumber();
   let lastProgress = performance.now();
@@ -211,14 +218,14 @@ try {
   if (pendingOnL1 < BigInt(lastSeen)) {
     throw new Error(`getPendingCheckpointNumber() is ${pendingOnL1}, behind checkpoint ${lastSeen} seen proposed`);
   }
-  const intervals = blockIntervals(blocks.filter((b) => !Number.isNaN(b.seenAtMs)));
+  const intervals = l1BlockIntervals(blocks);
   const q = {
     afterSlotEnd: summary(latencies.map((l) => l.afterSlotEnd)),
     afterSlotStart: summary(latencies.map((l) => l.afterSlotStart)),
     seenAfterSlotEnd: summary(latencies.map((l) => l.seenAfterSlotEnd).filter((v) => !Number.isNaN(v))),
     seenAfterSlotStart: summary(latencies.map((l) => l.seenAfterSlotStart).filter((v) => !Number.isNaN(v))),
-    l1BlockByTimestamp: summary(intervals.byTimestamp),
-    l1BlockSeen: summary(intervals.bySeen.map((ms) => ms / 1000)),
+    l1BlockByTimestamp: intervals.byTimestamp,
+    l1BlockSeen: intervals.seen,
   };
   process.stdout.write(
     `\n${latencies.length} checkpoints on L1, ${slotDuration} s slots; getPendingCheckpointNumber() ${pendingOnL1}\n` +
@@ -277,6 +284,14 @@ try {
   );
 } catch (err) {
   process.stdout.write(`l1-publication: ${err.message}\n`);
+  // The baseline still means something: what publication would have had to beat.
+  const { byTimestamp, seen } = l1BlockIntervals(blocks);
+  if (byTimestamp) {
+    process.stdout.write(
+      `anvil's block interval meanwhile (baseline), min / median / max: ${[byTimestamp.min, byTimestamp.median, byTimestamp.max].join(' / ')} s ` +
+        `by L1 timestamps, ${[seen.min, seen.median, seen.max].map((v) => v.toFixed(2)).join(' / ')} s by the wall clock, over ${blocks.length} blocks\n`,
+    );
+  }
   exitCode = 1;
 } finally {
   stopNode();
