@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, http } from 'viem';
 import { foundryBinary } from '../../dist/daemon/l1/foundry-binary.js';
 import { benchResult } from '../bench-result.js';
+import { onLogRecords } from '../node-log-records.js';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -62,15 +63,8 @@ function startNode() {
   );
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      buffer += chunk;
-      for (const line of buffer.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const record = JSON.parse(line);
-        if (record.msg === 'rpc listening') resolve({ child, url: record.publicUrl });
-      }
-      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    onLogRecords(child.stdout, (record) => {
+      if (record.msg === 'rpc listening') resolve({ child, url: record.publicUrl });
     });
     child.once('exit', (code) => reject(new Error(`the node exited with ${code} before listening`)));
   });
@@ -167,19 +161,11 @@ async function timeStart(extraArgs = []) {
   let anvilUrl;
   try {
     const url = await new Promise((resolve, reject) => {
-      let buffer = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk) => {
-        buffer += chunk;
-        const lines = buffer.split('\n');
-        buffer = lines.pop();
-        for (const line of lines) {
-          if (!line.startsWith('{')) continue;
-          const record = JSON.parse(line);
-          for (const [name, matches] of L1_MILESTONES)
-            if (seen[name] === undefined && matches(record.msg)) seen[name] = msSince(t);
-          if (record.msg?.startsWith('anvil listening on')) anvilUrl = record.rpcUrl;
-          if (record.msg === 'rpc listening') resolve(record.publicUrl);
-        }
+      onLogRecords(child.stdout, (record) => {
+        for (const [name, matches] of L1_MILESTONES)
+          if (seen[name] === undefined && matches(record.msg)) seen[name] = msSince(t);
+        if (record.msg?.startsWith('anvil listening on')) anvilUrl = record.rpcUrl;
+        if (record.msg === 'rpc listening') resolve(record.publicUrl);
       });
       child.once('exit', (code) =>
         reject(new Error(`l2node start ${extraArgs.join(' ')} exited with ${code} before listening`)),

@@ -24,6 +24,7 @@ import {
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../dist/daemon/config/published-chain-values.js';
 import { benchResult } from '../bench-result.js';
+import { onLogRecords } from '../node-log-records.js';
 import { blockIntervals, latencyOf, proposalsOf, stallMessage, summary } from './publication-latency.js';
 
 const args = process.argv.slice(2);
@@ -69,22 +70,13 @@ process.once('SIGINT', () => {
 function started() {
   return new Promise((resolve, reject) => {
     let anvilUrl;
-    let buffer = '';
     const timer = setTimeout(() => reject(new Error('the node did not listen within 180 s')), 180_000);
-    node.stdout.setEncoding('utf8').on('data', (chunk) => {
-      buffer += chunk;
-      const lines = buffer.split('\n');
-      buffer = lines.pop();
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const record = JSON.parse(line);
-        if (record.level >= 40)
-          process.stdout.write(`node ${record.level >= 50 ? 'error' : 'warning'}: ${record.msg}\n`);
-        if (record.msg?.startsWith('anvil listening on')) anvilUrl = record.rpcUrl;
-        if (record.msg === 'rpc listening') {
-          clearTimeout(timer);
-          resolve({ url: record.publicUrl, anvilUrl });
-        }
+    onLogRecords(node.stdout, (record) => {
+      if (record.level >= 40) process.stdout.write(`node ${record.level >= 50 ? 'error' : 'warning'}: ${record.msg}\n`);
+      if (record.msg?.startsWith('anvil listening on')) anvilUrl = record.rpcUrl;
+      if (record.msg === 'rpc listening') {
+        clearTimeout(timer);
+        resolve({ url: record.publicUrl, anvilUrl });
       }
     });
     node.once('exit', (code) => reject(new Error(`the node exited with ${code} before listening`)));
