@@ -149,6 +149,9 @@ export class L2Node {
       if (config.loadState) loadDevState(database.db, config.loadState, log);
       // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
       const l1 = hasL1(config) ? newL1Service(config, database.db, logger, runner.signal) : undefined;
+      // A sequencer on an L1 commits to blobs with KZG. Its context takes about 2 s of CPU to build: it is built
+      // while anvil starts and forge deploys, in their own processes.
+      const kzg = l1 && !config.syncFrom ? kzgSoon() : undefined;
       if (l1) {
         await runner.start(l1);
         // The rollup's constants are the chain's: its version, and (for the slots proposals must land in) its
@@ -157,7 +160,7 @@ export class L2Node {
         config.slotDuration = l1.deployment.slotDuration;
         config.epochDuration = l1.deployment.epochDuration;
       }
-      return new L2Node(config, logger, options, runner, database, l1);
+      return new L2Node(config, logger, options, runner, database, l1, await kzg);
     } catch (err) {
       if (!(err instanceof StartupInterrupted)) {
         log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
@@ -177,6 +180,8 @@ export class L2Node {
     database: DatabaseService,
     /** The node's L1 (--l1 anvil, --l1-rpc-urls); absent: the dev stand-in alone. */
     readonly l1: L1Service | undefined,
+    /** The KZG context of a sequencer on an L1. */
+    kzg?: BlobKzg,
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
@@ -217,7 +222,16 @@ export class L2Node {
       settlement: upstream
         ? (store) => (settlement = new UpstreamSettlement(store, upstream.url, l1?.deployment.addresses))
         : settlesOnL1 &&
-          ((store, slots) => (this.l1Settlement = newL1Settlement(settlesOnL1, config, store, db, slots, logger))),
+          ((store, slots) =>
+            (this.l1Settlement = newL1Settlement(
+              settlesOnL1,
+              kzg ?? BlobKzg.create(),
+              config,
+              store,
+              db,
+              slots,
+              logger,
+            ))),
       l1Contracts: l1?.deployment.addresses,
       genesisTime: settlesOnL1?.deployment.genesisTime,
     });
@@ -480,6 +494,7 @@ function newL1Service(config: NodeConfig, db: SqliteDatabase, logger: NodeLogger
 /** The settlement on the rollup contract of the node's L1 (docs/l1.md), its slots those of the slot clock. */
 function newL1Settlement(
   l1: L1Service,
+  kzg: BlobKzg,
   config: NodeConfig,
   store: ChainStore,
   db: SqliteDatabase,
@@ -487,8 +502,6 @@ function newL1Settlement(
   logger: NodeLogger,
 ): L1Settlement {
   const log = logger.module('l1');
-  // The KZG context takes about 2 s to build: only a node that publishes blobs pays for it.
-  const kzg = BlobKzg.create();
   return new L1Settlement({
     deployment: l1.deployment,
     client: l1.client,
@@ -501,6 +514,22 @@ function newL1Settlement(
     db,
     log,
   });
+}
+
+/** The KZG context, built on the next turn of the event loop (its 2 s of CPU then overlap other processes' work). */
+function kzgSoon(): Promise<BlobKzg> {
+  const built = new Promise<BlobKzg>((resolve, reject) => {
+    setTimeout(() => {
+      try {
+        resolve(BlobKzg.create());
+      } catch (err) {
+        reject(err);
+      }
+    }, 0);
+  });
+  // A start-up that fails before it is awaited must not leave an unhandled rejection behind.
+  built.catch(() => undefined);
+  return built;
 }
 
 function newFeeModel(db: SqliteDatabase, config: FeeConfig & Pick<SequencerConfig, 'epochDuration'>): FeeModel {

@@ -89,6 +89,8 @@ export class L1Settlement implements SettlementLayer, Service {
   /** Epoch whose proof last failed, and when it may be tried again (ms). */
   private proofRetryAt = 0;
   private lastPollError: string | undefined;
+  /** The warm-up tx (see warmUp): the publisher's own txs go after it, so their nonces do not collide. */
+  private warming: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: L1SettlementOptions) {
     this.rollup = o.deployment.addresses.rollupAddress as Hex;
@@ -109,7 +111,8 @@ export class L1Settlement implements SettlementLayer, Service {
   }
 
   async start(): Promise<void> {
-    await this.warmUp();
+    // In the background: the first L1 tx of the publisher waits for it, the node's start does not.
+    this.warming = this.warmUp();
     await this.poll();
     this.schedule();
   }
@@ -149,6 +152,7 @@ export class L1Settlement implements SettlementLayer, Service {
     clearTimeout(this.timer);
     await this.polling;
     await this.proving;
+    await this.warming;
   }
 
   // SettlementLayer
@@ -162,6 +166,7 @@ export class L1Settlement implements SettlementLayer, Service {
     );
     this.proposing = true;
     try {
+      await this.warming;
       const slotEndMs = this.o.slots.slotStartMs(c.header.slotNumber + 1);
       const { receipt, outcome } = await this.sender.send({
         kind: 'propose',
@@ -416,6 +421,7 @@ export class L1Settlement implements SettlementLayer, Service {
     const store = chain.store;
     const range = { epoch, fromCheckpoint: start, toCheckpoint: end };
     try {
+      await this.warming;
       const payloads: bigint[][] = [];
       const checkpoints: { coinbase: EthAddress; fees: bigint }[] = [];
       for (let n = start; n <= end; n++) {
