@@ -89,6 +89,12 @@ export class L1Settlement implements SettlementLayer, Service {
   /** Epoch whose proof last failed, and when it may be tried again (ms). */
   private proofRetryAt = 0;
   private lastPollError: string | undefined;
+  /** Whether the rollup holding checkpoints this node lacks was reported (once, until it no longer does). */
+  private foreignReported = false;
+  /** The last checkpoint this node's own proposal put on the rollup. */
+  private lastLanded = 0;
+  /** Whether the rollup's unproven checkpoints were prunable at the last poll. */
+  private prunable = false;
   /** The warm-up tx (see warmUp): the publisher's own txs go after it, so their nonces do not collide. */
   private warming: Promise<void> = Promise.resolve();
 
@@ -181,6 +187,7 @@ export class L1Settlement implements SettlementLayer, Service {
       const block = await this.o.client.getBlock({ blockNumber: receipt.blockNumber });
       this.record('propose', { ...outcome, checkpoint: c.number }, started);
       this.l1Pending = Math.max(this.l1Pending, c.number);
+      this.lastLanded = c.number;
       return { blockNumber: receipt.blockNumber, timestamp: block.timestamp, blockHash: receipt.blockHash };
     } catch (err) {
       // A proposal can land although its sender saw an error (a receipt that came late, a restart between the
@@ -351,6 +358,8 @@ export class L1Settlement implements SettlementLayer, Service {
   ): Promise<void> {
     const store = chain.store;
     const local = store.checkpoints.latest()?.number ?? 0;
+    // A proposal that just landed may not be recorded yet: it is the node's own.
+    this.reportForeignCheckpoints(Math.max(local, this.lastLanded), pending, proven);
     if (local === 0) return;
     let keep = Math.min(local, pending);
     while (keep > 0) {
@@ -373,6 +382,22 @@ export class L1Settlement implements SettlementLayer, Service {
     );
   }
 
+  /**
+   * Checkpoints on the rollup this node never proposed (another sequencer settles on it, or the L1 kept a
+   * proposal the node lost): the node cannot build on them, so it says so once instead of stalling silently.
+   */
+  private reportForeignCheckpoints(local: number, pending: number, proven: number): void {
+    const ahead = pending > local && !(pending > proven && local >= proven && this.prunable);
+    if (ahead && !this.foreignReported) {
+      this.o.log.error(
+        { localCheckpoint: local, l1Pending: pending },
+        `the rollup holds checkpoints up to ${pending}, this node only up to ${local}: another sequencer proposes to it, so this node builds nothing on it; follow that sequencer instead (--sync-from with --l1-rpc-urls and --registry-address, docs/l1.md)`,
+      );
+    }
+    if (!ahead && this.foreignReported) this.o.log.info('the rollup holds no checkpoint this node lacks any more');
+    this.foreignReported = ahead;
+  }
+
   /** The rollup's min fee for the current and the next slot on top of its effective pending checkpoint. */
   private async readFees(
     pending: number,
@@ -381,6 +406,7 @@ export class L1Settlement implements SettlementLayer, Service {
     read: <T>(fn: string, args?: readonly unknown[]) => Promise<T>,
   ): Promise<void> {
     const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latestTimestamp + 1n]));
+    this.prunable = prunable;
     const parent = prunable ? proven : pending;
     const slot = this.o.slots.currentSlot();
     const next = new Map<string, bigint>();
