@@ -193,6 +193,8 @@ export class Sequencer implements Service, BlockProducer {
     ) {
       if (current.blockCount > 0) this.publish(current);
       this.current = undefined;
+      // Being signed or sent to L1: the next checkpoint's number and parent are known only once it lands.
+      if (this.sealing) return;
     }
     chain.syncSettlement();
     if (this.o.mode === 'off') return;
@@ -478,7 +480,10 @@ export class Sequencer implements Service, BlockProducer {
     const interval = slots.blockIndexAt(now);
     const nextBoundary =
       interval + 1 < slots.blocksPerSlotAt(slot) ? slots.blockStartMs(slot, interval + 1) : slots.slotStartMs(slot + 1);
-    const untilBoundary = Math.max(1, nextBoundary - now);
+    // On a real L1 the checkpoint must go out at its publishing deadline, which need not be a block boundary.
+    const deadline =
+      this.publishingTimeMs === undefined ? Infinity : slots.slotStartMs(slot + 1) - this.publishingTimeMs;
+    const untilBoundary = Math.max(1, (deadline > now ? Math.min(nextBoundary, deadline) : nextBoundary) - now);
     return this.o.mode === 'interval' || this.o.mode === 'off'
       ? untilBoundary
       : Math.min(untilBoundary, ON_DEMAND_POLL_MS);
