@@ -2,7 +2,8 @@
  * Settlement on a real L1 over the real binary (issue 21): `l2node start --l1 anvil` proposes its checkpoints to
  * Aztec 4.1.2's rollup and proves its epochs there; a tx is `checkpointed` only once the rollup holds its
  * checkpoint; a follower attached to the deployment takes the checkpoints from L1; an anvil reorg that drops
- * proposals is followed and repaired; a restart keeps the tips and roots.
+ * proposals is followed and repaired; a checkpoint that missed its slot is dropped; a restart keeps the tips and
+ * roots.
  * L1 is read with viem and the official ABIs of `@aztec/l1-artifacts`. One node (and its anvil) is shared by the
  * cases, which run in order: the chain it builds is what they look at.
  */
@@ -85,6 +86,13 @@ const l1Proven = () => readRollup<bigint>('getProvenCheckpointNumber').then(Numb
 const archiveAt = (n: number, blockNumber?: bigint) =>
   readRollup<Hex>('archiveAt', [BigInt(n)], blockNumber).then((a) => a.toLowerCase());
 
+/** One of anvil's own methods (evm_snapshot, anvil_mine...). */
+const anvil = (method: string, params: unknown[] = []) =>
+  (l1 as unknown as { request(a: { method: string; params: unknown[] }): Promise<unknown> }).request({
+    method,
+    params,
+  });
+
 /** Checkpoint `n` as the node serves it. */
 async function nodeCheckpoint(n: number, on = node): Promise<PublishedCheckpoint['checkpoint'] | undefined> {
   const [c] = await result<PublishedCheckpoint[]>(on.publicUrl, 'node_getCheckpoints', [n, 1]);
@@ -111,13 +119,22 @@ async function expectRootsEqualL1(on = node): Promise<number> {
   return pending;
 }
 
-/** Waits until the rollup's pending checkpoint reaches `n` and the node has recorded it. */
+/** Waits until the rollup's pending checkpoint reaches `n` and the node has recorded it; names the node's last logs if not. */
 async function untilCheckpointed(n: number, timeoutMs = 40_000): Promise<void> {
-  await until(
-    `checkpoint ${n} on L1 and on the node`,
-    async () => ((await l1Pending()) >= n && (await tips()).checkpointed.checkpoint.number >= n ? true : undefined),
-    { timeoutMs, intervalMs: 250 },
-  );
+  try {
+    await until(
+      `checkpoint ${n} on L1 and on the node`,
+      async () => ((await l1Pending()) >= n && (await tips()).checkpointed.checkpoint.number >= n ? true : undefined),
+      { timeoutMs, intervalMs: 250 },
+    );
+  } catch (err) {
+    const recent = node
+      .logs()
+      .filter((l) => l.module !== 'rpc')
+      .slice(-25)
+      .map((l) => `${new Date(l.time as number).toISOString()} ${l.level} ${l.msg}`);
+    throw new Error(`${(err as Error).message}\nthe node's last log lines:\n${recent.join('\n')}`);
+  }
 }
 
 beforeAll(async () => {
@@ -255,11 +272,6 @@ describe('a second node attached to the same deployment', () => {
 
 describe('an anvil reorg that drops proposals', () => {
   it('is unwound to what L1 holds, re-proposed, and the roots equal the rollup again', async () => {
-    const anvil = (method: string, params: unknown[] = []) =>
-      (l1 as unknown as { request(a: { method: string; params: unknown[] }): Promise<unknown> }).request({
-        method,
-        params,
-      });
     // Snapshot the L1 right after a checkpoint lands, let two more land, then drop them.
     const base = await l1Pending();
     await untilCheckpointed(base + 1);
@@ -297,8 +309,39 @@ describe('an anvil reorg that drops proposals', () => {
   }, 120_000);
 });
 
+describe('a node held up past its slot', () => {
+  it('drops the checkpoint that missed its slot, builds nothing on it, and proposes on', async () => {
+    // Stopped (SIGSTOP) right after it built a block, until its slot is over: the checkpoint goes out too late.
+    const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
+    const built = await node.waitForLog(
+      (l) => String(l.msg).startsWith('built block') && (l.blockNumber as number) > latest,
+      10_000,
+    );
+    node.signal('SIGSTOP');
+    await new Promise((r) => setTimeout(r, 4_500));
+    node.signal('SIGCONT');
+    const dropped = await node.waitForLog(
+      (l) => String(l.msg).startsWith(`checkpoint ${built.checkpoint} (slot ${built.slot}) is not published`),
+      15_000,
+    );
+    expect(dropped.level).toBe(40);
+    await untilCheckpointed((built.checkpoint as number) + 1);
+    // Nothing failed on the way: the next block was not built on the checkpoint still on its way to L1.
+    expect(
+      node
+        .logs()
+        .filter((l) => (l.level ?? 0) >= 50)
+        .map((l) => l.msg),
+    ).toEqual([]);
+    await expectRootsEqualL1();
+  }, 60_000);
+});
+
 describe('a restart on the same data directory', () => {
   it('keeps the checkpointed and proven tips and the roots, and goes on proposing', async () => {
+    // 64 more L1 blocks (at the same time): L1's finalized block, 64 blocks back, is now past the deployment; the
+    // reloaded anvil keeps no state for it.
+    await anvil('anvil_mine', ['0x40', '0x0']);
     await untilCheckpointed((await l1Pending()) + 1);
     const before = await tips();
     await node.stop();
