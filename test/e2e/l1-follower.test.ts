@@ -2,8 +2,9 @@
  * A follower on a real L1 (issue 21, step 7) over the real binary: the test runs its own anvil; a dev node
  * attaches to it with `--l1-rpc-urls` (and deploys Aztec 4.1.2's contracts there); a follower syncs from the
  * dev node with `--l1-rpc-urls` and the dev node's `--registry-address`. It reports the registry's addresses
- * and syncs the dev node's blocks, but records a checkpoint only once the rollup holds it (checked with viem and
- * the official ABIs of `@aztec/l1-artifacts`).
+ * and syncs the dev node's blocks, but records a checkpoint only once the rollup holds it (the dev node proposes
+ * them there), with the rollup's archive, and its proven tip is the rollup's (checked with viem and the official
+ * ABIs of `@aztec/l1-artifacts`).
  */
 import { RegistryAbi } from '@aztec/l1-artifacts/RegistryAbi';
 import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
@@ -78,25 +79,46 @@ describe('a follower with --l1-rpc-urls and --registry-address', () => {
     expect(follower.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
   });
 
-  it("syncs the dev node's blocks but records no checkpoint while the rollup holds none, and says it waits", async () => {
-    // The dev node checkpoints its blocks through the settlement stand-in: two checkpoints of its own.
-    const devTips = await until('two checkpoints on the dev node', async () => {
-      const t = await tips(dev.publicUrl);
-      return t.checkpointed.checkpoint.number >= 2 ? t : undefined;
-    });
-    await until('the follower to have the checkpointed blocks', async () => {
-      const n = await result<number>(follower.publicUrl, 'node_getBlockNumber');
-      return n >= devTips.checkpointed.block.number ? true : undefined;
-    });
+  it("records a checkpoint once the rollup holds it, with the rollup's archive, and follows its proven tip", async () => {
     const rollup = { address: addresses.rollupAddress as `0x${string}`, abi: RollupAbi } as const;
-    expect(await l1.readContract({ ...rollup, functionName: 'getPendingCheckpointNumber' })).toBe(0n);
-    const t = await tips(follower.publicUrl);
-    expect(t.checkpointed.checkpoint.number).toBe(0);
-    expect(t.checkpointed.block.number).toBe(0);
-    expect([t.proven.checkpoint.number, t.finalized.checkpoint.number]).toEqual([0, 0]);
-    // Said once at info, not at every poll.
+    const l1Pending = async () =>
+      Number(await l1.readContract({ ...rollup, functionName: 'getPendingCheckpointNumber' }));
+    // The dev node proposes its checkpoints to the rollup; the follower takes them from it once L1 has them.
+    await until('a checkpoint on the rollup', async () => ((await l1Pending()) >= 1 ? true : undefined), 60_000);
+    const t = await until('a checkpoint on the follower', async () => {
+      const f = await tips(follower.publicUrl);
+      return f.checkpointed.checkpoint.number >= 1 ? f : undefined;
+    });
+    // The follower never counts a checkpoint the rollup does not hold.
+    const n = t.checkpointed.checkpoint.number;
+    expect(await l1Pending()).toBeGreaterThanOrEqual(n);
+    const [published] = await result<{ checkpoint: { archive: { root: string }; blocks: unknown[] } }[]>(
+      follower.publicUrl,
+      'node_getCheckpoints',
+      [n, 1],
+    );
+    const archive = await l1.readContract({ ...rollup, functionName: 'archiveAt', args: [BigInt(n)] });
+    expect(published?.checkpoint.archive.root).toBe(archive.toLowerCase());
+    // Its blocks are the dev node's.
+    const header = await result<{ lastArchive: unknown }>(follower.publicUrl, 'node_getBlockHeader', [
+      t.checkpointed.block.number,
+    ]);
+    expect(header).toEqual(await result<unknown>(dev.publicUrl, 'node_getBlockHeader', [t.checkpointed.block.number]));
+    // The proven tip is the rollup's: equal at some reading once the first epoch is proven.
+    await until(
+      "the follower's proven tip to equal the rollup's",
+      async () => {
+        const mine = (await tips(follower.publicUrl)).proven.checkpoint.number;
+        const onL1 = Number(await l1.readContract({ ...rollup, functionName: 'getProvenCheckpointNumber' }));
+        return mine === onL1 && mine >= 1 ? true : undefined;
+      },
+      60_000,
+    );
+    // A checkpoint the upstream had before the rollup did is said once at info, not at every poll.
     const waits = follower.logs().filter((l) => /^checkpoint \d+ of .* is not on L1 yet/.test(l.msg ?? ''));
-    expect(waits.map((l) => [l.level, l.msg?.split(' of ')[0]])).toEqual([[30, 'checkpoint 1']]);
+    expect(waits.every((l) => l.level === 30)).toBe(true);
+    const said = waits.map((l) => l.msg?.split(' of ')[0]);
+    expect(new Set(said).size).toBe(said.length);
 
     const status = (await (await fetch(`${follower.publicUrl}/status`)).json()) as {
       sync: { state: string; problem?: unknown };
@@ -105,19 +127,33 @@ describe('a follower with --l1-rpc-urls and --registry-address', () => {
     };
     expect(status.sync.problem).toBeUndefined();
     expect(['synced', 'syncing']).toContain(status.sync.state);
-    expect(status.tips.checkpointed).toBe(0);
+    expect(status.tips.checkpointed).toBeGreaterThanOrEqual(n);
     expect(status.l1).toMatchObject({ rollupAddress: rollup.address, registryAddress: addresses.registryAddress });
-  }, 60_000);
+  }, 150_000);
 
-  it("the follower's rollup reader on the real rollup: tips, checkpoint 0's archive, a checkpoint not on L1", async () => {
+  it("the follower's rollup reader on the real rollup: tips, checkpoint archives, a checkpoint not on L1", async () => {
     const deployment = await readL1Deployment(l1, 31337, addresses as never, false);
     const reader = rollupCheckpointReader(l1, deployment);
-    expect(await reader.tips()).toEqual({ pending: 0, proven: 0, finalized: 0 });
+    const rollup = { address: addresses.rollupAddress as `0x${string}`, abi: RollupAbi } as const;
+    const before = Number(await l1.readContract({ ...rollup, functionName: 'getPendingCheckpointNumber' }));
+    const tipsRead = await reader.tips();
+    const after = Number(await l1.readContract({ ...rollup, functionName: 'getPendingCheckpointNumber' }));
+    expect(tipsRead.pending).toBeGreaterThanOrEqual(Math.max(before, 1));
+    expect(tipsRead.pending).toBeLessThanOrEqual(after);
+    expect(tipsRead.proven).toBeLessThanOrEqual(tipsRead.pending);
     // Checkpoint 0's archive is the genesis archive: block 1's last archive.
     const block1 = await result<{ lastArchive: { root: string } }>(dev.publicUrl, 'node_getBlockHeader', [1]);
     expect((await reader.checkpoint(0)).archive).toBe(BigInt(block1.lastArchive.root));
+    // A checkpoint the rollup holds: its archive and header hash.
+    const held = await reader.checkpoint(1);
+    expect(held.archive).toBe(
+      BigInt(await l1.readContract({ ...rollup, functionName: 'archiveAt', args: [1n], blockNumber: undefined })),
+    );
+    expect(held.headerHash).toBeDefined();
     // Past the pending checkpoint the rollup keeps no log (it reverts): read as "not on L1".
-    expect(await reader.checkpoint(1)).toEqual({ pending: 0, archive: 0n, headerHash: undefined });
+    const far = await reader.checkpoint(after + 1000);
+    expect(far).toMatchObject({ archive: 0n, headerHash: undefined });
+    expect(far.pending).toBeGreaterThanOrEqual(after);
   });
 
   it('--l1 anvil, or --l1-rpc-urls without --registry-address, on a follower is a usage error', async () => {

@@ -324,7 +324,9 @@ export class L1Settlement implements SettlementLayer, Service {
     const proven = Number(tips.proven);
     this.l1Pending = pending;
     this.proven = proven;
-    this.finalized = await this.finalizedOnL1();
+    // An L1 without the state of its finalized block (anvil reloaded from its state file keeps none before the
+    // reload: "BlockOutOfRangeError") leaves the finalized tip where it was; the rest of the poll goes on.
+    this.finalized = await this.finalizedOnL1().catch(() => this.finalized);
     if (!this.proposing) await this.followL1Tips(chain, pending, proven, latest.timestamp, read);
     await this.readFees(pending, proven, latest.timestamp, read);
     chain.syncSettlement();

@@ -197,7 +197,9 @@ export class Sequencer implements Service, BlockProducer {
       if (this.sealing) return;
     }
     chain.syncSettlement();
-    if (this.o.mode === 'off') return;
+    // A checkpoint on its way to L1 is not recorded yet: the next block builds on it once it is (or on its parent
+    // once it is dropped), when the publication wakes the loop.
+    if (this.o.mode === 'off' || this.sealing) return;
     const interval = slots.blockIndexAt(now);
     if (this.o.mode === 'interval') {
       const key = `${slot}:${interval}`;
