@@ -28,7 +28,8 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
-import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { anvilUrlOf, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
+import type { RunningNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /** anvil's default accounts 0 (the node's deployer and publisher, and the L1 user here) and 1 (an L1 recipient). */
@@ -48,22 +49,8 @@ let addresses: Addresses;
 let rollupVersion: bigint;
 
 beforeAll(async () => {
-  node = await spawnNode({
-    // Empty blocks too: the chain (and so the Inbox's checkpoints and the epochs to prove) runs on by itself.
-    args: [
-      '--l1',
-      'anvil',
-      '--data-directory',
-      dataDirectory,
-      '--sequencer-mode',
-      'interval',
-      '--min-txs-per-block',
-      '0',
-    ],
-    readyTimeoutMs: 120_000,
-  });
-  const line = node.logs().find((l) => l.msg?.startsWith('anvil listening on'));
-  anvilUrl = String(line?.rpcUrl);
+  node = await spawnAnvilNode(dataDirectory);
+  anvilUrl = anvilUrlOf(node);
   l1 = createPublicClient({ chain: foundry, transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
   addresses = await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses');
   rollupVersion = await l1.readContract({
