@@ -13,6 +13,7 @@ import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { spawnAnvil } from '../helpers/spawn-anvil.js';
+import { anvilUrlOf, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -36,30 +37,8 @@ let anvilUrl: string;
 let l1: PublicClient;
 let addresses: Addresses;
 
-/** The URL anvil listens on, from the node's log. */
-function anvilUrlOf(n: RunningNode): string {
-  const line = n.logs().find((l) => l.msg?.startsWith('anvil listening on'));
-  if (!line) throw new Error('the node did not report anvil');
-  return line.rpcUrl as string;
-}
-
-const startL1Node = () =>
-  spawnNode({
-    // Empty blocks too: the chain runs on while the cases look at L1.
-    args: [
-      '--l1',
-      'anvil',
-      '--data-directory',
-      dataDirectory,
-      '--sequencer-mode',
-      'interval',
-      '--min-txs-per-block',
-      '0',
-      '--metrics-port',
-      '0',
-    ],
-    readyTimeoutMs: 120_000,
-  });
+// Empty blocks too: the chain runs on while the cases look at L1.
+const startL1Node = () => spawnAnvilNode(dataDirectory, ['--metrics-port', '0']);
 
 beforeAll(async () => {
   node = await startL1Node();

@@ -21,6 +21,7 @@ import type { L1Activity, L1TxKind, L1TxOutcome } from './l1-activity.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1InboxReader } from './l1-inbox-reader.js';
 import { L1TxError, L1TxSender } from './l1-tx-sender.js';
+import { type LandedProof, provenAfterRead } from './proven-tip.js';
 import { epochRootProofCalldata, proposeCalldata, word } from './rollup-calldata.js';
 
 export interface L1SettlementOptions {
@@ -78,6 +79,8 @@ export class L1Settlement implements SettlementLayer, Service {
   private proposing = false;
   private proving: Promise<void> | undefined;
   private proven = 0;
+  /** The node's last proof that landed: a poll that read the rollup before its L1 block does not undo it. */
+  private landedProof: LandedProof | undefined;
   private finalized = 0;
   private l1Pending = 0;
   /** Min fee per L2 gas by `${slot}:${parentCheckpoint}`, as the rollup computes it. */
@@ -321,7 +324,7 @@ export class L1Settlement implements SettlementLayer, Service {
       }) as Promise<T>;
     const tips = await read<{ pending: bigint; proven: bigint }>('getTips');
     const pending = Number(tips.pending);
-    const proven = Number(tips.proven);
+    const proven = provenAfterRead(latest.number, Number(tips.proven), this.landedProof);
     this.l1Pending = pending;
     this.proven = proven;
     // An L1 without the state of its finalized block (anvil reloaded from its state file keeps none before the
@@ -475,7 +478,7 @@ export class L1Settlement implements SettlementLayer, Service {
       if (!previousArchive) throw new L1TxError(`checkpoint ${start - 1} is not in the node's store`);
       const batch = await this.o.kzg.epochBlobBatchAsync(payloads);
       const publisher = this.o.wallet.account?.address ?? '0x0000000000000000000000000000000000000000';
-      const { outcome } = await this.sender.send({
+      const { outcome, receipt } = await this.sender.send({
         kind: 'proof',
         data: epochRootProofCalldata({
           start,
@@ -490,6 +493,7 @@ export class L1Settlement implements SettlementLayer, Service {
         timeoutMs: 60_000,
       });
       this.record('proof', { ...outcome, ...range }, started);
+      this.landedProof = { toCheckpoint: end, l1Block: receipt.blockNumber };
       this.proven = Math.max(this.proven, end);
       chain.syncSettlement();
     } catch (err) {

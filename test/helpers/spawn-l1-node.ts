@@ -1,0 +1,33 @@
+/**
+ * `l2node start --l1 anvil` for e2e tests: the node runs anvil as its child process and deploys Aztec's L1
+ * contracts into it (about a minute on a loaded machine, hence the long start-up timeout).
+ */
+import { type RunningNode, spawnNode } from './spawn-node.js';
+
+/**
+ * Starts a node on its own anvil with its state in `dataDirectory`, building a block every interval of a slot
+ * even without txs, so the chain (its checkpoints on L1, the Inbox's trees, the epochs to prove) runs on by itself.
+ */
+export function spawnAnvilNode(dataDirectory: string, extraArgs: readonly string[] = []): Promise<RunningNode> {
+  return spawnNode({
+    args: [
+      '--l1',
+      'anvil',
+      '--data-directory',
+      dataDirectory,
+      '--sequencer-mode',
+      'interval',
+      '--min-txs-per-block',
+      '0',
+      ...extraArgs,
+    ],
+    readyTimeoutMs: 120_000,
+  });
+}
+
+/** The URL the node's anvil listens on, from the node's log. */
+export function anvilUrlOf(node: RunningNode): string {
+  const line = node.logs().find((l) => l.msg?.startsWith('anvil listening on'));
+  if (!line) throw new Error('the node did not report anvil');
+  return line.rpcUrl as string;
+}
