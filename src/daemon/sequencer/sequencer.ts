@@ -193,8 +193,6 @@ export class Sequencer implements Service, BlockProducer {
     ) {
       if (current.blockCount > 0) this.publish(current);
       this.current = undefined;
-      // Being signed or sent to L1: the next checkpoint's number and parent are known only once it lands.
-      if (this.sealing) return;
     }
     chain.syncSettlement();
     // A checkpoint on its way to L1 is not recorded yet: the next block builds on it once it is (or on its parent
