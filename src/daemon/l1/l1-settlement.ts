@@ -17,6 +17,7 @@ import type { ChainStore } from '../store/chain-store.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { BlobKzg, CheckpointBlobs } from './blob-kzg.js';
+import { readFinalizedCheckpoint } from './finalized-checkpoint.js';
 import type { L1Activity, L1TxKind, L1TxOutcome } from './l1-activity.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1InboxReader } from './l1-inbox-reader.js';
@@ -329,24 +330,13 @@ export class L1Settlement implements SettlementLayer, Service {
     this.proven = proven;
     // An L1 without the state of its finalized block (anvil reloaded from its state file keeps none before the
     // reload: "BlockOutOfRangeError") leaves the finalized tip where it was; the rest of the poll goes on.
-    this.finalized = await this.finalizedOnL1().catch(() => this.finalized);
+    this.finalized = await readFinalizedCheckpoint(client, this.rollup, this.o.deployment.l1BlockAtGenesis).catch(
+      () => this.finalized,
+    );
     if (!this.proposing) await this.followL1Tips(chain, pending, proven, latest.timestamp, read);
     await this.readFees(pending, proven, latest.timestamp, read);
     chain.syncSettlement();
     this.maybeProve(chain);
-  }
-
-  /** The proven checkpoint as of L1's finalized block (0 while that block predates the rollup). */
-  private async finalizedOnL1(): Promise<number> {
-    const finalized = await this.o.client.getBlock({ blockTag: 'finalized' });
-    if (finalized.number < this.o.deployment.l1BlockAtGenesis) return 0;
-    const n = await this.o.client.readContract({
-      address: this.rollup,
-      abi: RollupAbi,
-      functionName: 'getProvenCheckpointNumber',
-      blockNumber: finalized.number,
-    });
-    return Number(n);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
 import { BaseError, ContractFunctionRevertedError, type PublicClient } from 'viem';
 import { toHex64 } from '../../core/fr.js';
+import { readFinalizedCheckpoint } from '../l1/finalized-checkpoint.js';
 import { l1PublicClient } from '../l1/l1-client.js';
 import type { L1Deployment } from '../l1/l1-deployment.js';
 import type { Logger } from '../logging/logger.js';
@@ -161,22 +162,15 @@ export function rollupCheckpointReader(
   deployment: Pick<L1Deployment, 'addresses' | 'l1BlockAtGenesis'>,
 ): RollupCheckpointReader {
   const rollup = { address: deployment.addresses.rollupAddress as `0x${string}`, abi: RollupAbi } as const;
+  let lastFinalized = 0;
   const reader: RollupCheckpointReader = {
     async tips() {
-      const [tips, finalizedBlock] = await Promise.all([
-        client.readContract({ ...rollup, functionName: 'getTips' }),
-        client.getBlock({ blockTag: 'finalized' }),
-      ]);
-      // Before the rollup's deployment block there is no rollup to ask: nothing is finalized.
-      const finalized =
-        finalizedBlock.number < deployment.l1BlockAtGenesis
-          ? 0n
-          : await client.readContract({
-              ...rollup,
-              functionName: 'getProvenCheckpointNumber',
-              blockNumber: finalizedBlock.number,
-            });
-      return { pending: Number(tips.pending), proven: Number(tips.proven), finalized: Number(finalized) };
+      const tips = await client.readContract({ ...rollup, functionName: 'getTips' });
+      // An L1 that cannot answer for its finalized block (anvil reloaded from its state file) keeps the last one.
+      lastFinalized = await readFinalizedCheckpoint(client, rollup.address, deployment.l1BlockAtGenesis).catch(
+        () => lastFinalized,
+      );
+      return { pending: Number(tips.pending), proven: Number(tips.proven), finalized: lastFinalized };
     },
     async checkpoint(n) {
       // One L1 block for all reads: a proposal or prune between them cannot mix two states.
