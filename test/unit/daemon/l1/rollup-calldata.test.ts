@@ -1,5 +1,5 @@
 import { RollupAbi } from '@aztec/l1-artifacts/RollupAbi';
-import { decodeFunctionData, encodePacked, sha256 } from 'viem';
+import { decodeFunctionData } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { CheckpointHeader } from '../../../../src/core/block/checkpoint-header.js';
 import { EthAddress } from '../../../../src/core/eth-address.js';
@@ -53,41 +53,6 @@ describe('rollup calldata', () => {
     expect(signers).toEqual([]);
     expect(signature.v).toBe(0);
     expect(blobs).toBe(blobInput);
-  });
-
-  it("the header the rollup hashes (ProposedHeaderLib: sha256ToField of the packed fields) is the node's header hash", () => {
-    const packed = encodePacked(
-      [
-        'bytes32',
-        'bytes32',
-        'bytes32',
-        'bytes32',
-        'bytes32',
-        'uint256',
-        'uint64',
-        'address',
-        'bytes32',
-        'uint128',
-        'uint128',
-        'uint256',
-      ],
-      [
-        word(11n),
-        word(12n),
-        word(13n),
-        word(14n),
-        word(15n),
-        7n,
-        1_795_000_028n,
-        '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-        word(header.feeRecipient.toBuffer()),
-        0n,
-        1_269_970_000_000n,
-        456_000n,
-      ],
-    );
-    const toField = `0x00${sha256(packed).slice(2, 64)}`;
-    expect(toField).toBe(header.hash().toString());
   });
 
   it('submitEpochRootProof pads the fee pairs to 32 checkpoints, the coinbase left-padded to a word', () => {
