@@ -11,6 +11,7 @@ import type { L1Deployment } from './l1-deployment.js';
 import { L1DeploymentRepository } from './l1-deployment-repository.js';
 import { L1Monitor, type L1Status } from './l1-monitor.js';
 import type { L1Config } from './l1-settings.js';
+import { warmUpPointEvaluation } from './point-evaluation-warm-up.js';
 
 /** What the node's L1 is built from: the L1 settings and the chain values a deployment is made with. */
 export interface L1ServiceConfig extends L1Config {
@@ -32,6 +33,8 @@ export interface L1ServiceOptions {
   readonly prefundedFeeJuice: bigint;
   /** Aborted when the node stops during start-up: a deployment in progress is given up. */
   readonly signal?: AbortSignal;
+  /** Called once the L1 answers (anvil up), before the deployment is found or made: work to overlap with it. */
+  readonly onL1Up?: () => void;
   readonly log: Logger;
 }
 
@@ -115,7 +118,12 @@ export class L1Service implements Service {
   }
 
   async start(): Promise<void> {
-    if (this.anvil) await this.anvil.start();
+    if (this.anvil) {
+      await this.anvil.start();
+      // anvil loads its KZG set-up on first use (about 2 s): in the background, while the node deploys or attaches.
+      void warmUpPointEvaluation(l1PublicClient({ rpcUrls: [this.anvil.rpcUrl], chainId: this.o.config.l1ChainId }));
+    }
+    this.o.onL1Up?.();
     try {
       await this.attach();
     } catch (err) {

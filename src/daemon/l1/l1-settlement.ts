@@ -22,6 +22,7 @@ import type { L1Activity, L1TxKind, L1TxOutcome } from './l1-activity.js';
 import type { L1Deployment } from './l1-deployment.js';
 import { L1InboxReader } from './l1-inbox-reader.js';
 import { L1TxError, L1TxSender } from './l1-tx-sender.js';
+import { warmUpPointEvaluation } from './point-evaluation-warm-up.js';
 import { type LandedProof, provenAfterRead } from './proven-tip.js';
 import { epochRootProofCalldata, proposeCalldata, word } from './rollup-calldata.js';
 
@@ -41,8 +42,6 @@ export interface L1SettlementOptions {
   readonly log: Logger;
 }
 
-/** anvil's (and hardhat's) default chain id: a dev L1. */
-const ANVIL_CHAIN_ID = 31337;
 /** How often the node reads its L1 (ms): 4.1.2's local network polls its archiver every 500 ms. */
 const POLL_INTERVAL_MS = 500;
 /**
@@ -127,34 +126,11 @@ export class L1Settlement implements SettlementLayer, Service {
     this.schedule();
   }
 
-  /**
-   * On a dev L1 (chain id 31337: anvil), sends one empty blob tx to the publisher itself before the first
-   * proposal: anvil loads its KZG trusted setup on the first blob tx it receives, which takes about 2 s, enough to
-   * push the first proposal out of its slot. Elsewhere nothing is sent.
-   */
+  /** The L1's KZG set-up, loaded before the first proposal needs it (see warmUpPointEvaluation). */
   private async warmUp(): Promise<void> {
-    const { wallet, client } = this.o;
-    const account = wallet.account;
-    if (!account || this.o.deployment.chainId !== ANVIL_CHAIN_ID) return;
     const started = performance.now();
-    try {
-      const blobs = this.o.kzg.checkpointBlobs([checkpointEndMarker(1)]);
-      const hash = await wallet.sendTransaction({
-        account,
-        chain: wallet.chain,
-        to: account.address,
-        blobs: blobs.blobs.map((b) => b as Uint8Array),
-        kzg: this.o.kzg.viemKzg(),
-        maxFeePerBlobGas: (await client.getBlobBaseFee()) * 2n + 1n,
-      });
-      await client.waitForTransactionReceipt({ hash, timeout: 10_000, pollingInterval: 250 });
-      this.o.log.debug({ ms: Math.round(performance.now() - started) }, 'the L1 publisher is warmed up');
-    } catch (err) {
-      this.o.log.debug(
-        { err: (err as Error).message },
-        'warming the L1 publisher up failed; the first proposal pays for it',
-      );
-    }
+    const answered = await warmUpPointEvaluation(this.o.client);
+    this.o.log.debug({ ms: Math.round(performance.now() - started), answered }, 'the L1 KZG set-up is warmed up');
   }
 
   async stop(): Promise<void> {
