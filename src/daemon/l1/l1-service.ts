@@ -11,7 +11,6 @@ import type { L1Deployment } from './l1-deployment.js';
 import { L1DeploymentRepository } from './l1-deployment-repository.js';
 import { L1Monitor, type L1Status } from './l1-monitor.js';
 import type { L1Config } from './l1-settings.js';
-import { warmUpPointEvaluation } from './point-evaluation-warm-up.js';
 
 /** What the node's L1 is built from: the L1 settings and the chain values a deployment is made with. */
 export interface L1ServiceConfig extends L1Config {
@@ -118,11 +117,7 @@ export class L1Service implements Service {
   }
 
   async start(): Promise<void> {
-    if (this.anvil) {
-      await this.anvil.start();
-      // anvil loads its KZG set-up on first use (about 2 s): in the background, while the node deploys or attaches.
-      void warmUpPointEvaluation(l1PublicClient({ rpcUrls: [this.anvil.rpcUrl], chainId: this.o.config.l1ChainId }));
-    }
+    if (this.anvil) await this.anvil.start();
     this.o.onL1Up?.();
     try {
       await this.attach();

@@ -120,9 +120,10 @@ export class L1Settlement implements SettlementLayer, Service {
   }
 
   async start(): Promise<void> {
-    // In the background: the first L1 tx of the publisher waits for it, the node's start does not.
-    this.warming = this.warmUp();
     await this.poll();
+    // In the background, after the first reading of the L1 (anvil answers nothing else while it loads its KZG
+    // set-up): the publisher's first tx waits for it, the node's start does not.
+    this.warming = this.warmUp();
     this.schedule();
   }
 
