@@ -385,10 +385,20 @@ export class Sequencer implements Service, BlockProducer {
         return;
       }
       this.commit(signed, l1);
-    })().finally(() => {
-      this.sealing = undefined;
-      if (this.loop.running && !this.#paused) this.loop.wakeIn(0);
-    });
+    })()
+      .catch((err: Error) => {
+        // Recording it failed (a full disk): the checkpoint stays unpublished and is taken up again on resume.
+        if (!this.o.isStorageFailure?.(err)) {
+          this.o.log.error(
+            { err: err.message },
+            `checkpoint ${completed.number} could not be recorded: ${err.message}`,
+          );
+        }
+      })
+      .finally(() => {
+        this.sealing = undefined;
+        if (this.loop.running && !this.#paused) this.loop.wakeIn(0);
+      });
   }
 
   private commit(completed: CompletedCheckpoint, l1: L1PublishedData): void {
