@@ -174,7 +174,10 @@ export class L1Settlement implements SettlementLayer, Service {
       // A proposal can land although its sender saw an error (a receipt that came late, a restart between the
       // proposal and its record): the rollup's event for this very archive settles it.
       const landed = await this.findProposal(c.number, c.archiveRoot).catch(() => undefined);
-      if (landed) return landed;
+      if (landed) {
+        this.lastLanded = c.number;
+        return landed;
+      }
       this.recordFailure('propose', err, started, { checkpoint: c.number });
       throw err;
     } finally {
