@@ -114,7 +114,7 @@ describe('daemon lifecycle (spawned bin/run.js start)', () => {
       expect(stopped(proc.logs())).toEqual([...before].reverse());
       expect(proc.logs().some((l) => l.level === 60)).toBe(false);
       expect(alive(anvil.pid as number)).toBe(false);
-      expect(forgeRunningIn(dataDirectory)).toBe(false);
+      expect(forgeDeployingTo(anvil.rpcUrl as string)).toBe(false);
       // The lock is free: the next start on the directory gets past it.
       const next = spawnNodeProcess({ args: ['--data-directory', dataDirectory] });
       await next.waitForLog((l) => l.msg === 'started database', 30_000);
@@ -136,11 +136,12 @@ function alive(pid: number): boolean {
 }
 
 /** Whether a forge process still runs a deployment against this node's anvil (its state lives in the directory). */
-function forgeRunningIn(dataDirectory: string): boolean {
+/** Whether a forge deployment to this node's anvil runs (other tests' nodes may deploy to theirs meanwhile). */
+function forgeDeployingTo(rpcUrl: string): boolean {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.includes('forge') && cmd.includes('DeployAztecL1Contracts')) return true;
+      if (cmd.includes('forge') && cmd.includes('DeployAztecL1Contracts') && cmd.includes(rpcUrl)) return true;
     } catch {
       // The process ended while being read.
     }
