@@ -92,13 +92,15 @@ export class L1Service implements Service {
     return this.publicClient;
   }
 
+  /** The deployer's key (anvil's first account by default): it deploys, and publishes proposals and proofs. */
+  private get publisherKey(): `0x${string}` {
+    return (this.o.config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY) as `0x${string}`;
+  }
+
   /** The account that publishes proposals and proofs (the deployer's, anvil's first by default). */
   publisherWallet(): WalletClient {
     const { config } = this.o;
-    return l1WalletClient(
-      { rpcUrls: this.rpcUrls, chainId: config.l1ChainId },
-      (config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY) as `0x${string}`,
-    );
+    return l1WalletClient({ rpcUrls: this.rpcUrls, chainId: config.l1ChainId }, this.publisherKey);
   }
 
   /** What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached. */
@@ -144,7 +146,7 @@ export class L1Service implements Service {
       signal: this.o.signal,
       log,
       deploy: () => ({
-        deployerPrivateKey: config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY,
+        deployerPrivateKey: this.publisherKey,
         slotDuration: config.slotDuration,
         epochDuration: config.epochDuration,
         initialEthPerFeeAsset: config.initialEthPerFeeAsset,
@@ -158,7 +160,7 @@ export class L1Service implements Service {
     if (this.anvil) await this.anvil.mineEvery(ANVIL_BLOCK_TIME);
     const d = this.found;
     // The account that deploys now and will publish proposals and proofs: its ETH pays for them.
-    const publisher = privateKeyToAccount((config.l1DeployerPrivateKey ?? ANVIL_FIRST_ACCOUNT_KEY) as `0x${string}`);
+    const publisher = privateKeyToAccount(this.publisherKey);
     this.monitor = new L1Monitor({
       client,
       chainId: d.chainId,

@@ -96,8 +96,6 @@ export class L1Settlement implements SettlementLayer, Service {
   private foreignReported = false;
   /** The last checkpoint this node's own proposal put on the rollup. */
   private lastLanded = 0;
-  /** Whether the rollup's unproven checkpoints were prunable at the last poll. */
-  private prunable = false;
   /** The warm-up tx (see warmUp): the publisher's own txs go after it, so their nonces do not collide. */
   private warming: Promise<void> = Promise.resolve();
 
@@ -313,8 +311,10 @@ export class L1Settlement implements SettlementLayer, Service {
     this.finalized = await readFinalizedCheckpoint(client, this.rollup, this.o.deployment.l1BlockAtGenesis).catch(
       () => this.finalized,
     );
-    if (!this.proposing) await this.followL1Tips(chain, pending, proven, latest.timestamp, read);
-    await this.readFees(pending, proven, latest.timestamp, read);
+    // Whether the unproven checkpoints go at the next L1 block (the rollup prunes lazily, on its next write).
+    const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latest.timestamp + 1n]));
+    if (!this.proposing) await this.followL1Tips(chain, pending, proven, prunable, read);
+    await this.readFees(prunable ? proven : pending, read);
     chain.syncSettlement();
     this.maybeProve(chain);
   }
@@ -328,13 +328,13 @@ export class L1Settlement implements SettlementLayer, Service {
     chain: Chain,
     pending: number,
     proven: number,
-    latestTimestamp: bigint,
+    prunable: boolean,
     read: <T>(fn: string, args?: readonly unknown[]) => Promise<T>,
   ): Promise<void> {
     const store = chain.store;
     const local = store.checkpoints.latest()?.number ?? 0;
     // A proposal that just landed may not be recorded yet: it is the node's own.
-    this.reportForeignCheckpoints(Math.max(local, this.lastLanded), pending, proven);
+    this.reportForeignCheckpoints(Math.max(local, this.lastLanded), pending, proven, prunable);
     if (local === 0) return;
     let keep = Math.min(local, pending);
     while (keep > 0) {
@@ -344,7 +344,7 @@ export class L1Settlement implements SettlementLayer, Service {
       keep--;
     }
     let why = keep < local ? `L1 holds the chain only up to checkpoint ${keep}` : undefined;
-    if (!why && local > proven && (await read<boolean>('canPruneAtTime', [latestTimestamp + 1n]))) {
+    if (!why && local > proven && prunable) {
       keep = proven;
       why = `the rollup prunes the unproven checkpoints after ${proven} (their epoch was not proven in time)`;
     }
@@ -361,8 +361,9 @@ export class L1Settlement implements SettlementLayer, Service {
    * Checkpoints on the rollup this node never proposed (another sequencer settles on it, or the L1 kept a
    * proposal the node lost): the node cannot build on them, so it says so once instead of stalling silently.
    */
-  private reportForeignCheckpoints(local: number, pending: number, proven: number): void {
-    const ahead = pending > local && !(pending > proven && local >= proven && this.prunable);
+  private reportForeignCheckpoints(local: number, pending: number, proven: number, prunable: boolean): void {
+    // Checkpoints about to be pruned are not built on: being behind them is no stall.
+    const ahead = pending > local && !(prunable && local >= proven);
     if (ahead && !this.foreignReported) {
       this.o.log.error(
         { localCheckpoint: local, l1Pending: pending },
@@ -373,16 +374,11 @@ export class L1Settlement implements SettlementLayer, Service {
     this.foreignReported = ahead;
   }
 
-  /** The rollup's min fee for the current and the next slot on top of its effective pending checkpoint. */
+  /** The rollup's min fee for the current and the next slot on top of `parent`, its effective pending checkpoint. */
   private async readFees(
-    pending: number,
-    proven: number,
-    latestTimestamp: bigint,
+    parent: number,
     read: <T>(fn: string, args?: readonly unknown[]) => Promise<T>,
   ): Promise<void> {
-    const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latestTimestamp + 1n]));
-    this.prunable = prunable;
-    const parent = prunable ? proven : pending;
     const slot = this.o.slots.currentSlot();
     const next = new Map<string, bigint>();
     for (const s of [slot, slot + 1]) {
