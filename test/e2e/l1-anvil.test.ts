@@ -184,12 +184,16 @@ describe('l2node start --l1 anvil', () => {
     try {
       const low = await node.waitForLog(isLow, 15_000);
       expect(low.level).toBe(40);
-      expect(low.msg).toContain('holds 0.001 ETH, under the 0.015 ETH one proposal may cost');
+      // The node proposes meanwhile, so the balance it reads is 0.001 ETH less what its last txs cost.
+      expect(low.msg).toMatch(/holds 0\.00\d* ETH, under the 0\.015 ETH one proposal may cost/);
       const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status };
-      expect(status.l1.publisher).toMatchObject({ balanceWei: '1000000000000000', lowBalance: true });
+      expect(status.l1.publisher.lowBalance).toBe(true);
+      expect(BigInt(status.l1.publisher.balanceWei ?? 'no balance read')).toBeLessThanOrEqual(10n ** 15n);
       const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
-      expect(human.stdout).toMatch(/^l1\s+.*publisher 0xf39fd6e5…b92266 LOW 0\.001 ETH$/m);
-      expect(human.stderr).toContain(`the L1 publisher ${publisher} holds 0.001 ETH, less than one proposal may cost`);
+      expect(human.stdout).toMatch(/^l1\s+.*publisher 0xf39fd6e5…b92266 LOW 0\.00\d* ETH$/m);
+      expect(human.stderr).toMatch(
+        new RegExp(`the L1 publisher ${publisher} holds 0\\.00\\d* ETH, less than one proposal may cost`),
+      );
       // The next polls (every 3 s) do not warn again.
       await new Promise((r) => setTimeout(r, 4000));
       expect(node.logs().filter(isLow)).toHaveLength(1);
