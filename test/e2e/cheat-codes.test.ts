@@ -108,6 +108,19 @@ describe('time warp', () => {
     expect(await feeJuice(session.accounts[1].address)).toBeLessThan(balance);
   }, 180_000);
 
+  it('increaseTime is relative to the latest block when blocks run ahead of the clock (warpL2TimeAtLeastBy)', async () => {
+    // Mined blocks take a slot each, ahead of the clock; a revert leaves the clock warp where it was.
+    await dev('nodeDev_mineBlocks', [2]);
+    const id = await dev<string>('nodeDev_snapshot');
+    await dev('nodeDev_mineBlocks', [3]);
+    await dev('nodeDev_revert', [id]);
+    const before = await latestTimestamp();
+    const now = await dev<number>('nodeDev_increaseTime', [3600]);
+    expect(now).toBeGreaterThanOrEqual(Number(before) + 3600);
+    await dev('nodeDev_mineBlocks', [1]);
+    expect(await latestTimestamp()).toBeGreaterThanOrEqual(before + 3600n);
+  }, 60_000);
+
   it('nodeDev_setNextBlockTimestamp: the next block carries it exactly; going back before the latest block is refused', async () => {
     const before = await latestTimestamp();
     const target = Number(before) + 1000;

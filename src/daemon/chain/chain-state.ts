@@ -166,17 +166,29 @@ export class ChainState {
   }
 
   /**
-   * nodeDev_increaseTime: moves L2 time by `seconds` (back too, but never before the latest block's timestamp),
-   * recorded so a restart keeps it. Slots, block timestamps, the mempool's expiry check and the dev L1's proofs
-   * all read L2 time. Returns L2 time now (seconds).
+   * nodeDev_increaseTime: moves L2 time by `seconds`, recorded so a restart keeps it. Slots, block timestamps, the
+   * mempool's expiry check and the dev L1's proofs all read L2 time. Returns L2 time now (seconds).
+   *
+   * Forward, it means what aztec.js's `warpL2TimeAtLeastBy` means: the next block is at least `seconds` after
+   * the latest block, and after L2 time now. Blocks can run ahead of the clock (nodeDev_mineBlocks puts each in
+   * a slot of its own), and a block carries its slot's start, so moving the clock alone fell short of that by up
+   * to a slot plus the lead. The next checkpoint is therefore pinned to the target, as setNextBlockTimestamp
+   * pins it. Back (negative), it moves the clock, never before the latest block's timestamp.
    */
   increaseTime(seconds: number): number {
     this.refuseOnL1('nodeDev_increaseTime');
-    const target = Math.floor(this.slots.now() / 1000) + seconds;
-    this.refuseBeforeLastBlock(target, 'nodeDev_increaseTime');
-    this.slots.warpBy(seconds * 1000);
+    const now = Math.floor(this.slots.now() / 1000);
+    if (seconds < 0) {
+      this.refuseBeforeLastBlock(now + seconds, 'nodeDev_increaseTime');
+      this.slots.warpBy(seconds * 1000);
+      this.recordTime();
+      return Math.floor(this.slots.now() / 1000);
+    }
+    const latest = Number(this.chain.lastBlockTimestamp());
+    const target = Math.max(now, latest) + seconds;
+    this.slots.warpTo(target, this.chain.lastUsedSlot() + 1);
     this.recordTime();
-    return Math.floor(this.slots.now() / 1000);
+    return target;
   }
 
   /**
