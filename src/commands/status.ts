@@ -4,7 +4,7 @@ import { formatEth } from '../ui/text-format.js';
 import { resolveAdminKey } from './_lib/admin-key.js';
 import { BaseCommand } from './_lib/base-command.js';
 import { CliError } from './_lib/cli-error.js';
-import { adminUrlFlag, apiKeyFlag, fullFlag, nodeUrlFlag, timeoutFlag } from './_lib/connection-flags.js';
+import { connectionFlags, fullFlag } from './_lib/connection-flags.js';
 import { EXIT_CODES } from './_lib/exit-codes.js';
 import { keyValues, shortHex } from './_lib/human-format.js';
 import { NodeConnection } from './_lib/node-connection.js';
@@ -55,10 +55,7 @@ export default class Status extends BaseCommand {
     '<%= config.bin %> status --node-url http://10.0.0.5:8080 --admin-url http://10.0.0.5:8880',
   ];
   static override flags = {
-    'node-url': nodeUrlFlag,
-    'admin-url': adminUrlFlag,
-    'api-key': apiKeyFlag,
-    timeout: timeoutFlag,
+    ...connectionFlags,
     full: fullFlag,
   };
 
@@ -156,8 +153,10 @@ export default class Status extends BaseCommand {
         url: flags['node-url'],
         status: body.status ?? null,
         httpStatus: health.status,
-        ready,
-        followingChain,
+        // The same readiness as GET /status and GET /ready (serving and following the chain); node_isReady's
+        // narrower "accepts txs" is `acceptingTxs`, as in the /status body.
+        ready: followingChain,
+        acceptingTxs: ready,
         ...(notReadyReason ? { notReadyReason } : {}),
         sync: sync ?? null,
         follower: follower ?? null,

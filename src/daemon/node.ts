@@ -29,6 +29,7 @@ import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
 import { genesisFeeJuice } from './sequencer/genesis-funding.js';
@@ -457,6 +458,7 @@ export class L2Node {
     const l1 = this.l1?.status();
     return {
       serving,
+      ready: serving && readiness.followingChain,
       body: {
         status: serving ? 'ok' : this.state,
         state: this.state,
@@ -580,6 +582,7 @@ function newMempool(
     contractClassIdOf: (address) =>
       chain.store.getContractInstanceAt(address, chain.slots.slotTimestamp(chain.slots.currentSlot()))
         ?.currentContractClassId.value,
+    functionNameOf: (selector) => chainStoreContracts(chain.store).getFunctionName(selector),
     ...o,
   });
   o.log?.info(

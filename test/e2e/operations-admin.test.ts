@@ -133,7 +133,19 @@ describe('nodeAdmin_pauseSync / nodeAdmin_resumeSync', () => {
     expect(human.stdout).toMatch(/ready for txs, not following the chain: sync paused \(by operator\)/);
     expect(human.stdout).toMatch(/^sync\s+paused \(paused by operator\)$/m);
     const json = envelopeOf(await l2node(['status', '--json'], { env })).result as { node: Record<string, unknown> };
-    expect(json.node).toMatchObject({ ready: true, followingChain: false, sync: { state: 'paused' } });
+    expect(json.node).toMatchObject({
+      ready: false,
+      acceptingTxs: true,
+      notReadyReason: 'sync paused (by operator)',
+      sync: { state: 'paused' },
+    });
+    // Liveness and readiness as HTTP codes, for orchestrators: /status 200, /ready 503 (same body), no key needed.
+    for (const base of [node.publicUrl, node.adminUrl]) {
+      const live = await fetch(`${base}/status`);
+      const readiness = await fetch(`${base}/ready`);
+      expect([live.status, readiness.status]).toEqual([200, 503]);
+      expect(await readiness.json()).toMatchObject({ ready: false, notReadyReason: 'sync paused (by operator)' });
+    }
   });
 
   it('a lower maxPendingTxCount evicts the lowest-fee txs right away', async () => {
@@ -156,6 +168,7 @@ describe('nodeAdmin_pauseSync / nodeAdmin_resumeSync', () => {
       return s.sync.state === 'synced' ? s : undefined;
     });
     expect(resumed).toMatchObject({ ready: true, sync: { pausedBy: [] } });
+    expect((await fetch(`${node.publicUrl}/ready`)).status).toBe(200);
     await adminOk(node, 'nodeAdmin_setConfig', [{ maxTxsPerBlock: 64 }]);
   });
 });
@@ -175,7 +188,18 @@ describe('nodeAdmin_rollbackTo', () => {
     const tips = await pub<{ finalized: { block: { number: number } } }>(node, 'node_getL2Tips');
     const target = mined - 1;
     expect(target).toBeGreaterThanOrEqual(tips.finalized.block.number);
-    await adminOk(node, 'nodeAdmin_rollbackTo', [target]);
+    // Through the CLI, which reads what the rollback did from the node's rollback event.
+    const env = { NODE_URL: node.publicUrl, NODE_ADMIN_URL: node.adminUrl, NODE_ADMIN_API_KEY: node.adminKey ?? '' };
+    const cli = envelopeOf(await l2node(['admin', 'rollback', String(target), '--yes', '--json'], { env }));
+    const removedBlocks = mined - target;
+    expect(cli).toMatchObject({
+      status: 0,
+      result: { targetBlockNumber: target, removedBlocks, rederived: false },
+    });
+    // t and whatever else the removed blocks held, all still valid: every one of them back in the pool.
+    const { removedTxs, returnedTxs } = cli.result as { removedTxs: number; returnedTxs: number };
+    expect(removedTxs).toBeGreaterThanOrEqual(1);
+    expect(returnedTxs).toBe(removedTxs);
     expect(await blockNumber()).toBe(target);
     expect(await receipt(t)).toMatchObject({ status: 'pending' });
     await adminOk(node, 'nodeAdmin_resumeSync');

@@ -28,7 +28,7 @@ export function rpcServiceOptions(
     disableAdminApiKey: true,
     resetAdminApiKey: false,
     versions: { l1ChainId: 31337, rollupVersion: 1, packageVersion: '0.1.0' },
-    status: () => ({ serving: true, body: { status: 'ok' } }),
+    status: () => ({ serving: true, ready: true, body: { status: 'ok' } }),
     notServing: () => undefined,
     log: pino({ level: 'silent' }),
     print: () => {},

@@ -85,7 +85,11 @@ function serviceOptions(): RpcServiceOptions {
   return rpcServiceOptions({
     versions: { l1ChainId: 31337, rollupVersion: 3, packageVersion: '0.1.0' },
     handlers,
-    status: () => ({ serving: state === 'running', body: { status: state === 'running' ? 'ok' : state, state } }),
+    status: () => ({
+      serving: state === 'running',
+      ready: state === 'running',
+      body: { status: state === 'running' ? 'ok' : state, state },
+    }),
     notServing: () => (state === 'running' ? undefined : state),
     log,
   });

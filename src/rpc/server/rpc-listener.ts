@@ -9,9 +9,14 @@ import type { AdminAuthenticator } from './admin-authenticator.js';
 import { errorResponse, JsonText, type MethodDispatcher } from './method-dispatcher.js';
 import { type RpcRequestHeaders, readRpcRequestHeaders } from './request-headers.js';
 
-/** What GET /status answers: 200 while the node serves, 503 while it starts or stops. */
+/**
+ * What GET /status (liveness: 200 while the node serves, 503 while it starts or stops) and GET /ready
+ * (readiness: 200 only while it is also `ready`, 503 otherwise) answer, with the same body.
+ */
 export interface StatusReport {
   readonly serving: boolean;
+  /** Serving and following the chain (not paused, not behind, storage writable): readiness probes route on it. */
+  readonly ready: boolean;
   readonly body: Readonly<Record<string, unknown>>;
 }
 
@@ -169,8 +174,9 @@ export class RpcListener {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const method = req.method;
-    // GET /status is the only request that needs no key (spec part 5).
-    if (this.options.auth && !(method === 'GET' && path === '/status') && !this.options.auth.accepts(req.headers)) {
+    // GET /status is the only request that needs no key (spec part 5); /ready is its readiness twin.
+    const health = path === '/status' || path === '/ready';
+    if (this.options.auth && !(method === 'GET' && health) && !this.options.auth.accepts(req.headers)) {
       this.unauthorized(req, res);
       return;
     }
@@ -180,13 +186,18 @@ export class RpcListener {
       else this.refuse(req, res, 405, 'Method Not Allowed: send JSON-RPC requests with POST to /', 'POST');
       return;
     }
-    if (path === '/status') {
-      if (method === 'GET' || method === 'HEAD') this.status(req, res, method === 'HEAD');
+    if (health) {
+      if (method === 'GET' || method === 'HEAD') this.status(req, res, method === 'HEAD', path === '/ready');
       else if (method === 'OPTIONS' && this.options.corsOrigin) this.preflight(req, res);
-      else this.refuse(req, res, 405, 'Method Not Allowed: /status answers GET and HEAD', 'GET, HEAD');
+      else this.refuse(req, res, 405, `Method Not Allowed: ${path} answers GET and HEAD`, 'GET, HEAD');
       return;
     }
-    this.refuse(req, res, 404, 'Not Found: JSON-RPC is served with POST /, health with GET /status');
+    this.refuse(
+      req,
+      res,
+      404,
+      'Not Found: JSON-RPC is served with POST /, liveness with GET /status, readiness with GET /ready',
+    );
   }
 
   private post(req: IncomingMessage, res: ServerResponse): void {
@@ -297,8 +308,9 @@ export class RpcListener {
     }
   }
 
-  private status(req: IncomingMessage, res: ServerResponse, headOnly: boolean): void {
+  private status(req: IncomingMessage, res: ServerResponse, headOnly: boolean, readiness: boolean): void {
     const report = this.options.status();
+    const ok = readiness ? report.serving && report.ready : report.serving;
     const text = JSON.stringify(report.body);
     const headers = [
       ...this.baseHeaders(readRpcRequestHeaders(req)),
@@ -307,7 +319,7 @@ export class RpcListener {
       'cache-control',
       'no-store',
     ];
-    res.writeHead(report.serving ? 200 : 503, headers);
+    res.writeHead(ok ? 200 : 503, headers);
     res.end(headOnly ? undefined : text);
   }
 
