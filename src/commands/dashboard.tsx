@@ -9,7 +9,7 @@ import { DashboardView } from '../ui/dashboard-view.js';
 import { resolveAdminKey } from './_lib/admin-key.js';
 import { BaseCommand } from './_lib/base-command.js';
 import { CliError } from './_lib/cli-error.js';
-import { adminUrlFlag, apiKeyFlag, timeoutFlag } from './_lib/connection-flags.js';
+import { connectionFlags } from './_lib/connection-flags.js';
 import { NodeConnection } from './_lib/node-connection.js';
 import { rpcFailure } from './_lib/rpc-failure.js';
 
@@ -27,9 +27,7 @@ export default class Dashboard extends BaseCommand {
     '<%= config.bin %> dashboard --once --json | jq .result.tips.proposed.number',
   ];
   static override flags = {
-    'admin-url': adminUrlFlag,
-    'api-key': apiKeyFlag,
-    timeout: timeoutFlag,
+    ...connectionFlags,
     once: Flags.boolean({
       description: 'Print one frame (or with --json the snapshot event) and exit instead of staying live.',
     }),

@@ -11,6 +11,7 @@ import { PACKAGE_VERSION } from '../daemon/package-version.js';
 import { CredentialsStore } from './_lib/credentials-store.js';
 import { settingFlags } from './_lib/setting-flags.js';
 import { type KeySaveOutcome, renderStartBanner, type StartBannerFacts, startEnvelope } from './_lib/start-banner.js';
+import { unknownFlagMessage } from './_lib/unknown-flag.js';
 
 export default class Start extends Command {
   static override summary = 'Start the node (a local dev chain by default).';
@@ -42,8 +43,21 @@ export default class Start extends Command {
     }),
   };
 
+  /** A command line start cannot run: one line (one JSON envelope with --json), exit 2, no usage dump. */
+  private usageError(message: string): never {
+    if (this.jsonEnabled() || process.argv.includes('--json')) {
+      const error = { code: 'USAGE', message, actions: ['see the settings: l2node start --help'] };
+      process.stdout.write(`${JSON.stringify({ status: 2, error, warnings: [] })}\n`);
+    } else process.stderr.write(`l2node start: ${message}\n  - see the settings: l2node start --help\n`);
+    return this.exit(2);
+  }
+
   async run(): Promise<void> {
-    const { flags } = await this.parse(Start);
+    const { flags } = await this.parse(Start).catch((err: unknown) => {
+      const unknownFlag = unknownFlagMessage(err, Object.keys(Start.flags));
+      if (!unknownFlag) throw err;
+      return this.usageError(unknownFlag);
+    });
     let config: NodeConfig;
     let sources: ResolvedConfig['sources'];
     try {
@@ -54,13 +68,7 @@ export default class Start extends Command {
       const l1Conflict = l1SettingsConflict(config);
       if (l1Conflict) throw new ConfigError(l1Conflict);
     } catch (err) {
-      if (err instanceof ConfigError) {
-        if (this.jsonEnabled()) {
-          const error = { code: 'USAGE', message: err.message, actions: ['see the settings: l2node start --help'] };
-          process.stdout.write(`${JSON.stringify({ status: 2, error, warnings: [] })}\n`);
-        } else process.stderr.write(`l2node start: ${err.message}\n`);
-        this.exit(2);
-      }
+      if (err instanceof ConfigError) this.usageError(err.message);
       throw err;
     }
     // With --json, stdout carries only the banner (one JSON line: `start --json | head -1 | jq` works) and the

@@ -261,6 +261,9 @@ export interface SnapshotUploadEvent extends StreamEventBase<'snapshotUpload'> {
 export interface RollbackEvent extends StreamEventBase<'rollback'> {
   readonly targetBlockNumber: number;
   readonly removedBlocks: number;
+  /** Txs the removed blocks held, and how many of them went back to the pool as pending. */
+  readonly removedTxs: number;
+  readonly returnedTxs: number;
   readonly rederived: boolean;
 }
 

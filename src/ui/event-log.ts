@@ -101,7 +101,8 @@ export function describeEvent(event: NodeStreamEvent, before: LogContext, at: nu
     }
     case 'rollback':
       return line(
-        `rolled back to block ${event.targetBlockNumber}: ${event.removedBlocks} blocks removed` +
+        `rolled back to block ${event.targetBlockNumber}: ${event.removedBlocks} blocks removed, ` +
+          `${event.returnedTxs ?? 0} of their ${event.removedTxs ?? 0} txs back in the pool` +
           (event.rederived ? ', world state and pool re-derived' : ''),
         'warn',
       );

@@ -210,6 +210,43 @@ describe('human errors', () => {
     expect(far.stderr).toBe('l2node: "zzzzzzzz" is not an l2node command.\n  - every command: l2node --help\n');
   });
 
+  it('parse errors name what was wrong: unexpected arguments, an unknown flag with the closest one', async () => {
+    const [args, argsJson, startTypo, queryTypo] = await Promise.all([
+      l2node(['query', 'blocks', '1', '5'], { timeoutMs: 60_000 }),
+      l2node(['query', 'blocks', '1', '5', '--json'], { timeoutMs: 60_000 }),
+      l2node(['start', '--prot', '8081'], { timeoutMs: 60_000 }),
+      l2node(['query', 'tips', '--node-ulr', 'http://127.0.0.1:9'], { timeoutMs: 60_000 }),
+    ]);
+    expect(args.code).toBe(2);
+    expect(args.stderr).toBe(
+      'l2node query blocks: unexpected arguments "1 5": it takes no arguments\n' +
+        '  - see its usage: l2node query blocks --help\n',
+    );
+    expect(envelopeOf(argsJson)).toMatchObject({ status: 2, error: { code: 'USAGE' } });
+    // One line, not the usage of every flag `start` has.
+    expect(startTypo.code).toBe(2);
+    expect(startTypo.stderr).toBe(
+      'l2node start: unknown flag --prot, did you mean --port?\n  - see the settings: l2node start --help\n',
+    );
+    expect(startTypo.stdout).toBe('');
+    expect(queryTypo.code).toBe(2);
+    expect(queryTypo.stderr).toMatch(/^l2node query tips: unknown flag --node-ulr, did you mean --node-url\?\n/);
+   }, 120_000);
+
+  it('every client command takes both connection flags (dev, dashboard, admin and query alike)', async () => {
+    const dead = ['--node-url', 'http://127.0.0.1:9', '--admin-url', 'http://127.0.0.1:9', '--timeout', '2000'];
+    const runs = await Promise.all(
+      [
+        ['dev', 'mine'],
+        ['dashboard', '--once'],
+        ['admin', 'pause-sync'],
+        ['query', 'tips'],
+      ].map((c) => l2node([...c, ...dead, '--json'], { timeoutMs: 20_000 })),
+    );
+    // Unreachable (5), not a usage error (2) for a flag the command refused.
+    for (const run of runs) expect(envelopeOf(run)).toMatchObject({ status: 5 });
+   }, 120_000);
+
   // On a terminal @oclif/plugin-not-found asks; util-linux `script` gives the CLI one.
   it.skipIf(spawnSync('script', ['--version']).status !== 0)(
     'on a terminal it asks "Did you mean status?" and runs it when confirmed; declined, it exits 2',

@@ -3,6 +3,7 @@ import { RpcClientError } from '../../rpc/client/rpc-client-error.js';
 import { CliError } from './cli-error.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { rpcFailure } from './rpc-failure.js';
+import { unknownFlagMessage } from './unknown-flag.js';
 
 /** What `--json` prints when a command succeeds. `status` is the exit code, so always 0 here. */
 export interface JsonSuccess {
@@ -44,7 +45,16 @@ export abstract class BaseCommand extends Command {
       if (this.jsonEnabled()) this.printJson({ status: 0, result: result ?? null, warnings: this.#warnings });
     } catch (err) {
       if (err instanceof Errors.ExitError) throw err;
-      this.report(toCliError(err, this.commandLine()));
+      const unknownFlag = unknownFlagMessage(err, Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags }));
+      this.report(
+        unknownFlag
+          ? new CliError(unknownFlag, {
+              exitCode: EXIT_CODES.usage,
+              code: 'USAGE',
+              actions: [`see the usage: ${this.commandLine()} --help`],
+            })
+          : toCliError(err, this.commandLine()),
+      );
     }
   }
 

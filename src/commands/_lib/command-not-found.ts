@@ -14,6 +14,21 @@ const hook: Hook.CommandNotFound = async function (options) {
   const json = options.argv?.includes('--json') ?? false;
   const words = options.id.split(':');
   const suggestion = closestCommand(options.config.commands, words);
+  const bin = options.config.bin;
+  // oclif folds the arguments of a command that takes none into the id (`query blocks 1 5` is "query:blocks:1:5"):
+  // the command exists, what is wrong is the arguments.
+  const exact = suggestion?.split(':');
+  if (exact && words.length > exact.length && exact.every((w, i) => w === words[i])) {
+    const command = toConfiguredId(suggestion as string, options.config);
+    const extra = words.slice(exact.length).join(' ');
+    const takes = Object.keys(options.config.findCommand(suggestion as string)?.args ?? {}).length;
+    return usageFailure(
+      json,
+      `${bin} ${command}: unexpected argument${words.length - exact.length > 1 ? 's' : ''} "${extra}": ` +
+        (takes === 0 ? 'it takes no arguments' : `it takes at most ${takes}`),
+      [`see its usage: ${bin} ${command} --help`],
+    );
+  }
   if (suggestion && process.stdin.isTTY && process.stderr.isTTY && !json) {
     // Imported here: the plugin loads a prompt library the non-interactive path does not need.
     const { default: notFoundPlugin } = await import('@oclif/plugin-not-found');
@@ -28,7 +43,6 @@ const hook: Hook.CommandNotFound = async function (options) {
     const context = { ...this, error: (message: string | Error) => this.error(message, { exit: EXIT_CODES.usage }) };
     return notFoundPlugin.call(context, { ...options, config });
   }
-  const bin = options.config.bin;
   // oclif joins the words before the first flag into the id, arguments too (`admin rolback 3`): the
   // words past the suggested command's are its arguments.
   const typed = words.slice(0, suggestion?.split(':').length ?? words.length).join(' ');
@@ -39,14 +53,19 @@ const hook: Hook.CommandNotFound = async function (options) {
     ...(suggested ? [`run: ${`${bin} ${suggested} ${rest}`.trim()}`] : []),
     `every command: ${bin} --help`,
   ];
+  usageFailure(json, `${bin}: ${message}`, actions, { suggestion: suggested ?? null }, message);
+};
+
+/** Exit 2 with the message and next steps: one JSON envelope on stdout with --json, else lines on stderr. */
+function usageFailure(json: boolean, line: string, actions: string[], data?: unknown, jsonMessage = line): void {
   process.exitCode = EXIT_CODES.usage;
   if (json) {
-    const error = { code: 'USAGE', message, actions, data: { suggestion: suggested ?? null } };
+    const error = { code: 'USAGE', message: jsonMessage, actions, ...(data === undefined ? {} : { data }) };
     process.stdout.write(`${toJsonText({ status: EXIT_CODES.usage, error, warnings: [] })}\n`);
   } else {
-    process.stderr.write(`${[`${bin}: ${message}`, ...actions.map((a) => `  - ${a}`)].join('\n')}\n`);
+    process.stderr.write(`${[line, ...actions.map((a) => `  - ${a}`)].join('\n')}\n`);
   }
-};
+}
 
 export default hook;
 

@@ -63,3 +63,15 @@ export const blockFlag = Flags.string({
   description: 'Block to read at: a number, "latest" or a block hash.',
   default: 'latest',
 });
+
+/**
+ * The connection flags every client command takes, whichever listener it talks to: a script that names its node
+ * with --node-url and --admin-url (or NODE_URL and NODE_ADMIN_URL) passes the same flags to every command. A
+ * command reads the URL of the listener it calls; `status` reads both.
+ */
+export const connectionFlags = {
+  'node-url': nodeUrlFlag,
+  'admin-url': adminUrlFlag,
+  'api-key': apiKeyFlag,
+  timeout: timeoutFlag,
+};

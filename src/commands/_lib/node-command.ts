@@ -1,10 +1,10 @@
 import { BaseCommand } from './base-command.js';
-import { nodeUrlFlag, timeoutFlag } from './connection-flags.js';
+import { connectionFlags } from './connection-flags.js';
 import { NodeConnection } from './node-connection.js';
 
 /** A command that reads from the node's public listener (`query`, `tx`...). */
 export abstract class NodeCommand extends BaseCommand {
-  static override baseFlags = { 'node-url': nodeUrlFlag, timeout: timeoutFlag };
+  static override baseFlags = connectionFlags;
 
   protected publicNode(flags: { 'node-url': string; timeout: number }): NodeConnection {
     return new NodeConnection({ url: flags['node-url'], listener: 'public', timeoutMs: flags.timeout });

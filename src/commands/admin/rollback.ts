@@ -1,9 +1,11 @@
 import { Args, Flags } from '@oclif/core';
+import { EventStreamClient } from '../../rpc/client/event-stream-client.js';
+import type { RollbackEvent } from '../../rpc/node-stream-event.js';
 import { AdminCommand } from '../_lib/admin-command.js';
+import { resolveAdminKey } from '../_lib/admin-key.js';
 import { parseBlockArgument } from '../_lib/block-argument.js';
 import { blockNotFound } from '../_lib/block-not-found.js';
 import { CliError } from '../_lib/cli-error.js';
-import { nodeUrlFlag } from '../_lib/connection-flags.js';
 import { NodeConnection } from '../_lib/node-connection.js';
 import { confirm } from '../_lib/terminal-input.js';
 
@@ -32,7 +34,6 @@ export default class AdminRollback extends AdminCommand {
       description: 'Roll back below the finalized block too (clears world state and pool data if needed).',
     }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
-    'node-url': nodeUrlFlag,
   };
 
   protected async execute(): Promise<unknown> {
@@ -58,13 +59,76 @@ export default class AdminRollback extends AdminCommand {
         throw CliError.usage('not confirmed: nothing was rolled back');
       }
     }
-    try {
-      await this.adminNode(flags).call('nodeAdmin_rollbackTo', target, flags.force);
-    } catch (err) {
-      throw forceRefusal(err, this.config.bin, target) ?? err;
+    // nodeAdmin_rollbackTo answers nothing (the spec's void); what it did is in the node's `rollback` event,
+    // read from the admin event stream opened before the call.
+    const { apiKey } = resolveAdminKey(flags['api-key'], flags['admin-url']);
+    const outcome = await rollbackEvent(flags['admin-url'], apiKey, target, async () => {
+      try {
+        await this.adminNode(flags).call('nodeAdmin_rollbackTo', target, flags.force);
+      } catch (err) {
+        throw forceRefusal(err, this.config.bin, target) ?? err;
+      }
+    });
+    if (!outcome) {
+      this.log(`Rolled back to block ${target}.`);
+      this.warning('the node sent no rollback event (its event stream did not answer): the figures are unknown');
+      return { targetBlockNumber: target, force: flags.force };
     }
-    this.log(`Rolled back to block ${target}.`);
-    return { targetBlockNumber: target, force: flags.force };
+    this.log(
+      outcome.removedBlocks === 0
+        ? `Block ${target} is already the tip: nothing rolled back.`
+        : `Rolled back to block ${target}: removed ${plural(outcome.removedBlocks, 'block')} holding ` +
+            `${plural(outcome.removedTxs, 'tx')}; ${outcome.returnedTxs} returned to the pool` +
+            (outcome.rederived ? '; world state and pool data re-derived from the stored blocks' : '') +
+            '.',
+    );
+    return {
+      targetBlockNumber: target,
+      force: flags.force,
+      removedBlocks: outcome.removedBlocks,
+      removedTxs: outcome.removedTxs,
+      returnedTxs: outcome.returnedTxs,
+      rederived: outcome.rederived,
+    };
+  }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Runs `call` with the admin event stream open and returns the node's `rollback` event for `target`, or undefined
+ * when the stream does not open within a few seconds or the event does not come.
+ */
+async function rollbackEvent(
+  adminUrl: string,
+  apiKey: string | undefined,
+  target: number,
+  call: () => Promise<void>,
+): Promise<RollbackEvent | undefined> {
+  const stream = new EventStreamClient({ adminUrl, apiKey, minDelayMs: 100, maxDelayMs: 500 });
+  let resolveEvent: (e: RollbackEvent) => void = () => {};
+  const event = new Promise<RollbackEvent>((resolve) => {
+    resolveEvent = resolve;
+  });
+  const opened = new Promise<boolean>((resolve) => {
+    // Each connection starts with a snapshot: once it came, later events reach this client.
+    stream.onEvent((e) => {
+      if (e.type === 'snapshot') resolve(true);
+      if (e.type === 'rollback' && e.targetBlockNumber === target) resolveEvent(e);
+    });
+    setTimeout(() => resolve(false), 3000).unref();
+  });
+  stream.start();
+  try {
+    const open = await opened;
+    await call();
+    if (!open) return undefined;
+    return await Promise.race([
+      event,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref()),
+    ]);
+  } finally {
+    stream.close();
   }
 }
 

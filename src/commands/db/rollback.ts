@@ -70,7 +70,7 @@ export default class DbRollback extends BaseCommand {
         keyValues([
           ['database', path],
           ['new tip', `block ${result.targetBlockNumber}`],
-          ['blocks removed', String(result.removedBlocks)],
+          ['blocks removed', `${result.removedBlocks} (holding ${result.removedTxs} txs)`],
           ['world state', 're-derived from the blocks kept; mempool data cleared'],
           ['check', remaining.length === 0 ? 'the node can start on it' : `still wrong: ${remaining.join('; ')}`],
         ]),

@@ -1,3 +1,4 @@
+import type { TxHash } from '../../core/tx-hash.js';
 import type { Chain } from '../chain/chain.js';
 import { UnwindRefusedError } from '../chain/unwind-blocks.js';
 import { BlockRejectedError, WorldStateError } from '../world-state/world-state-errors.js';
@@ -18,6 +19,10 @@ export class RollbackRefusedError extends Error {
 export interface RollbackResult {
   readonly targetBlockNumber: number;
   readonly removedBlocks: number;
+  /** Txs the removed blocks held. */
+  readonly removedTxs: number;
+  /** Of those, the ones back in the pool as pending (the others were no longer valid, or the pool was cleared). */
+  readonly returnedTxs: number;
   /** World state and pool data were cleared and re-derived from the stored blocks (force below finality). */
   readonly rederived: boolean;
 }
@@ -26,6 +31,8 @@ export interface RollbackParts {
   readonly chain: Chain;
   /** Forgets the pool's txs (inside the rollback's transaction). */
   readonly clearPool: () => void;
+  /** Whether a tx is pending in the pool (after the rollback: did a removed block's tx come back?). */
+  readonly isPending: (txHash: TxHash) => boolean;
 }
 
 /**
@@ -44,7 +51,9 @@ export function rollbackChain(parts: RollbackParts, target: number, force: boole
   if (target > 0 && !chain.store.blocks.get(target)) {
     throw new RollbackRefusedError(`Cannot roll back to block ${target}: it is not stored on this node`);
   }
-  if (target === latest) return { targetBlockNumber: target, removedBlocks: 0, rederived: false };
+  if (target === latest) {
+    return { targetBlockNumber: target, removedBlocks: 0, removedTxs: 0, returnedTxs: 0, rederived: false };
+  }
   const finalized = chain.readTips().finalized.block.number;
   const rederive = target < finalized;
   if (rederive && !force) {
@@ -61,7 +70,14 @@ export function rollbackChain(parts: RollbackParts, target: number, force: boole
       rederive,
       inTransaction: rederive ? parts.clearPool : undefined,
     });
-    return { targetBlockNumber: target, removedBlocks: removed.length, rederived: rederive };
+    const txs = removed.flatMap((b) => b.body.txEffects.map((e) => e.txHash));
+    return {
+      targetBlockNumber: target,
+      removedBlocks: removed.length,
+      removedTxs: txs.length,
+      returnedTxs: txs.filter((h) => parts.isPending(h)).length,
+      rederived: rederive,
+    };
   } catch (err) {
     if (err instanceof UnwindRefusedError) throw new RollbackRefusedError(err.message);
     // A stored block that does not re-derive its header's roots: nothing was changed (the transaction rolled back).

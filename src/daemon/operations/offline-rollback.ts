@@ -42,5 +42,7 @@ export function rollbackOffline(db: SqliteDatabase, target: number, config: Node
   };
   const pool = new TxPoolRepository(db);
   const removed = unwindBlocks(chain, target, { force: true, rederive: true, inTransaction: () => pool.clear() });
-  return { targetBlockNumber: target, removedBlocks: removed.length, rederived: true };
+  // The pool is cleared: no tx goes back to it.
+  const removedTxs = removed.reduce((n, b) => n + b.body.txEffects.length, 0);
+  return { targetBlockNumber: target, removedBlocks: removed.length, removedTxs, returnedTxs: 0, rederived: true };
 }

@@ -12,6 +12,9 @@ export interface OperationsEventMap {
   rollback: {
     readonly targetBlockNumber: number;
     readonly removedBlocks: number;
+    /** Txs the removed blocks held, and how many of them are pending again. */
+    readonly removedTxs: number;
+    readonly returnedTxs: number;
     /** World state and pool data were cleared and re-derived from the stored blocks (force below finality). */
     readonly rederived: boolean;
   };

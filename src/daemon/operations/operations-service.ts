@@ -54,7 +54,11 @@ export class OperationsService implements Service {
       l1ChainId: o.config.l1ChainId,
       rollupVersion: o.config.rollupVersion,
       dataDirectory: o.config.dataDirectory,
-      objectStores: { s3Endpoint: o.config.snapshotS3Endpoint, gcsEndpoint: o.config.snapshotGcsEndpoint },
+      objectStores: {
+        s3Endpoint: o.config.snapshotS3Endpoint,
+        gcsEndpoint: o.config.snapshotGcsEndpoint,
+        metadataCredentials: o.config.snapshotS3MetadataCredentials,
+      },
       whilePaused: (copy) => this.lock.run(() => this.whilePaused('snapshot', copy)),
       now: o.now,
       log: o.log,
@@ -104,13 +108,17 @@ export class OperationsService implements Service {
     return this.lock.run(() =>
       this.whilePaused('rollback', async () => {
         const result = rollbackChain(
-          { chain: this.o.chain.chain, clearPool: () => this.o.mempool.clearPool() },
+          {
+            chain: this.o.chain.chain,
+            clearPool: () => this.o.mempool.clearPool(),
+            isPending: (txHash) => this.o.mempool.pool.getPending(txHash) !== undefined,
+          },
           target,
           force,
         );
         this.o.log.warn(
           { ...result },
-          `rolled back to block ${target}: ${result.removedBlocks} blocks removed${result.rederived ? ', world state and pool data re-derived from the stored blocks' : ''}`,
+          `rolled back to block ${target}: ${result.removedBlocks} blocks removed, ${result.returnedTxs} of their ${result.removedTxs} txs back in the pool${result.rederived ? ', world state and pool data re-derived from the stored blocks' : ''}`,
         );
         this.events.emit('rollback', result);
         return result;

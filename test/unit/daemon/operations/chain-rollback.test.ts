@@ -32,7 +32,11 @@ describe('rollbackChain', () => {
     const chain = dev.service.chain;
     const finalized = chain.readTips().finalized.block.number;
     const target = Math.max(finalized, 5);
-    const result = rollbackChain({ chain, clearPool: () => expect.unreachable() }, target, false);
+    const result = rollbackChain(
+      { chain, clearPool: () => expect.unreachable(), isPending: () => false },
+      target,
+      false,
+    );
     expect(result).toMatchObject({ targetBlockNumber: target, rederived: false });
     expect(result.removedBlocks).toBeGreaterThan(0);
     expect(chain.latestBlockNumber).toBe(target);
@@ -52,7 +56,7 @@ describe('rollbackChain', () => {
     const chain = dev.service.chain;
     while (chain.readTips().finalized.block.number < 2) dev.advanceBlocks(1);
     const latest = chain.latestBlockNumber;
-    const parts = { chain, clearPool: () => {} };
+    const parts = { chain, clearPool: () => {}, isPending: () => false };
     expect(() => rollbackChain(parts, latest + 1, false)).toThrow(
       new RollbackRefusedError(`Cannot roll back to block ${latest + 1}: the chain's tip is block ${latest}`),
     );
@@ -60,6 +64,8 @@ describe('rollbackChain', () => {
     expect(rollbackChain(parts, latest, false)).toEqual({
       targetBlockNumber: latest,
       removedBlocks: 0,
+      removedTxs: 0,
+      returnedTxs: 0,
       rederived: false,
     });
     expect(chain.latestBlockNumber).toBe(latest);
@@ -72,8 +78,8 @@ describe('rollbackChain', () => {
     while (chain.readTips().finalized.block.number < 4) dev.advanceBlocks(1);
     const latest = chain.latestBlockNumber;
     let cleared = 0;
-    const result = rollbackChain({ chain, clearPool: () => cleared++ }, 2, true);
-    expect(result).toEqual({ targetBlockNumber: 2, removedBlocks: latest - 2, rederived: true });
+    const result = rollbackChain({ chain, clearPool: () => cleared++, isPending: () => false }, 2, true);
+    expect(result).toMatchObject({ targetBlockNumber: 2, removedBlocks: latest - 2, returnedTxs: 0, rederived: true });
     expect(cleared).toBe(1);
     // Every kept block's state reads back as it was built: the trees were rebuilt block by block.
     for (const n of [0, 1, 2]) {
