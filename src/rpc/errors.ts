@@ -89,8 +89,16 @@ export const rpcErrors = {
   /** `rejection` (the mempool's TxRejection) becomes `data` unchanged (docs/aztec-facts.md section 1.7). */
   txRejected: (rejection: { readonly code: string; readonly message: string; readonly [figure: string]: unknown }) =>
     new RpcError(APPLICATION_ERRORS.TX_REJECTED.code, rejection.message, { ...rejection }),
-  txInvalid: (reasons: readonly string[]) =>
-    application('TX_INVALID', `Invalid tx: ${reasons.join(', ')}`, { reasons: [...reasons] }),
+  /**
+   * `reasons` are 4.1.2's texts word for word (clients match on them); `details` say, for people, which call or
+   * value a reason is about (the message carries them, `data.details` too).
+   */
+  txInvalid: (reasons: readonly string[], details: readonly string[] = []) =>
+    application(
+      'TX_INVALID',
+      `Invalid tx: ${reasons.join(', ')}${details.length ? ` (${details.join('; ')})` : ''}`,
+      details.length ? { reasons: [...reasons], details: [...details] } : { reasons: [...reasons] },
+    ),
   invalidState: (message: string, extra?: Record<string, unknown>) => application('INVALID_STATE', message, extra),
   unsupported: (message: string) => application('UNSUPPORTED', message),
   /** A request over a budget of the node: `setting` is the flag that sets the budget, `limit` its value. */

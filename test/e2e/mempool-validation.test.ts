@@ -221,10 +221,24 @@ describe('validation over RPC: one reason per rule', () => {
       call(node.publicUrl, 'node_sendTx', [json]),
     ]);
     expect(valid.result).toEqual({ result: 'invalid', reason: reasons });
+    if (reasons[0] === TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED) return; // its details: the next case
     expect(sent.error).toEqual({
       code: -32004,
       message: `Invalid tx: ${reasons.join(', ')}`,
       data: { code: 'TX_INVALID', reasons },
+    });
+  });
+
+  it("a setup call off the allow list: 4.1.2's reason, and the contract, function and entry that would allow it", async () => {
+    const contract = `0x${77n.toString(16).padStart(64, '0')}`;
+    const sent = await call(node.publicUrl, 'node_sendTx', [setup(77n, 1n, [new Fr(0x1234n)]).toJSON()]);
+    const detail =
+      `setup call to function (selector 0x00001234) of contract ${contract} is not on the allow list; ` +
+      `allow it with --tx-public-setup-allow-list-extend I:${contract}:0x00001234`;
+    expect(sent.error).toEqual({
+      code: -32004,
+      message: `Invalid tx: ${TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED} (${detail})`,
+      data: { code: 'TX_INVALID', reasons: [TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED], details: [detail] },
     });
   });
 

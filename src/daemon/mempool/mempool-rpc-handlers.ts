@@ -15,7 +15,7 @@ export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel) {
   return {
     node_sendTx: async (tx) => {
       const result = mempool.sendTx(tx);
-      if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons);
+      if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons, result.details);
       if (result.outcome === 'rejected') throw rpcErrors.txRejected(result.rejection);
       // A follower forwards it: the upstream's answer is the caller's.
       await mempool.forwardTx(tx);

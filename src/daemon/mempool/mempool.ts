@@ -16,6 +16,7 @@ import type { MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
 import { comparePriority, type PendingTx, pendingTxFromMeta } from './pending-tx.js';
 import type { AllowedSetupFunction } from './tx-checks/allowed-setup-function.js';
 import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './tx-checks/default-allowed-setup.js';
+import { setupRefusalDetails } from './tx-checks/phases-validator.js';
 import type { TxValidationContext } from './tx-checks/tx-validation-context.js';
 import type { TxValidationResult } from './tx-checks/tx-validation-result.js';
 import {
@@ -48,6 +49,8 @@ export interface MempoolOptions {
   readonly minedTxLookup?: MinedTxLookup;
   /** The current class of a contract instance, for allow-list entries by class; unknown without a chain store. */
   readonly contractClassIdOf?: (address: bigint) => bigint | undefined;
+  /** A public function's name by selector (registered signatures, protocol contracts), for messages. */
+  readonly functionNameOf?: (selector: number) => string | undefined;
   readonly epochDuration?: number;
   /** How many blocks mined txs stay readable in the pool (node_getTxByHash). */
   readonly minedRetentionBlocks?: number;
@@ -64,7 +67,7 @@ export interface MempoolOptions {
 export type SendTxResult =
   | { readonly outcome: 'accepted' }
   | { readonly outcome: 'duplicate' }
-  | { readonly outcome: 'invalid'; readonly reasons: readonly string[] }
+  | { readonly outcome: 'invalid'; readonly reasons: readonly string[]; readonly details?: readonly string[] }
   | { readonly outcome: 'rejected'; readonly rejection: TxRejection };
 
 /** Mined txs stay readable in the pool for this many blocks (4.1.2 keeps them until finalized). */
@@ -131,6 +134,7 @@ export class Mempool implements BlockObserver, PendingTxSource {
         return v;
       },
       contractClassIdOf: (address) => this.o.contractClassIdOf?.(address),
+      functionNameOf: (selector) => this.o.functionNameOf?.(selector),
     };
   }
 
@@ -149,7 +153,8 @@ export class Mempool implements BlockObserver, PendingTxSource {
     const result = this.validate(meta, ctx, {}, SEND_TX_VALIDATORS);
     if (result.result !== 'valid') {
       this.o.onPoolChange?.({ kind: 'rejected', code: 'TX_INVALID' });
-      return { outcome: 'invalid', reasons: result.reason };
+      const details = result.result === 'invalid' ? setupRefusalDetails(meta, ctx) : [];
+      return { outcome: 'invalid', reasons: result.reason, ...(details.length ? { details } : {}) };
     }
     const added: TxPoolAddResult = this.pool.add(tx, pendingTxFromMeta(meta, this.now()), (slot) =>
       ctx.publicDataAt(slot),

@@ -52,3 +52,28 @@ function checkRestrictions(call: PublicCallWithCalldata, entry: AllowedSetupFunc
   if (entry.rejectNullMsgSender && sender === NULL_MSG_SENDER_CONTRACT_ADDRESS) return TX_ERROR.SETUP_NULL_MSG_SENDER;
   return undefined;
 }
+
+/**
+ * For people: which setup calls are not on the allow list, by contract, class and function, and the setting entry
+ * that would allow each. 4.1.2's reason names none of them, so a wallet user cannot tell what to allow.
+ */
+export function setupRefusalDetails(tx: TxMeta, ctx: TxValidationContext): string[] {
+  if (!tx.tx.data.isForPublic) return [];
+  const details: string[] = [];
+  for (const call of tx.setupCalls()) {
+    if (checkAllowList(call, ctx) !== TX_ERROR.SETUP_FUNCTION_NOT_ALLOWED) continue;
+    const contract = call.request.contractAddress.value;
+    const selector = call.calldata.length > 0 ? Number((call.calldata[0] as Fr).value & 0xffffffffn) : undefined;
+    const selectorHex = selector === undefined ? 'none' : `0x${selector.toString(16).padStart(8, '0')}`;
+    const name = selector === undefined ? undefined : ctx.functionNameOf?.(selector);
+    const classId = ctx.contractClassIdOf(contract);
+    const hex = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
+    details.push(
+      `setup call to ${name ?? 'function'} (selector ${selectorHex}) of contract ${hex(contract)}` +
+        (classId === undefined ? '' : ` (class ${hex(classId)})`) +
+        ` is not on the allow list; allow it with --tx-public-setup-allow-list-extend ` +
+        (classId === undefined ? `I:${hex(contract)}:${selectorHex}` : `C:${hex(classId)}:${selectorHex}`),
+    );
+  }
+  return details;
+}

@@ -31,4 +31,6 @@ export interface TxValidationContext {
   publicDataAt(leafSlot: bigint): bigint;
   /** The current class of a deployed contract, or undefined when the node knows no such instance. */
   contractClassIdOf(address: bigint): bigint | undefined;
+  /** A public function's name by selector, when the node knows it (only for messages). */
+  functionNameOf?(selector: number): string | undefined;
 }
