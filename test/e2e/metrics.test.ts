@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
@@ -7,7 +9,7 @@ import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { parsePrometheusText, type Sample, sumOf } from '../helpers/prometheus-text.js';
 import { startRpcProxy } from '../helpers/rpc-proxy.js';
-import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { REPO_ROOT, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -90,6 +92,10 @@ describe('GET /metrics on prom-client', () => {
       expect(sumOf(after, name), name).toBeGreaterThan(0);
     expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);
 
+    // What runs: a constant 1 with the versions as labels.
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(at(after, 'l2node_build_info', { version, mode: 'dev' })).toBe(1);
+
     // RPC calls by method and code, latency by method.
     expect(moved('l2node_rpc_requests_total', rpcOk)).toBeGreaterThanOrEqual(3);
     expect(
@@ -118,6 +124,24 @@ describe('GET /metrics on prom-client', () => {
       expect(sumOf(after, 'l2node_world_state_tree_leaves', { tree }), tree).toBeDefined();
     // A dev node follows no one.
     expect(sumOf(after, 'l2node_sync_distance_blocks')).toBeUndefined();
+  });
+
+  it('the Grafana dashboard in deploy/ queries only series the node exports (scraped here, or documented for an L1 or a follower)', async () => {
+    const dashboard = readFileSync(join(REPO_ROOT, 'deploy/grafana/l2node-dashboard.json'), 'utf8');
+    const exprs = (JSON.parse(dashboard) as { panels: { targets: { expr: string }[] }[] }).panels.flatMap((p) =>
+      p.targets.map((t) => t.expr),
+    );
+    const used = new Set(
+      exprs.flatMap((e) => [...e.matchAll(/\b((?:l2node|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1] as string)),
+    );
+    expect(used.size).toBeGreaterThan(10);
+    const { text } = await scrape(dev);
+    const exported = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    const documented = readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8');
+    for (const name of used) {
+      const family = name.replace(/_(bucket|count|sum)$/, '');
+      expect(exported.has(family) || documented.includes(`\`${family}`), name).toBe(true);
+    }
   });
 
   it('a follower shows its upstream tip and how far behind it is', async () => {

@@ -9,6 +9,7 @@ import type { TxDropReason } from '../mempool/tx-pool.js';
 import type { TxRejectionCode } from '../mempool/tx-rejection.js';
 import type { NodeEvents } from '../node-events.js';
 import type { OperationsService } from '../operations/operations-service.js';
+import { PACKAGE_VERSION } from '../package-version.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
 import { TREES } from '../world-state/merkle-tree-id.js';
 import { processMetrics } from './process-metrics.js';
@@ -118,6 +119,13 @@ export class NodeMetrics {
         },
       });
 
+    // A constant 1 whose labels say what runs, for joins and upgrade dashboards (the Prometheus convention).
+    new Gauge({
+      name: 'l2node_build_info',
+      help: 'Always 1; labels: the l2node version, the Node.js version, and the mode (dev or follower).',
+      labelNames: ['version', 'nodejs', 'mode'],
+      registers,
+    }).set({ version: PACKAGE_VERSION, nodejs: process.version, mode: s.follower ? 'follower' : 'dev' }, 1);
     gauge(
       'l2node_block_height',
       'Latest block of the chain store (the proposed tip).',
