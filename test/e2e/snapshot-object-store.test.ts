@@ -210,6 +210,62 @@ describe('s3:// snapshots (--snapshot-s3-endpoint)', () => {
   });
 });
 
+describe('s3:// credentials: no request the operator did not ask for', () => {
+  /**
+   * A stand-in for the instance metadata service on loopback (the SDK's AWS_EC2_METADATA_SERVICE_ENDPOINT points
+   * it there), counting what reaches it: without the opt-in the node must not ask it at all.
+   */
+  async function metadataStandIn(): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+    const { createServer } = await import('node:http');
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(() => r())) };
+  }
+
+  it('without credentials the node names where it looked, and never asks the instance metadata service', async () => {
+    const imds = await metadataStandIn();
+    const env = {
+      ...AWS_ENV,
+      AWS_ACCESS_KEY_ID: undefined,
+      AWS_SECRET_ACCESS_KEY: undefined,
+      AWS_EC2_METADATA_DISABLED: undefined,
+      AWS_EC2_METADATA_SERVICE_ENDPOINT: imds.url,
+    };
+    try {
+      const node = spawnNodeProcess({
+        args: [
+          ...[...CHAIN_ARGS, '--data-directory', join(root, 'no-aws-key'), ...endpointArgs()],
+          ...['--snapshot-url', 's3://snapshots/l2node'],
+        ],
+        env,
+      });
+      expect((await node.exited).code).toBe(1);
+      expect(node.stdout()).toMatch(
+        /no AWS credentials found; looked for AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY;/,
+      );
+      expect(node.stdout()).toMatch(/--snapshot-s3-metadata-credentials/);
+      expect(imds.requests).toEqual([]);
+      // Opted in, the node does ask it (here: the stand-in, which has no role for it).
+      const optedIn = spawnNodeProcess({
+        args: [
+          ...[...CHAIN_ARGS, '--data-directory', join(root, 'no-aws-key-imds'), ...endpointArgs()],
+          ...['--snapshot-url', 's3://snapshots/l2node', '--snapshot-s3-metadata-credentials', 'true'],
+        ],
+        env,
+      });
+      expect((await optedIn.exited).code).toBe(1);
+      expect(imds.requests.length).toBeGreaterThan(0);
+    } finally {
+      await imds.close();
+    }
+  });
+});
+
 describe('gs:// snapshots (Google Cloud Storage through its S3-compatible API)', () => {
   it('uploads through the XML API endpoint with an HMAC key: the --help example as printed', async () => {
     const out = await runCli([

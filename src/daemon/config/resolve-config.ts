@@ -1,3 +1,5 @@
+import damerauLevenshtein from 'damerau-levenshtein';
+import { ConfigFileError, configFileValueText, readConfigFile } from './config-file.js';
 import { type Setting, SettingParseError, settingJson } from './setting.js';
 import { type NodeConfig, REMOVED_SETTINGS, SETTINGS, type SettingKey } from './settings.js';
 
@@ -6,7 +8,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export type SettingSource = 'flag' | 'env' | 'default' | 'unset';
+export type SettingSource = 'flag' | 'env' | 'file' | 'default' | 'unset';
 
 export interface ResolvedConfig {
   readonly config: NodeConfig;
@@ -17,8 +19,8 @@ export interface ResolvedConfig {
 export type RawFlags = Readonly<Record<string, string | boolean | undefined>>;
 
 /**
- * Resolves every setting with the precedence flag > env > default. All values are parsed before
- * anything starts, so a bad value stops start-up with one line and nothing half-started.
+ * Resolves every setting with the precedence flag > env > config file (--config) > default. All values are parsed
+ * before anything starts, so a bad value stops start-up with one line and nothing half-started.
  */
 export function resolveConfig(flags: RawFlags, env: NodeJS.ProcessEnv): ResolvedConfig {
   for (const removed of REMOVED_SETTINGS) {
@@ -36,6 +38,7 @@ export function resolveConfig(flags: RawFlags, env: NodeJS.ProcessEnv): Resolved
   }
   const config: Record<string, unknown> = {};
   const sources: Record<string, SettingSource> = {};
+  const file = configFileValues(flags, env);
   for (const [key, s] of Object.entries(SETTINGS) as [SettingKey, Setting<unknown>][]) {
     const flagValue = flags[s.flag];
     const envValue = env[s.env];
@@ -47,6 +50,13 @@ export function resolveConfig(flags: RawFlags, env: NodeJS.ProcessEnv): Resolved
     } else if (envValue !== undefined && envValue !== '') {
       raw = envValue;
       source = 'env';
+    } else if (file && key in file.values) {
+      try {
+        raw = configFileValueText(key, file.values[key]);
+      } catch (err) {
+        throw new ConfigError(`invalid value for ${key} in ${file.path}: ${(err as Error).message}`);
+      }
+      source = 'file';
     } else {
       config[key] = s.defaultValue;
       sources[key] = s.defaultValue === undefined ? 'unset' : 'default';
@@ -56,12 +66,46 @@ export function resolveConfig(flags: RawFlags, env: NodeJS.ProcessEnv): Resolved
       config[key] = s.parse(raw);
     } catch (err) {
       const why = err instanceof SettingParseError ? err.message : String((err as Error).message ?? err);
-      const from = source === 'flag' ? `--${s.flag}` : `${s.env} (--${s.flag})`;
+      const from =
+        source === 'flag'
+          ? `--${s.flag}`
+          : source === 'file'
+            ? `${key} in ${file?.path} (--${s.flag})`
+            : `${s.env} (--${s.flag})`;
       throw new ConfigError(`invalid value for ${from}: ${why}`);
     }
     sources[key] = source;
   }
   return { config: config as NodeConfig, sources: sources as Record<SettingKey, SettingSource> };
+}
+
+/** The config file's settings, checked against the table: an unknown key is refused with the closest one. */
+function configFileValues(
+  flags: RawFlags,
+  env: NodeJS.ProcessEnv,
+): { path: string; values: Record<string, unknown> } | undefined {
+  const s = SETTINGS.configFile;
+  const flagValue = flags[s.flag];
+  const path = typeof flagValue === 'string' && flagValue !== '' ? flagValue : env[s.env] || undefined;
+  if (!path) return undefined;
+  let values: Record<string, unknown>;
+  try {
+    values = readConfigFile(path);
+  } catch (err) {
+    if (err instanceof ConfigFileError) throw new ConfigError(err.message);
+    throw err;
+  }
+  const keys = Object.keys(SETTINGS).filter((k) => k !== 'configFile');
+  for (const key of Object.keys(values)) {
+    if (keys.includes(key)) continue;
+    const byFlag = (Object.entries(SETTINGS) as [string, Setting<unknown>][]).find(([, r]) => r.flag === key)?.[0];
+    const closest = byFlag ?? keys.find((k) => damerauLevenshtein(k, key).steps <= Math.max(2, key.length / 4));
+    throw new ConfigError(
+      `${path}: unknown setting "${key}"${closest && closest !== 'configFile' ? `, did you mean "${closest}"?` : ''} ` +
+        '(the keys are those of docs/configuration.md)',
+    );
+  }
+  return { path, values };
 }
 
 /**

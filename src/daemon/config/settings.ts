@@ -9,6 +9,7 @@ import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
 import { STORAGE_SETTINGS } from '../store/storage-settings.js';
 import { FOLLOWER_SETTINGS } from '../sync/follower-settings.js';
 import { SLASHING_SETTINGS, VALIDATOR_SETTINGS } from '../validators/validator-settings.js';
+import { CONFIG_FILE_SETTINGS } from './config-file-settings.js';
 import { ADMIN_API_SETTINGS, NETWORK_SETTINGS } from './network-settings.js';
 import type { SettingValues } from './setting.js';
 
@@ -16,9 +17,10 @@ import type { SettingValues } from './setting.js';
  * THE settings table, assembled from the groups each service declares beside itself (its `*-settings.ts`),
  * in the order the help and docs/configuration.md show them. Spec names are used exactly as the spec gives
  * them (part 5 and part 9); the others follow the same pattern with the NODE_ prefix (BOT_ for the
- * transaction bot). Precedence: flag > env > default.
+ * transaction bot). Precedence: flag > env > config file > default.
  */
 export const SETTINGS = {
+  ...CONFIG_FILE_SETTINGS,
   ...NETWORK_SETTINGS,
   ...STORAGE_SETTINGS,
   ...ADMIN_API_SETTINGS,

@@ -15,7 +15,12 @@ export interface LogLevelSpec {
 function level(raw: string): LogLevel {
   const s = raw.trim().toLowerCase();
   const l = (LOG_LEVELS as readonly string[]).includes(s) ? (s as LogLevel) : ALIASES[s];
-  if (!l) throw new SettingParseError(`unknown log level "${raw.trim()}" (use ${LOG_LEVELS.join(', ')})`);
+  if (!l) {
+    const aliases = Object.entries(ALIASES).map(([alias, to]) => `${alias} (= ${to})`);
+    throw new SettingParseError(
+      `unknown log level "${raw.trim()}" (use ${LOG_LEVELS.join(', ')}; also accepted: ${aliases.join(', ')})`,
+    );
+  }
   return l;
 }
 

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { byteCounter } from './byte-counter.js';
+import { s3Credentials } from './s3-credentials.js';
 
 /** Where the node reaches object stores: the settings --snapshot-s3-endpoint and --snapshot-gcs-endpoint. */
 export interface ObjectStoreEndpoints {
@@ -11,6 +12,8 @@ export interface ObjectStoreEndpoints {
   readonly s3Endpoint: string | undefined;
   /** Google Cloud Storage's S3-compatible XML API, which gs:// goes through. */
   readonly gcsEndpoint: string;
+  /** s3:// may take credentials from the container or EC2 instance metadata services (an operator's opt-in). */
+  readonly metadataCredentials?: boolean;
 }
 
 /** An object store that cannot be reached, read or written; the message names the object and why, never a credential. */
@@ -53,8 +56,8 @@ const GCS_CREDENTIALS_HOW =
 /**
  * One object store (a bucket of S3, of an S3-compatible server, or of Google Cloud Storage through its XML API),
  * reached with the official AWS SDK. Region and credentials come from the standard AWS environment (AWS_REGION,
- * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance role); gs:// takes an HMAC key from
- * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only. Failures are ObjectStoreErrors with the credentials masked.
+ * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE; instance and container roles only when the operator
+ * opts in: s3-credentials.ts); gs:// takes an HMAC key from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only. Failures are ObjectStoreErrors with the credentials masked.
  */
 export class ObjectStore {
   readonly #client: S3Client;
@@ -71,7 +74,7 @@ export class ObjectStore {
       // A bucket in another region answers with its region, and the SDK follows (AWS_REGION may be unset).
       followRegionRedirects: !gcs,
       ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-      ...(gcs ? { credentials: gcsCredentials } : {}),
+      credentials: gcs ? gcsCredentials : s3Credentials(endpoints.metadataCredentials ?? false),
       // The SDK's default CRC32 checksums (sent as aws-chunked trailers) are refused by S3-compatible stores,
       // Google's XML API among them: checksums only where the S3 API requires them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -91,8 +94,8 @@ export class ObjectStore {
     } catch (err) {
       if (this.#scheme === 'gs') throw new ObjectStoreError(`no credentials for gs://: ${GCS_CREDENTIALS_HOW}`);
       throw new ObjectStoreError(
-        `no AWS credentials for s3:// (${(err as Error).message}): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, ` +
-          'or AWS_PROFILE, or run with an instance role',
+        `s3://: ${(err as Error).message}. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or AWS_PROFILE, or, on ` +
+          'an instance or container with a role, turn on --snapshot-s3-metadata-credentials',
       );
     }
   }

@@ -27,7 +27,11 @@ export class SnapshotBootstrapService implements Service {
       dataDirectory: config.dataDirectory,
       l1ChainId: config.l1ChainId,
       rollupVersion: config.rollupVersion,
-      objectStores: { s3Endpoint: config.snapshotS3Endpoint, gcsEndpoint: config.snapshotGcsEndpoint },
+      objectStores: {
+        s3Endpoint: config.snapshotS3Endpoint,
+        gcsEndpoint: config.snapshotGcsEndpoint,
+        metadataCredentials: config.snapshotS3MetadataCredentials,
+      },
       genesisBlockHash: () => genesisBlockHash(config),
       log: this.log,
     });

@@ -1,4 +1,4 @@
-import { parseHttpUrl, parseInteger, parseNonEmpty } from '../config/parsers.js';
+import { parseBoolean, parseHttpUrl, parseInteger, parseNonEmpty } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 import { parseSnapshotUrl } from '../snapshots/snapshot-url.js';
 
@@ -50,6 +50,20 @@ export const STORAGE_SETTINGS = {
     description:
       'The S3-compatible server (MinIO, Ceph, R2...) that s3:// snapshot locations are on, reached path-style. ' +
       'Unset: AWS S3. Region and credentials come from AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE.',
+  }),
+  snapshotS3MetadataCredentials: setting<boolean>({
+    key: 'snapshotS3MetadataCredentials',
+    flag: 'snapshot-s3-metadata-credentials',
+    env: 'NODE_SNAPSHOT_S3_METADATA_CREDENTIALS',
+    defaultValue: false,
+    parse: parseBoolean,
+    format: (v) => (v ? 'on' : 'off'),
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'Let s3:// snapshots take credentials from the container credentials endpoint or the EC2 instance metadata ' +
+      'service (169.254.169.254), as the AWS SDK would: true or false. Off, the node asks neither and looks only ' +
+      'at the variables, the profile files, a credential_process and a web identity token file.',
   }),
   snapshotGcsEndpoint: setting<string>({
     key: 'snapshotGcsEndpoint',

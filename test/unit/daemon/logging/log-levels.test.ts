@@ -17,7 +17,11 @@ describe('log level spec', () => {
     expect(parseLogLevelSpec('trace').level).toBe('trace');
   });
   it('rejects unknown levels and empty module lists with a clear message', () => {
-    expect(() => parseLogLevelSpec('loud')).toThrow(/unknown log level "loud"/);
+    // Every value it accepts is listed, the aliases (verbose among them) too.
+    expect(() => parseLogLevelSpec('loud')).toThrow(
+      'unknown log level "loud" (use silent, fatal, error, warn, info, debug, trace; also accepted: warning (= warn), ' +
+        'verbose (= debug), err (= error), crit (= fatal))',
+    );
     expect(() => parseLogLevelSpec('info; debug:')).toThrow(/no module names/);
   });
   it('formats back to a spec that parses to the same value', () => {
