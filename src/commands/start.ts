@@ -73,11 +73,20 @@ export default class Start extends Command {
     }
     // With --json, stdout carries only the banner (one JSON line: `start --json | head -1 | jq` works) and the
     // log goes to stderr.
-    const logger = new NodeLogger({
-      spec: config.logLevel,
-      format: config.logFormat,
-      destination: this.jsonEnabled() ? process.stderr : process.stdout,
-    });
+    let logger: NodeLogger;
+    try {
+      logger = new NodeLogger({
+        spec: config.logLevel,
+        format: config.logFormat,
+        destination: this.jsonEnabled() ? process.stderr : process.stdout,
+        ...(config.logFile
+          ? { file: { path: config.logFile, maxBytes: config.logFileMaxSize, maxFiles: config.logFileMaxFiles } }
+          : {}),
+      });
+    } catch (err) {
+      // Only the log file can fail here (a missing directory, no permission).
+      return this.usageError(`cannot open the log file ${config.logFile}: ${(err as Error).message}`);
+    }
     // The services' own banners are folded into the one printed below.
     const log = logger.module('node');
     let node: L2Node | undefined;

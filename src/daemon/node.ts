@@ -21,6 +21,7 @@ import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
 import { ServiceRunner, StartupInterrupted } from './lifecycle/service-runner.js';
 import type { Logger, NodeLogger } from './logging/logger.js';
+import { NodeLogLines } from './logging/node-log-lines.js';
 import { worldStateReader } from './mempool/committed-state-reader.js';
 import { Mempool } from './mempool/mempool.js';
 import { MetricsService } from './metrics/metrics-service.js';
@@ -28,6 +29,7 @@ import { NodeMetrics } from './metrics/node-metrics.js';
 import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
+import type { ProductionStatus } from './operations/production-status.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
@@ -105,6 +107,8 @@ export class L2Node {
   readonly operations: OperationsService;
   /** Prometheus GET /metrics on --metrics-port, when set. */
   readonly metrics: MetricsService;
+  /** Tip moves and the periodic status line in the log. */
+  private readonly logLines: NodeLogLines;
   /** The mempool's changes and the sentinel's slot results (the chain and the operations have emitters of their own). */
   readonly events: NodeEvents;
   /** Whether the node can write to its data directory (a full disk makes it not ready); none in memory. */
@@ -333,6 +337,16 @@ export class L2Node {
       ...(l1 ? { l1 } : {}),
       startedAt: this.startedAt,
     });
+    this.logLines = new NodeLogLines({
+      chain: this.chain.chain,
+      log: logger.module('chain'),
+      statusIntervalSeconds: config.logStatusInterval,
+      status: () => ({
+        pendingTxs: this.mempool.pendingTxCount(),
+        sync: describeSync(this.operations.productionStatus()),
+      }),
+      logCheckpoints: this.sync !== undefined,
+    });
     this.metrics = new MetricsService({
       port: config.metricsPort,
       host: config.metricsHost,
@@ -408,6 +422,7 @@ export class L2Node {
     // Stopped before the producer and the database: a running snapshot upload ends first.
     await this.runner.start(this.operations);
     await this.runner.start(this.metrics);
+    await this.runner.start(this.logLines);
     await this.runner.start(this.rpc);
     this.state = 'running';
     this.log.info('node running');
@@ -590,4 +605,11 @@ function newMempool(
     'mempool running',
   );
   return mempool;
+}
+
+/** The sync state in the status line's words: "synced", "paused (by operator)", "syncing, 12 blocks behind". */
+function describeSync(s: ProductionStatus): string {
+  if (s.state === 'paused') return `paused (by ${s.pausedBy.join(', ') || 'the producer'})`;
+  if (s.state === 'syncing' && s.distance !== undefined) return `syncing, ${s.distance} blocks behind`;
+  return s.state;
 }

@@ -231,7 +231,7 @@ describe('human errors', () => {
     expect(startTypo.stdout).toBe('');
     expect(queryTypo.code).toBe(2);
     expect(queryTypo.stderr).toMatch(/^l2node query tips: unknown flag --node-ulr, did you mean --node-url\?\n/);
-   }, 120_000);
+  }, 120_000);
 
   it('every client command takes both connection flags (dev, dashboard, admin and query alike)', async () => {
     const dead = ['--node-url', 'http://127.0.0.1:9', '--admin-url', 'http://127.0.0.1:9', '--timeout', '2000'];
@@ -245,7 +245,7 @@ describe('human errors', () => {
     );
     // Unreachable (5), not a usage error (2) for a flag the command refused.
     for (const run of runs) expect(envelopeOf(run)).toMatchObject({ status: 5 });
-   }, 120_000);
+  }, 120_000);
 
   // On a terminal @oclif/plugin-not-found asks; util-linux `script` gives the CLI one.
   it.skipIf(spawnSync('script', ['--version']).status !== 0)(

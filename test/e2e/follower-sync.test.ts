@@ -111,14 +111,24 @@ afterAll(async () => {
 describe('two followers of a dev node', () => {
   it('logs one info line per block: built on the dev node, imported on the follower (txs, mana, time)', async () => {
     await until('A to import block 2', async () => ((await blockNumber(a.publicUrl)) >= 2 ? true : undefined));
-    const built = dev.logs().find((l) => /^built block \d+: \d+ txs, \d+ mana, \d+ ms/.test(l.msg ?? ''));
+    const built = dev
+      .logs()
+      .find((l) =>
+        /^built block \d+: \d+ txs?( \(0x[0-9a-f]{4}…[0-9a-f]{4}[^)]*\))?, \d+ mana, \d+ ms \(.*tips \d+\/\d+\/\d+\/\d+/.test(
+          l.msg ?? '',
+        ),
+      );
     expect(built).toMatchObject({
       level: 30,
       txs: expect.any(Number),
       mana: expect.any(String),
       ms: expect.any(Number),
     });
-    const imported = a.logs().find((l) => /^imported block \d+: \d+ txs, \d+ mana, \d+ ms$/.test(l.msg ?? ''));
+    const imported = a
+      .logs()
+      .find((l) =>
+        /^imported block \d+: \d+ txs?( \(0x[0-9a-f]{4}…[0-9a-f]{4}[^)]*\))?, \d+ mana, \d+ ms$/.test(l.msg ?? ''),
+      );
     expect(imported).toMatchObject({ level: 30, blockNumber: expect.any(Number), ms: expect.any(Number) });
     // The per-block object (hash, archive...) is at debug: not in an info log.
     expect(a.logs().some((l) => /^block \d+ applied$/.test(l.msg ?? ''))).toBe(false);

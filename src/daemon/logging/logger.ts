@@ -1,19 +1,26 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevelSpec } from './log-levels.js';
+import { toLogfmt } from './logfmt.js';
+import { RotatingLogFile, type RotatingLogFileOptions } from './rotating-log-file.js';
 
 export type { Logger } from 'pino';
 
+export type LogFormat = 'auto' | 'human' | 'json' | 'logfmt';
+
 export interface LoggerOptions {
   readonly spec: LogLevelSpec;
-  readonly format: 'auto' | 'human' | 'json';
+  readonly format: LogFormat;
   /** Defaults to stdout. */
   readonly destination?: NodeJS.WritableStream;
+  /** Log to this file instead (--log-file), rotated by size. */
+  readonly file?: RotatingLogFileOptions;
 }
 
 /**
- * The node's logger: structured (pino), human-readable on a terminal and JSON otherwise. Writes are
- * synchronous so that the last lines before an exit (fatal errors, "stopped") are never lost.
+ * The node's logger: structured (pino), human-readable on a terminal and JSON otherwise (or logfmt), to stdout or
+ * to a rotated file. Writes are synchronous so that the last lines before an exit (fatal errors, "stopped") are
+ * never lost.
  */
 export class NodeLogger {
   readonly root: Logger;
@@ -21,18 +28,30 @@ export class NodeLogger {
 
   constructor(options: LoggerOptions) {
     this.spec = options.spec;
-    const out = options.destination ?? process.stdout;
-    const human = options.format === 'human' || (options.format === 'auto' && (out as { isTTY?: boolean }).isTTY);
+    const out: NodeJS.WritableStream = options.file
+      ? new RotatingLogFile(options.file)
+      : (options.destination ?? process.stdout);
+    const tty = Boolean((out as { isTTY?: boolean }).isTTY);
+    const human = options.format === 'human' || (options.format === 'auto' && tty);
+    const raw: DestinationStream =
+      out instanceof RotatingLogFile
+        ? { write: (line: string) => out.writeLine(line) }
+        : pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
     const stream: DestinationStream = human
       ? pretty({
           destination: out,
           sync: true,
-          colorize: Boolean((out as { isTTY?: boolean }).isTTY),
+          colorize: tty,
+          // One line per record on a terminal: the message says what happened (the fields are for JSON and
+          // logfmt readers); an error's text is added when the message does not carry it.
+          hideObject: true,
           ignore: 'pid,hostname,module',
-          messageFormat: '{if module}{module}: {end}{msg}',
+          messageFormat: humanLine,
           translateTime: 'SYS:HH:MM:ss.l',
         })
-      : pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
+      : options.format === 'logfmt'
+        ? { write: (line: string) => raw.write(toLogfmt(line)) }
+        : raw;
     // The root passes everything a module may want; each module logger filters at its own level.
     this.root = pino({ level: lowestLevel(options.spec), base: { pid: process.pid } }, redactingStream(stream));
   }
@@ -41,6 +60,15 @@ export class NodeLogger {
   module(name: string): Logger {
     return this.root.child({ module: name }, { level: this.spec.modules[name] ?? this.spec.level });
   }
+}
+
+/** A record as one human line: `module: message (error)`. */
+function humanLine(log: Record<string, unknown>, messageKey: string): string {
+  const msg = String(log[messageKey] ?? '');
+  const err = log.err;
+  const why = typeof err === 'string' ? err : (err as { message?: unknown } | undefined)?.message;
+  const tail = typeof why === 'string' && why.length > 0 && !msg.includes(why) ? ` (${why})` : '';
+  return `${typeof log.module === 'string' ? `${log.module}: ` : ''}${msg}${tail}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
 import { ClockLoop } from '../lifecycle/clock-loop.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import { txList } from '../logging/tx-list.js';
 import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import { type BlockLimits, buildBlock } from './block-builder.js';
@@ -294,18 +295,24 @@ export class Sequencer implements Service, BlockProducer {
       }
     }
     const mana = b.header.totalManaUsed.value;
-    // One line per block at info (like geth's "Imported new chain segment"): number, txs, mana, time.
+    const txHashes = b.body.txEffects.map((e) => e.txHash.toString());
+    const tips = chain.readTips();
+    // One line per block at info (like geth's "Imported new chain segment"): number, its txs by short hash, mana,
+    // time, and where the tips stand.
     this.o.log.info(
       {
         blockNumber: b.number,
         blockHash: b.hash().toString(),
-        txs: b.body.txEffects.length,
+        txs: txHashes.length,
+        txHashes,
         mana: mana.toString(),
         ms,
         checkpoint: b.checkpointNumber,
         slot: b.slot,
       },
-      `built block ${b.number}: ${b.body.txEffects.length} txs, ${mana} mana, ${ms} ms (checkpoint ${b.checkpointNumber}, slot ${b.slot})`,
+      `built block ${b.number}: ${txList(txHashes)}, ${mana} mana, ${ms} ms (checkpoint ${b.checkpointNumber}, slot ` +
+        `${b.slot}; tips ${tips.proposed.number}/${tips.checkpointed.block.number}/${tips.proven.block.number}/` +
+        `${tips.finalized.block.number} proposed/checkpointed/proven/finalized)`,
     );
     if (mined || this.o.mode === 'instant' || builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) {
       this.publish(builder);

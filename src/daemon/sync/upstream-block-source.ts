@@ -6,6 +6,7 @@ import type { NodeConfig } from '../config/settings.js';
 import type { Cancel, Clock } from '../lifecycle/clock.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import { txList } from '../logging/tx-list.js';
 import { CatchUpPlan } from './catch-up-plan.js';
 import { CheckpointNotOnL1Error, type L1CheckpointCheck } from './l1-checkpoint-check.js';
 import { SyncReporter } from './sync-reporter.js';
@@ -87,12 +88,13 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       applied: (block, messages, ms) => {
         this.reporter.progress.record(block.number);
         const n = block.number;
-        const txs = block.body.txEffects.length;
+        const txHashes = block.body.txEffects.map((e) => e.txHash.toString());
+        const txs = txHashes.length;
         const mana = block.header.totalManaUsed.value;
         // One line per block at info (geth's "Imported new chain segment"); the whole block's facts at debug.
         o.log.info(
-          { blockNumber: n, txs, mana: mana.toString(), ms },
-          `imported block ${n}: ${txs} txs, ${mana} mana, ${ms} ms`,
+          { blockNumber: n, txs, txHashes, mana: mana.toString(), ms },
+          `imported block ${n}: ${txList(txHashes)}, ${mana} mana, ${ms} ms`,
         );
         o.log.debug(
           {

@@ -106,6 +106,7 @@ describe('rollbackChain', () => {
           clearPool: () => {
             throw new Error('disk full');
           },
+          isPending: () => false,
         },
         1,
         true,
