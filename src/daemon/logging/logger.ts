@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import pretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 import type { LogLevelSpec } from './log-levels.js';
 
 export type { Logger } from 'pino';
@@ -24,7 +25,7 @@ export class NodeLogger {
     const out = options.destination ?? process.stdout;
     const human = options.format === 'human' || (options.format === 'auto' && (out as { isTTY?: boolean }).isTTY);
     const stream: DestinationStream = human
-      ? pretty({
+      ? loadPretty()({
           destination: out,
           sync: true,
           colorize: Boolean((out as { isTTY?: boolean }).isTTY),
@@ -41,6 +42,14 @@ export class NodeLogger {
   module(name: string): Logger {
     return this.root.child({ module: name }, { level: this.spec.modules[name] ?? this.spec.level });
   }
+}
+
+/**
+ * pino-pretty (about 30 modules) is loaded only when a log is printed for humans: a node logging JSON (a service,
+ * a pipe) never loads it. It is CommonJS, so it loads synchronously and the logger stays ready on construction.
+ */
+function loadPretty(): typeof pinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { byteCounter } from './byte-counter.js';
 
 /** Where the node reaches object stores: the settings --snapshot-s3-endpoint and --snapshot-gcs-endpoint. */
@@ -57,7 +56,11 @@ const GCS_CREDENTIALS_HOW =
  * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only. Failures are ObjectStoreErrors with the credentials masked.
  */
 export class ObjectStore {
-  readonly #client: S3Client;
+  /**
+   * The SDK client, made on first use: the AWS SDK (a few hundred modules) is loaded only by a node that reaches
+   * an s3:// or gs:// URL, never by a plain start.
+   */
+  readonly #sdk: Promise<{ client: S3Client; s3: typeof import('@aws-sdk/client-s3') }>;
   readonly #scheme: 's3' | 'gs';
   /** The credentials' values, masked out of every error text. */
   #secrets: string[] = [];
@@ -66,18 +69,23 @@ export class ObjectStore {
     this.#scheme = scheme;
     const gcs = scheme === 'gs';
     const endpoint = gcs ? endpoints.gcsEndpoint : endpoints.s3Endpoint;
-    this.#client = new S3Client({
-      region: gcs ? 'auto' : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'),
-      // A bucket in another region answers with its region, and the SDK follows (AWS_REGION may be unset).
-      followRegionRedirects: !gcs,
-      ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-      ...(gcs ? { credentials: gcsCredentials } : {}),
-      // The SDK's default CRC32 checksums (sent as aws-chunked trailers) are refused by S3-compatible stores,
-      // Google's XML API among them: checksums only where the S3 API requires them.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+    this.#sdk = import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client({
+        region: gcs ? 'auto' : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'),
+        // A bucket in another region answers with its region, and the SDK follows (AWS_REGION may be unset).
+        followRegionRedirects: !gcs,
+        ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+        ...(gcs ? { credentials: gcsCredentials } : {}),
+        // The SDK's default CRC32 checksums (sent as aws-chunked trailers) are refused by S3-compatible stores,
+        // Google's XML API among them: checksums only where the S3 API requires them.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        maxAttempts: 3,
+      }),
+    }));
+    // A store closed before its first use must not leave an unhandled rejection behind.
+    this.#sdk.catch(() => undefined);
   }
 
   /**
@@ -85,8 +93,9 @@ export class ObjectStore {
    * Throws ObjectStoreError saying where credentials are taken from.
    */
   async checkCredentials(): Promise<void> {
+    const { client } = await this.#sdk;
     try {
-      const c = await this.#client.config.credentials();
+      const c = await client.config.credentials();
       this.#secrets = [c.accessKeyId, c.secretAccessKey, c.sessionToken ?? ''].filter((s) => s.length >= 4);
     } catch (err) {
       if (this.#scheme === 'gs') throw new ObjectStoreError(`no credentials for gs://: ${GCS_CREDENTIALS_HOW}`);
@@ -101,7 +110,8 @@ export class ObjectStore {
   async readText(url: string, signal?: AbortSignal): Promise<string | undefined> {
     const { bucket, key } = parseObjectUrl(url);
     try {
-      const out = await this.#client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+      const { client, s3 } = await this.#sdk;
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
       return await (out.Body as Readable & { transformToString(): Promise<string> }).transformToString();
     } catch (err) {
       if (isMissing(err)) return undefined;
@@ -112,8 +122,9 @@ export class ObjectStore {
   async writeText(url: string, text: string, contentType: string, signal?: AbortSignal): Promise<void> {
     const { bucket, key } = parseObjectUrl(url);
     try {
-      await this.#client.send(
-        new PutObjectCommand({
+      const { client, s3 } = await this.#sdk;
+      await client.send(
+        new s3.PutObjectCommand({
           Bucket: bucket,
           Key: key,
           Body: text,
@@ -131,8 +142,9 @@ export class ObjectStore {
   /** Sends a local file (in parts when it is large); `onProgress` gets the bytes sent so far. */
   async upload(url: string, localPath: string, onProgress: (bytes: number) => void, signal?: AbortSignal) {
     const { bucket, key } = parseObjectUrl(url);
+    const [{ client }, { Upload }] = await Promise.all([this.#sdk, import('@aws-sdk/lib-storage')]);
     const upload = new Upload({
-      client: this.#client,
+      client,
       params: {
         Bucket: bucket,
         Key: key,
@@ -165,7 +177,8 @@ export class ObjectStore {
     const { bucket, key } = parseObjectUrl(url);
     let body: Readable;
     try {
-      const out = await this.#client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+      const { client, s3 } = await this.#sdk;
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
       body = out.Body as Readable;
     } catch (err) {
       if (isMissing(err)) throw new ObjectStoreError(`${url} does not exist`);
@@ -176,7 +189,10 @@ export class ObjectStore {
 
   /** Closes the client's connections (an upload or a bootstrap is done with the store). */
   close(): void {
-    this.#client.destroy();
+    void this.#sdk.then(
+      ({ client }) => client.destroy(),
+      () => undefined,
+    );
   }
 
   /** The SDK's error in the node's words: the request, the store's error code and HTTP status, its message. */
