@@ -22,10 +22,10 @@ if (major < 24 || (major === 24 && minor < 12)) {
         stdio: 'inherit',
       },
     );
-    // A terminal's Ctrl-C reaches both processes already (one process group); signals sent to this process alone
-    // are passed on, since a second SIGINT would force the node's exit.
-    process.on('SIGINT', () => {});
-    for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+    // Every stop signal sent to this process is passed on, SIGINT included (a `kill -INT` of this wrapper must stop
+    // the command). A terminal's Ctrl-C reaches both processes (one process group), so the child sees it twice
+    // within milliseconds: the node and the bot take a repeat that close as the same request, not as "force".
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
     child.on('exit', (code, signal) => {
       if (signal) {
         process.removeAllListeners(signal);

@@ -68,8 +68,10 @@ export default class Bot extends BaseCommand {
     const stop = () => {
       void bot.stop();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // `on`, not `once`: a terminal's Ctrl-C can arrive twice (directly and forwarded by the bin/run.js wrapper),
+    // and the repeat must not kill the bot with the tx in flight.
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     const stats = await bot.done;
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

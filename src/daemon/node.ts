@@ -12,10 +12,10 @@ import { DevTools } from './dev/dev-tools.js';
 import { loadDevState } from './dev/load-state.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
-import { BlobKzg } from './l1/blob-kzg.js';
-import { hasL1, L1Service } from './l1/l1-service.js';
-import { l1SettingsConflict } from './l1/l1-settings.js';
-import { L1Settlement } from './l1/l1-settlement.js';
+import type { BlobKzg } from './l1/blob-kzg.js';
+import type { L1Service } from './l1/l1-service.js';
+import { hasL1, l1SettingsConflict } from './l1/l1-settings.js';
+import type { L1Settlement } from './l1/l1-settlement.js';
 import { type Clock, SystemClock } from './lifecycle/clock.js';
 import type { NodeState } from './lifecycle/node-state.js';
 import type { Service } from './lifecycle/service.js';
@@ -25,7 +25,6 @@ import { NodeLogLines } from './logging/node-log-lines.js';
 import { worldStateReader } from './mempool/committed-state-reader.js';
 import { Mempool } from './mempool/mempool.js';
 import { MetricsService } from './metrics/metrics-service.js';
-import { NodeMetrics } from './metrics/node-metrics.js';
 import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
@@ -45,7 +44,6 @@ import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
 import { StorageHealth } from './store/storage-health.js';
-import { followerL1Check } from './sync/l1-checkpoint-check.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
@@ -156,9 +154,10 @@ export class L2Node {
       // A sequencer on an L1 commits to blobs with KZG. Its context takes about 1.2 s of CPU to build: it is built
       // once the L1 answers, while the node attaches to it (forge deploys in its own process meanwhile).
       let kzg: Promise<BlobKzg> | undefined;
-      const l1 = hasL1(config)
-        ? newL1Service(config, database.db, logger, runner.signal, () => {
-            if (!config.syncFrom) kzg = kzgSoon();
+      const l1Stack = hasL1(config) ? await loadL1Stack() : undefined;
+      const l1 = l1Stack
+        ? newL1Service(l1Stack, config, database.db, logger, runner.signal, () => {
+            if (!config.syncFrom) kzg = kzgSoon(l1Stack);
           })
         : undefined;
       if (l1) {
@@ -169,7 +168,7 @@ export class L2Node {
         config.slotDuration = l1.deployment.slotDuration;
         config.epochDuration = l1.deployment.epochDuration;
       }
-      return new L2Node(config, logger, options, runner, database, l1, await kzg);
+      return new L2Node(config, logger, options, runner, database, l1Stack, l1, await kzg);
     } catch (err) {
       if (!(err instanceof StartupInterrupted)) {
         log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
@@ -187,6 +186,8 @@ export class L2Node {
     options: L2NodeOptions,
     private readonly runner: ServiceRunner,
     database: DatabaseService,
+    /** The L1 stack's modules, loaded when the node has an L1. */
+    l1Stack: L1Stack | undefined,
     /** The node's L1 (--l1 anvil, --l1-rpc-urls); absent: the dev stand-in alone. */
     readonly l1: L1Service | undefined,
     /** The KZG context of a sequencer on an L1. */
@@ -218,10 +219,10 @@ export class L2Node {
     // A follower's settlement layer is its upstream, read through the chain store it is built on; a sequencer
     // with an L1 settles on the rollup contract; else the dev stand-in.
     let settlement: UpstreamSettlement | undefined;
-    const settlesOnL1 = l1 && !upstream ? l1 : undefined;
+    const settlesOnL1 = l1 && l1Stack && !upstream ? { l1, stack: l1Stack } : undefined;
     if (settlesOnL1 && config.coinbase.equals(EthAddress.ZERO)) {
       // The rollup refuses a zero coinbase; 4.1.2's local network pays its sequencer's own address.
-      config.coinbase = EthAddress.fromString(settlesOnL1.publisherWallet().account?.address as string);
+      config.coinbase = EthAddress.fromString(settlesOnL1.l1.publisherWallet().account?.address as string);
     }
     this.chain = ChainState.open({
       db,
@@ -233,8 +234,9 @@ export class L2Node {
         : settlesOnL1 &&
           ((store, slots) =>
             (this.l1Settlement = newL1Settlement(
-              settlesOnL1,
-              kzg ?? BlobKzg.create(),
+              settlesOnL1.stack,
+              settlesOnL1.l1,
+              kzg ?? settlesOnL1.stack.BlobKzg.create(),
               config,
               store,
               db,
@@ -242,7 +244,7 @@ export class L2Node {
               logger,
             ))),
       l1Contracts: l1?.deployment.addresses,
-      genesisTime: settlesOnL1?.deployment.genesisTime,
+      genesisTime: settlesOnL1?.l1.deployment.genesisTime,
     });
     this.l1Settlement?.attach(this.chain.chain);
     print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc));
@@ -271,7 +273,7 @@ export class L2Node {
             // A follower with an L1 takes its upstream's checkpoints only as the rollup holds them.
             l1:
               l1 &&
-              followerL1Check({
+              l1Stack?.followerL1Check({
                 rpcUrls: config.l1RpcUrls ?? [],
                 deployment: l1.deployment,
                 upstreamUrl: upstream.url,
@@ -327,16 +329,6 @@ export class L2Node {
             log: logger.module('dev'),
           })
         : undefined;
-    const metrics = new NodeMetrics({
-      chain,
-      mempool: this.mempool,
-      operations: this.operations,
-      events: this.events,
-      sequencer: this.sequencer,
-      follower: this.sync !== undefined,
-      ...(l1 ? { l1 } : {}),
-      startedAt: this.startedAt,
-    });
     this.logLines = new NodeLogLines({
       chain: this.chain.chain,
       log: logger.module('chain'),
@@ -350,9 +342,19 @@ export class L2Node {
     this.metrics = new MetricsService({
       port: config.metricsPort,
       host: config.metricsHost,
-      metrics,
+      sources: {
+        chain,
+        mempool: this.mempool,
+        operations: this.operations,
+        events: this.events,
+        sequencer: this.sequencer,
+        follower: this.sync !== undefined,
+        ...(l1 ? { l1 } : {}),
+        startedAt: this.startedAt,
+      },
       log: logger.module('metrics'),
     });
+    const metrics = this.metrics;
     this.rpc = new RpcService({
       host: config.host,
       port: config.port,
@@ -501,14 +503,35 @@ export class L2Node {
   }
 }
 
+/**
+ * The L1 stack (viem, ox, abitype, Aztec's L1 artifacts, KZG: a few seconds of module loading on a busy machine),
+ * loaded only by a node with an L1: a dev start or a follower without one never loads it.
+ */
+async function loadL1Stack() {
+  const [service, settlement, kzg, check] = await Promise.all([
+    import('./l1/l1-service.js'),
+    import('./l1/l1-settlement.js'),
+    import('./l1/blob-kzg.js'),
+    import('./sync/l1-checkpoint-check.js'),
+  ]);
+  return {
+    L1Service: service.L1Service,
+    L1Settlement: settlement.L1Settlement,
+    BlobKzg: kzg.BlobKzg,
+    followerL1Check: check.followerL1Check,
+  };
+}
+type L1Stack = Awaited<ReturnType<typeof loadL1Stack>>;
+
 function newL1Service(
+  stack: L1Stack,
   config: NodeConfig,
   db: SqliteDatabase,
   logger: NodeLogger,
   signal: AbortSignal,
   onL1Up: () => void,
 ): L1Service {
-  return new L1Service({
+  return new stack.L1Service({
     config,
     db,
     signal,
@@ -521,6 +544,7 @@ function newL1Service(
 
 /** The settlement on the rollup contract of the node's L1 (docs/l1.md), its slots those of the slot clock. */
 function newL1Settlement(
+  stack: L1Stack,
   l1: L1Service,
   kzg: BlobKzg,
   config: NodeConfig,
@@ -530,7 +554,7 @@ function newL1Settlement(
   logger: NodeLogger,
 ): L1Settlement {
   const log = logger.module('l1');
-  return new L1Settlement({
+  return new stack.L1Settlement({
     deployment: l1.deployment,
     client: l1.client,
     wallet: l1.publisherWallet(),
@@ -545,11 +569,11 @@ function newL1Settlement(
 }
 
 /** The KZG context, built on the next turn of the event loop (its second of CPU then overlap other processes' work). */
-function kzgSoon(): Promise<BlobKzg> {
+function kzgSoon(stack: L1Stack): Promise<BlobKzg> {
   const built = new Promise<BlobKzg>((resolve, reject) => {
     setTimeout(() => {
       try {
-        resolve(BlobKzg.create());
+        resolve(stack.BlobKzg.create());
       } catch (err) {
         reject(err);
       }

@@ -54,17 +54,28 @@ describe('npm install -g of a checkout', () => {
     expect(version).toBe(old ? 'v24.12.0' : system.stdout.trim());
   });
 
-  it('passes SIGTERM on to the node it started on the pinned runtime, which stops gracefully', async () => {
-    const child = spawn('l2node', ['start', '--port', '0', '--admin-port', '0', '--log-format', 'json'], {
-      env: env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await until('the node to run', async () => (out.includes('"node running"') ? true : undefined), 30_000);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(out).toContain('"node stopped"');
-  }, 60_000);
+  // SIGINT too: a `kill -INT` of the wrapper alone (no terminal sends it to the whole group) must stop the node.
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'passes %s on to the node it started on the pinned runtime, which stops gracefully',
+    async (signal) => {
+      const child = spawn('l2node', ['start', '--port', '0', '--admin-port', '0', '--log-format', 'json'], {
+        env: env(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      let code: number | null | undefined;
+      child.once('exit', (c) => (code = c));
+      await until('the node to run', async () => (out.includes('"node running"') ? true : undefined), 30_000);
+      child.kill(signal);
+      await until(`the wrapper to exit after ${signal}`, () => code, 20_000).catch((err) => {
+        child.kill('SIGKILL');
+        throw err;
+      });
+      expect(code).toBe(0);
+      expect(out).toContain(`received ${signal}: stopping`);
+      expect(out).toContain('"node stopped"');
+    },
+    60_000,
+  );
 });

@@ -42,11 +42,6 @@ const ANVIL_BLOCK_TIME = 1;
 /** Milliseconds between the monitor's L1 polls (block, publisher balance, reachability). */
 const L1_POLL_INTERVAL_MS = 3_000;
 
-/** True when the node runs with an L1 (`--l1 anvil` or `--l1-rpc-urls`). */
-export function hasL1(config: L1Config): boolean {
-  return config.l1 !== undefined || config.l1RpcUrls !== undefined;
-}
-
 /**
  * The node's L1 (docs/l1.md): with `--l1 anvil`, the anvil child process; the Aztec deployment the node
  * settles on (stored, found from `--registry-address`, or deployed). Started right after the database, so the

@@ -72,12 +72,21 @@ export const L1_SETTINGS = {
 
 export type L1Config = SettingValues<typeof L1_SETTINGS>;
 
+/**
+ * True when the node runs with an L1 (`--l1 anvil` or `--l1-rpc-urls`). Here with the settings, not with the L1
+ * service: the composition root asks it before it loads the L1 stack (viem, the artifacts), which a node without
+ * an L1 never loads.
+ */
+export function hasL1(config: L1Config): boolean {
+  return config.l1 !== undefined || config.l1RpcUrls !== undefined;
+}
+
 /** L1 settings that cannot go together, or that need an L1; the message names the flags. */
 export function l1SettingsConflict(config: L1Config & { readonly syncFrom: string | undefined }): string | undefined {
   if (config.l1 === 'anvil' && config.l1RpcUrls) {
     return '--l1 anvil runs its own L1: give either it or --l1-rpc-urls (ETHEREUM_HOSTS), not both';
   }
-  const l1 = config.l1 !== undefined || config.l1RpcUrls !== undefined;
+  const l1 = hasL1(config);
   if (!l1 && config.registryAddress) return '--registry-address needs an L1: add --l1-rpc-urls or --l1 anvil';
   if (!l1 && config.l1DeployerPrivateKey) {
     return '--l1-deployer-private-key needs an L1: add --l1-rpc-urls or --l1 anvil';

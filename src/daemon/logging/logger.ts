@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import pretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 import type { LogLevelSpec } from './log-levels.js';
 import { toLogfmt } from './logfmt.js';
 import { RotatingLogFile, type RotatingLogFileOptions } from './rotating-log-file.js';
@@ -38,7 +39,7 @@ export class NodeLogger {
         ? { write: (line: string) => out.writeLine(line) }
         : pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
     const stream: DestinationStream = human
-      ? pretty({
+      ? loadPretty()({
           destination: out,
           sync: true,
           colorize: tty,
@@ -69,6 +70,14 @@ function humanLine(log: Record<string, unknown>, messageKey: string): string {
   const why = typeof err === 'string' ? err : (err as { message?: unknown } | undefined)?.message;
   const tail = typeof why === 'string' && why.length > 0 && !msg.includes(why) ? ` (${why})` : '';
   return `${typeof log.module === 'string' ? `${log.module}: ` : ''}${msg}${tail}`;
+}
+
+/**
+ * pino-pretty (about 30 modules) is loaded only when a log is printed for humans: a node logging JSON (a service,
+ * a pipe) never loads it. It is CommonJS, so it loads synchronously and the logger stays ready on construction.
+ */
+function loadPretty(): typeof pinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty;
 }
 
 /**

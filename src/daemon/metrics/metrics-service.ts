@@ -2,13 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
-import type { NodeMetrics } from './node-metrics.js';
+import type { NodeMetrics, NodeMetricsSources, RpcCallObservation } from './node-metrics.js';
 
 export interface MetricsServiceOptions {
   /** Unset: no listener (and nothing is counted). */
   readonly port: number | undefined;
   readonly host: string;
-  readonly metrics: NodeMetrics;
+  /** What the metrics read and observe. */
+  readonly sources: NodeMetricsSources;
   readonly log: Logger;
 }
 
@@ -20,6 +21,11 @@ export class MetricsService implements Service {
   readonly name = 'metrics';
   private server: Server | undefined;
   private boundUrl: string | undefined;
+  /**
+   * The series, made at start when a port is set: prom-client (and what it loads) is loaded only by a node that
+   * serves metrics.
+   */
+  private metrics: NodeMetrics | undefined;
 
   constructor(private readonly o: MetricsServiceOptions) {}
 
@@ -32,9 +38,17 @@ export class MetricsService implements Service {
     return this.boundUrl;
   }
 
+  /** Counts one answered JSON-RPC call (nothing while no metrics are served). */
+  observeRpc(call: RpcCallObservation): void {
+    this.metrics?.observeRpc(call);
+  }
+
   async start(): Promise<void> {
     if (this.o.port === undefined) return;
-    this.o.metrics.attach();
+    const { NodeMetrics } = await import('./node-metrics.js');
+    const metrics = new NodeMetrics(this.o.sources);
+    this.metrics = metrics;
+    metrics.attach();
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (path !== '/metrics') {
@@ -47,10 +61,10 @@ export class MetricsService implements Service {
         res.end('Method Not Allowed: GET /metrics\n');
         return;
       }
-      this.o.metrics.render().then(
+      metrics.render().then(
         (text) => {
           res.writeHead(200, {
-            'content-type': this.o.metrics.contentType,
+            'content-type': metrics.contentType,
             'content-length': Buffer.byteLength(text),
             'cache-control': 'no-store',
           });
@@ -85,7 +99,7 @@ export class MetricsService implements Service {
   }
 
   async stop(): Promise<void> {
-    this.o.metrics.detachAll();
+    this.metrics?.detachAll();
     const server = this.server;
     this.server = undefined;
     if (!server) return;

@@ -1,8 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { byteCounter } from './byte-counter.js';
 import { s3Credentials } from './s3-credentials.js';
 
@@ -57,10 +56,15 @@ const GCS_CREDENTIALS_HOW =
  * One object store (a bucket of S3, of an S3-compatible server, or of Google Cloud Storage through its XML API),
  * reached with the official AWS SDK. Region and credentials come from the standard AWS environment (AWS_REGION,
  * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE; instance and container roles only when the operator
- * opts in: s3-credentials.ts); gs:// takes an HMAC key from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only. Failures are ObjectStoreErrors with the credentials masked.
+ * opts in: s3-credentials.ts); gs:// takes an HMAC key from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY only.
+ * Failures are ObjectStoreErrors with the credentials masked.
  */
 export class ObjectStore {
-  readonly #client: S3Client;
+  /**
+   * The SDK client, made on first use: the AWS SDK (a few hundred modules) is loaded only by a node that reaches
+   * an s3:// or gs:// URL, never by a plain start.
+   */
+  readonly #sdk: Promise<{ client: S3Client; s3: typeof import('@aws-sdk/client-s3') }>;
   readonly #scheme: 's3' | 'gs';
   /** The credentials' values, masked out of every error text. */
   #secrets: string[] = [];
@@ -69,18 +73,23 @@ export class ObjectStore {
     this.#scheme = scheme;
     const gcs = scheme === 'gs';
     const endpoint = gcs ? endpoints.gcsEndpoint : endpoints.s3Endpoint;
-    this.#client = new S3Client({
-      region: gcs ? 'auto' : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'),
-      // A bucket in another region answers with its region, and the SDK follows (AWS_REGION may be unset).
-      followRegionRedirects: !gcs,
-      ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
-      credentials: gcs ? gcsCredentials : s3Credentials(endpoints.metadataCredentials ?? false),
-      // The SDK's default CRC32 checksums (sent as aws-chunked trailers) are refused by S3-compatible stores,
-      // Google's XML API among them: checksums only where the S3 API requires them.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: 3,
-    });
+    this.#sdk = import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client({
+        region: gcs ? 'auto' : (process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'),
+        // A bucket in another region answers with its region, and the SDK follows (AWS_REGION may be unset).
+        followRegionRedirects: !gcs,
+        ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+        credentials: gcs ? gcsCredentials : s3Credentials(endpoints.metadataCredentials ?? false),
+        // The SDK's default CRC32 checksums (sent as aws-chunked trailers) are refused by S3-compatible stores,
+        // Google's XML API among them: checksums only where the S3 API requires them.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        maxAttempts: 3,
+      }),
+    }));
+    // A store closed before its first use must not leave an unhandled rejection behind.
+    this.#sdk.catch(() => undefined);
   }
 
   /**
@@ -88,8 +97,9 @@ export class ObjectStore {
    * Throws ObjectStoreError saying where credentials are taken from.
    */
   async checkCredentials(): Promise<void> {
+    const { client } = await this.#sdk;
     try {
-      const c = await this.#client.config.credentials();
+      const c = await client.config.credentials();
       this.#secrets = [c.accessKeyId, c.secretAccessKey, c.sessionToken ?? ''].filter((s) => s.length >= 4);
     } catch (err) {
       if (this.#scheme === 'gs') throw new ObjectStoreError(`no credentials for gs://: ${GCS_CREDENTIALS_HOW}`);
@@ -104,7 +114,8 @@ export class ObjectStore {
   async readText(url: string, signal?: AbortSignal): Promise<string | undefined> {
     const { bucket, key } = parseObjectUrl(url);
     try {
-      const out = await this.#client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+      const { client, s3 } = await this.#sdk;
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
       return await (out.Body as Readable & { transformToString(): Promise<string> }).transformToString();
     } catch (err) {
       if (isMissing(err)) return undefined;
@@ -115,8 +126,9 @@ export class ObjectStore {
   async writeText(url: string, text: string, contentType: string, signal?: AbortSignal): Promise<void> {
     const { bucket, key } = parseObjectUrl(url);
     try {
-      await this.#client.send(
-        new PutObjectCommand({
+      const { client, s3 } = await this.#sdk;
+      await client.send(
+        new s3.PutObjectCommand({
           Bucket: bucket,
           Key: key,
           Body: text,
@@ -134,8 +146,9 @@ export class ObjectStore {
   /** Sends a local file (in parts when it is large); `onProgress` gets the bytes sent so far. */
   async upload(url: string, localPath: string, onProgress: (bytes: number) => void, signal?: AbortSignal) {
     const { bucket, key } = parseObjectUrl(url);
+    const [{ client }, { Upload }] = await Promise.all([this.#sdk, import('@aws-sdk/lib-storage')]);
     const upload = new Upload({
-      client: this.#client,
+      client,
       params: {
         Bucket: bucket,
         Key: key,
@@ -168,7 +181,8 @@ export class ObjectStore {
     const { bucket, key } = parseObjectUrl(url);
     let body: Readable;
     try {
-      const out = await this.#client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
+      const { client, s3 } = await this.#sdk;
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
       body = out.Body as Readable;
     } catch (err) {
       if (isMissing(err)) throw new ObjectStoreError(`${url} does not exist`);
@@ -179,7 +193,10 @@ export class ObjectStore {
 
   /** Closes the client's connections (an upload or a bootstrap is done with the store). */
   close(): void {
-    this.#client.destroy();
+    void this.#sdk.then(
+      ({ client }) => client.destroy(),
+      () => undefined,
+    );
   }
 
   /** The SDK's error in the node's words: the request, the store's error code and HTTP status, its message. */

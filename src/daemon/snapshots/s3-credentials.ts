@@ -1,7 +1,3 @@
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-import { fromIni } from '@aws-sdk/credential-provider-ini';
-import { fromProcess } from '@aws-sdk/credential-provider-process';
-import { fromTokenFile } from '@aws-sdk/credential-provider-web-identity';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@aws-sdk/types';
 
 /** Where s3:// credentials are looked for, in order: named in the error when none is found. */
@@ -23,16 +19,9 @@ export const S3_CREDENTIAL_SOURCES_METADATA =
  * the instance metadata service, as the SDK's chain does. The first source that has credentials wins.
  */
 export function s3Credentials(metadataCredentials: boolean): AwsCredentialIdentityProvider {
-  const local: AwsCredentialIdentityProvider[] = [
-    // With AWS_PROFILE set, the profile wins over the variables (the SDK's rule).
-    ...(process.env.AWS_PROFILE ? [] : [fromEnv()]),
-    fromIni(),
-    fromProcess(),
-    fromTokenFile(),
-  ];
   let cached: Promise<AwsCredentialIdentity> | undefined;
   const resolve = async (): Promise<AwsCredentialIdentity> => {
-    const providers = [...local, ...(metadataCredentials ? await metadataProviders() : [])];
+    const providers = [...(await localProviders()), ...(metadataCredentials ? await metadataProviders() : [])];
     for (const provider of providers) {
       try {
         return await provider();
@@ -64,6 +53,23 @@ export function s3Credentials(metadataCredentials: boolean): AwsCredentialIdenti
       throw err;
     }
   };
+}
+
+/** The machine's own sources, loaded with the SDK (on first use of an s3:// URL, never by a plain start). */
+async function localProviders(): Promise<AwsCredentialIdentityProvider[]> {
+  const [{ fromEnv }, { fromIni }, { fromProcess }, { fromTokenFile }] = await Promise.all([
+    import('@aws-sdk/credential-provider-env'),
+    import('@aws-sdk/credential-provider-ini'),
+    import('@aws-sdk/credential-provider-process'),
+    import('@aws-sdk/credential-provider-web-identity'),
+  ]);
+  return [
+    // With AWS_PROFILE set, the profile wins over the variables (the SDK's rule).
+    ...(process.env.AWS_PROFILE ? [] : [fromEnv()]),
+    fromIni(),
+    fromProcess(),
+    fromTokenFile(),
+  ];
 }
 
 /** The metadata services, loaded only when the operator opted in. */

@@ -5,6 +5,7 @@ import { readFinalizedCheckpoint } from '../l1/finalized-checkpoint.js';
 import { l1PublicClient } from '../l1/l1-client.js';
 import type { L1Deployment } from '../l1/l1-deployment.js';
 import type { Logger } from '../logging/logger.js';
+import { CheckpointNotOnL1Error, L1ReadError } from './l1-checkpoint-errors.js';
 import { SyncRefusedError } from './sync-refused-error.js';
 import type { UpstreamCheckpoint, UpstreamIdentity } from './upstream.js';
 import { UpstreamMismatchError } from './upstream-identity.js';
@@ -36,16 +37,6 @@ export interface RollupCheckpoint {
 export interface RollupCheckpointReader {
   tips(): Promise<RollupTips>;
   checkpoint(n: number): Promise<RollupCheckpoint>;
-}
-
-/** The upstream served a checkpoint the rollup does not hold (yet): it is not recorded, the sync waits for L1. */
-export class CheckpointNotOnL1Error extends Error {
-  override name = 'CheckpointNotOnL1Error';
-}
-
-/** The follower's L1 did not answer a read of the rollup: the sync waits for it (the upstream is not at fault). */
-export class L1ReadError extends Error {
-  override name = 'L1ReadError';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Chain } from '../chain/chain.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Logger } from '../logging/logger.js';
-import { L1ReadError } from './l1-checkpoint-check.js';
+import { L1ReadError } from './l1-checkpoint-errors.js';
 import { SyncProgress, syncStatusLine } from './sync-progress.js';
 import { SyncRefusedError } from './sync-refused-error.js';
 import type { SyncStage } from './sync-stage.js';

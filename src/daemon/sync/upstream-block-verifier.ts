@@ -1,7 +1,6 @@
 import type { L2Block } from '../../core/block/l2-block.js';
 import type { Chain } from '../chain/chain.js';
 import type { NodeConfig } from '../config/settings.js';
-import { verifyCheckpointAttestations } from '../validators/verify-checkpoint-attestations.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { CheckpointSponge } from './checkpoint-sponge.js';
 import { verifyUpstreamCheckpoint } from './checkpoint-verification.js';
@@ -52,7 +51,9 @@ export class UpstreamBlockVerifier implements SyncStage {
     if (!this.o.active()) return;
     const row = verifyUpstreamCheckpoint(c, chain.store);
     // The attestations are what makes a checkpoint final for its committee: a follower takes it only when
-    // every signature recovers to its member and a quorum signed (spec part 4 validators; issue 9).
+    // every signature recovers to its member and a quorum signed (spec part 4 validators; issue 9). The check
+    // (viem's signature recovery) is loaded with the first checkpoint, not by every start.
+    const { verifyCheckpointAttestations } = await import('../validators/verify-checkpoint-attestations.js');
     const check = await verifyCheckpointAttestations({
       header: c.header,
       archiveRoot: c.archiveRoot.value,

@@ -8,6 +8,7 @@ import type { ChainStore } from '../store/chain-store.js';
 import type { Committee } from './committee.js';
 import { OffenseType } from './offense-type.js';
 import type { Slasher } from './slasher.js';
+import { SlotRangeError } from './slot-range-error.js';
 import { SignatureKind, type SignatureRecord } from './store/signature-repository.js';
 import type { ValidatorStore } from './store/validator-store.js';
 import { computeValidatorStats, type ValidatorStatsJson } from './validator-stats.js';
@@ -36,11 +37,6 @@ export interface SingleValidatorStatsJson {
   lastProcessedSlot?: number;
   initialSlot?: number;
   slotWindow: number;
-}
-
-/** A requested slot range the history cannot answer (4.1.2's message). */
-export class SlotRangeError extends Error {
-  override name = 'SlotRangeError';
 }
 
 export interface SentinelOptions {

@@ -9,17 +9,11 @@ import type { SlotClock } from '../sequencer/slot-clock.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { KeystoreReloadError } from './keystore-error.js';
-import { loadKeystore } from './load-keystore.js';
-import { Sentinel, type SentinelConfig, type SingleValidatorStatsJson, type ValidatorsStatsJson } from './sentinel.js';
-import {
-  type OffenseJson,
-  type OffenseSelector,
-  Slasher,
-  type SlashingConfig,
-  type SlashPayloadRoundJson,
-} from './slasher.js';
-import { ValidatorStore } from './store/validator-store.js';
-import { ValidatorClient } from './validator-client.js';
+import type { loadKeystore } from './load-keystore.js';
+import type { Sentinel, SentinelConfig, SingleValidatorStatsJson, ValidatorsStatsJson } from './sentinel.js';
+import type { OffenseJson, OffenseSelector, Slasher, SlashingConfig, SlashPayloadRoundJson } from './slasher.js';
+import type { ValidatorStore } from './store/validator-store.js';
+import type { ValidatorClient } from './validator-client.js';
 import type { ValidatorKeystore } from './validator-keystore.js';
 
 /** The settings the validators read (rows of the settings table; the slash ones live, they change at runtime). */
@@ -53,6 +47,28 @@ interface Parts {
   readonly slasher: Slasher;
   /** L1 publishers initialised at start-up: a reload may only use these (spec part 4). */
   readonly startupPublishers: ReadonlySet<string>;
+  readonly loadKeystore: typeof loadKeystore;
+}
+
+/**
+ * The committee's modules (keystore, signatures, sentinel, slasher), loaded only by a node with a keystore: they
+ * bring viem's accounts and signature recovery, which a node without a committee never loads.
+ */
+async function loadCommitteeModules() {
+  const [keystore, sentinel, slasher, store, client] = await Promise.all([
+    import('./load-keystore.js'),
+    import('./sentinel.js'),
+    import('./slasher.js'),
+    import('./store/validator-store.js'),
+    import('./validator-client.js'),
+  ]);
+  return {
+    loadKeystore: keystore.loadKeystore,
+    Sentinel: sentinel.Sentinel,
+    Slasher: slasher.Slasher,
+    ValidatorStore: store.ValidatorStore,
+    ValidatorClient: client.ValidatorClient,
+  };
 }
 
 /**
@@ -94,6 +110,7 @@ export class ValidatorService implements Service {
       log.info('no keystore (--keystore-directory): the dev sequencer builds every slot itself, without a committee');
       return;
     }
+    const { loadKeystore, Sentinel, Slasher, ValidatorStore, ValidatorClient } = await loadCommitteeModules();
     const keystore = loadKeystore(path);
     this.#keystore = keystore;
     const slots = this.o.slots;
@@ -123,7 +140,7 @@ export class ValidatorService implements Service {
       log,
     });
     sentinel.init(slots.currentSlot());
-    this.#parts = { store, client, sentinel, slasher, startupPublishers: keystore.publisherAddresses() };
+    this.#parts = { store, client, sentinel, slasher, startupPublishers: keystore.publisherAddresses(), loadKeystore };
     this.o.sequencer?.setCheckpointConsensus(client);
     const here = keystore.addresses.map((a) => a.toString());
     const elsewhere = config.committeeAddresses.filter((a) => !keystore.has(a)).map((a) => a.toString());
@@ -175,7 +192,7 @@ export class ValidatorService implements Service {
     const parts = this.#parts;
     const before = this.#keystore;
     if (!parts || !before) throw new KeystoreReloadError('Cannot reload keystore: validator is not enabled.');
-    const next = loadKeystore(path);
+    const next = parts.loadKeystore(path);
     const startup = [...parts.startupPublishers];
     for (const v of next.validators) {
       if (v.publishers.some((p) => parts.startupPublishers.has(p.toString()))) continue;

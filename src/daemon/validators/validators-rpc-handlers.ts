@@ -1,7 +1,7 @@
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import { KeystoreError, KeystoreReloadError } from './keystore-error.js';
-import { SlotRangeError } from './sentinel.js';
+import { SlotRangeError } from './slot-range-error.js';
 import { type ValidatorService, ValidatorsDisabledError } from './validator-service.js';
 
 /**

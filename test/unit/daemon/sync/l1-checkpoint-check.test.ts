@@ -5,13 +5,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CheckpointHeader } from '../../../../src/core/block/checkpoint-header.js';
 import { Fr } from '../../../../src/core/fr.js';
 import {
-  CheckpointNotOnL1Error,
   L1CheckpointCheck,
-  L1ReadError,
   type RollupCheckpoint,
   type RollupCheckpointReader,
   type RollupTips,
 } from '../../../../src/daemon/sync/l1-checkpoint-check.js';
+import { CheckpointNotOnL1Error, L1ReadError } from '../../../../src/daemon/sync/l1-checkpoint-errors.js';
 import { SyncRefusedError } from '../../../../src/daemon/sync/sync-refused-error.js';
 import type { UpstreamCheckpoint, UpstreamIdentity } from '../../../../src/daemon/sync/upstream.js';
 import { UpstreamMismatchError } from '../../../../src/daemon/sync/upstream-identity.js';

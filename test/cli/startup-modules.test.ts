@@ -1,0 +1,111 @@
+/**
+ * What a run loads (issue 27): a plain dev `start`, `--version` and a client command load only what they use. The
+ * L1 stack comes with --l1 / --l1-rpc-urls, the AWS SDK with an s3:// or gs:// URL, prom-client with
+ * --metrics-port, pino-pretty with a log printed for humans; client commands load no daemon code at all. Each run
+ * is the real binary with a module-load recorder preloaded (test/helpers/module-load-recorder.mjs), which lists
+ * every module the process resolved; a module on the deny list fails the case with the module that imported it.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { l2node } from '../helpers/cli.js';
+import { REPO_ROOT, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+
+const RECORDER = new URL('../helpers/module-load-recorder.mjs', import.meta.url).href;
+const dir = mkdtempSync(join(tmpdir(), 'l2node-modules-'));
+let runs = 0;
+
+/** The recorder's environment for one run, and a reader of what that run loaded (url -> the url that imported it). */
+function recorded(): { env: Record<string, string>; loaded: () => Map<string, string> } {
+  const file = join(dir, `run-${++runs}.txt`);
+  return {
+    env: { NODE_OPTIONS: `--import=${RECORDER}`, L2NODE_MODULE_LOG: file },
+    loaded: () =>
+      new Map(
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => line.split(' <- ') as [string, string]),
+      ),
+  };
+}
+
+/** Packages no plain run loads, and why they are loaded elsewhere. */
+const HEAVY_PACKAGES: readonly [RegExp, string][] = [
+  [/^(viem|ox|abitype|@aztec\/l1-artifacts|@noble\/curves|@scure\/bip32)$/, 'the L1 stack (--l1, --l1-rpc-urls)'],
+  [/^@crate-crypto\//, 'KZG (a sequencer on an L1)'],
+  [/^(@aws-sdk|@smithy|@aws)\//, 'the object store SDK (s3://, gs://)'],
+  [/^(prom-client|@opentelemetry\/.*|tdigest|bintrees)$/, 'metrics (--metrics-port)'],
+  [/^(pino-pretty|colorette|dateformat)$/, 'pretty logs (a terminal, --log-format human)'],
+  [/^@aztec\//, "Aztec's packages"],
+];
+/** What a client command or --version never loads on top: the daemon's code and its own libraries. */
+const DAEMON_PACKAGES: readonly [RegExp, string][] = [
+  [/^(better-sqlite3|jayson|ws|pino)$/, 'the daemon (l2node start)'],
+];
+
+const PACKAGE = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//;
+const packageOf = (url: string) => PACKAGE.exec(url)?.[1];
+const DIST = `file://${REPO_ROOT}dist/`;
+
+/** Every loaded module the deny lists (and, for `daemon`, dist/daemon/) refuse, with why and who imported it. */
+function denied(loaded: Map<string, string>, lists: readonly (readonly [RegExp, string][])[], daemon = false) {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  for (const [url, parent] of loaded) {
+    const pkg = packageOf(url);
+    const by = parent.replace(DIST, 'dist/').replace(/^file:\/\/.*\/node_modules\//, '');
+    if (pkg && !seen.has(pkg)) {
+      const why = lists.flat().find(([pattern]) => pattern.test(pkg))?.[1];
+      if (why && packageOf(parent) !== pkg) {
+        seen.add(pkg);
+        found.push(`${pkg} (${why}), imported by ${by}`);
+      }
+    }
+    if (daemon && url.startsWith(`${DIST}daemon/`)) found.push(`${url.replace(DIST, 'dist/')}, imported by ${by}`);
+  }
+  return found;
+}
+
+let node: RunningNode;
+const startRecord = recorded();
+
+beforeAll(async () => {
+  node = await spawnNode({ env: startRecord.env, readyTimeoutMs: 60_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await node?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('modules a run loads', () => {
+  it('--version loads nothing of the daemon', async () => {
+    const rec = recorded();
+    const run = await l2node(['--version'], { env: rec.env });
+    expect(run.code, run.stderr).toBe(0);
+    const loaded = rec.loaded();
+    expect([...loaded.keys()].some((url) => packageOf(url) === '@oclif/core')).toBe(true);
+    expect(denied(loaded, [HEAVY_PACKAGES, DAEMON_PACKAGES], true)).toEqual([]);
+  });
+
+  it('a client command (query tips) loads nothing of the daemon', async () => {
+    const rec = recorded();
+    const run = await l2node(['query', 'tips', '--node-url', node.publicUrl], { env: rec.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('proposed');
+    const loaded = rec.loaded();
+    expect([...loaded.keys()].some((url) => url.endsWith('/dist/commands/query/tips.js'))).toBe(true);
+    expect(denied(loaded, [HEAVY_PACKAGES, DAEMON_PACKAGES], true)).toEqual([]);
+  });
+
+  // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
+  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics or pretty printer', async () => {
+    await node.stop();
+    const loaded = startRecord.loaded();
+    // The recorder saw the daemon itself: the list is real.
+    expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
+    expect(denied(loaded, [HEAVY_PACKAGES])).toEqual([]);
+  });
+});
