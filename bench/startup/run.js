@@ -1,0 +1,220 @@
+// Start-up benchmark (issue 27): how fast a dev node starts and the CLI answers, each beside `node -e 0` measured
+// in the same run and interleaved with it (one round runs every case once), --runs rounds; medians reported, with
+// the CPU time (user + system) of each run as well, which a busy machine inflates far less than the wall time.
+// Cases: `l2node --version`, `l2node query tips` (against a node started here), `npx l2node --version`,
+// `l2node start` to the first GET /status answer in memory and on an existing data directory of 1,000 blocks (made
+// here with nodeDev_mineBlocks), and `l2node start --l1 anvil` to serving (node_getL1ContractAddresses answers)
+// on a fresh data directory and again on the same one (a restart: the deployment is reused), --l1-runs times
+// (0 skips them). Targets (quiet 2-core machine): start < 0.5 s and at most 4x node -e 0, --version < 0.15 s,
+// query tips < 0.25 s, an --l1 anvil restart < 4 s.
+// Usage: node bench/startup/run.js [--runs 10] [--l1-runs 10]   (needs `npm run build`)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchResult } from '../bench-result.js';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? dflt : Number(args[i + 1]);
+};
+const runs = opt('runs', 10);
+const l1Runs = opt('l1-runs', 10);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'run.js');
+const NODE = process.execPath;
+/** The environment of every run: the outer shell's NODE_* settings would change what a node does. */
+const ENV = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.startsWith('NODE_') || k === 'NODE_OPTIONS'),
+);
+ENV.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'l2node-bench-config-'));
+const NODE_FLAGS = ['--port', '0', '--admin-port', '0', '--log-format', 'json', '--no-save-api-key'];
+
+const msSince = (t) => Number(process.hrtime.bigint() - t) / 1e6;
+
+/** GNU time, when installed: it reports each run's CPU time (user + system), else only the wall time is. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Runs a command to its exit: wall ms and CPU ms (through GNU time when there). */
+function timeCommand(cmd, argv) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint();
+    const [file, rest] = TIME ? [TIME, ['-f', 'CPUTIME %U %S', cmd, ...argv]] : [cmd, argv];
+    const child = spawn(file, rest, { env: ENV, cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
+    child.once('exit', (code) => {
+      const wall = msSince(t);
+      const times = /CPUTIME ([\d.]+) ([\d.]+)/.exec(err);
+      if (code !== 0) reject(new Error(`${argv.join(' ')} exited with ${code}: ${err.slice(-500)}`));
+      else resolve({ wall, cpu: times ? (Number(times[1]) + Number(times[2])) * 1000 : Number.NaN });
+    });
+  });
+}
+
+async function jsonRpc(url, method, params = []) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await res.json()).result;
+}
+
+/**
+ * Spawns `l2node start` and resolves once `ready(publicUrl)` answers: the wall ms from spawn, the node's URLs and
+ * a stop function (SIGTERM, waits for the exit).
+ */
+async function startNode(extra, ready) {
+  const t = process.hrtime.bigint();
+  const child = spawn(NODE, [BIN, 'start', ...NODE_FLAGS, ...extra], {
+    env: ENV,
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
+  try {
+    const urls = await new Promise((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        out += chunk;
+        const line = out.split('\n').find((l) => l.includes('"rpc listening"'));
+        if (line) {
+          const record = JSON.parse(line);
+          resolve({ publicUrl: record.publicUrl, adminUrl: record.adminUrl });
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`l2node start exited with ${code}: ${err.slice(-500)}`)));
+    });
+    for (;;) {
+      try {
+        if (await ready(urls.publicUrl)) break;
+      } catch {
+        // Not serving yet.
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return { ms: msSince(t), ...urls, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+const statusAnswers = async (url) => (await fetch(`${url}/status`)).status === 200;
+const l1Answers = async (url) => Boolean((await jsonRpc(url, 'node_getL1ContractAddresses'))?.rollupAddress);
+
+/** A data directory holding 1,000 blocks, built by a dev node with nodeDev_mineBlocks. */
+async function dataDirectoryOf1000Blocks() {
+  const dir = mkdtempSync(join(tmpdir(), 'l2node-bench-1000-'));
+  const node = await startNode(['--data-directory', dir, '--disable-admin-api-key'], statusAnswers);
+  try {
+    const mined = await jsonRpc(node.adminUrl, 'nodeDev_mineBlocks', [1000]);
+    if (mined?.length !== 1000) throw new Error(`nodeDev_mineBlocks(1000) built ${mined?.length} blocks`);
+  } finally {
+    await node.stop();
+  }
+  return dir;
+}
+
+function median(values) {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)];
+}
+
+const load = () => loadavg()[0].toFixed(1);
+const loadBefore = load();
+const samples = new Map();
+const record = (name, sample) => {
+  if (!samples.has(name)) samples.set(name, []);
+  samples.get(name).push(typeof sample === 'number' ? { wall: sample, cpu: Number.NaN } : sample);
+};
+
+const blocksDir = await dataDirectoryOf1000Blocks();
+const client = await startNode([], statusAnswers);
+try {
+  for (let round = 0; round < runs; round++) {
+    record('node -e 0', await timeCommand(NODE, ['-e', '0']));
+    record('l2node --version', await timeCommand(NODE, [BIN, '--version']));
+    record('l2node query tips', await timeCommand(NODE, [BIN, 'query', 'tips', '--node-url', client.publicUrl]));
+    record('npx l2node --version', await timeCommand('npx', ['l2node', '--version']));
+    const inMemory = await startNode([], statusAnswers);
+    record('l2node start to first /status (in memory)', inMemory.ms);
+    await inMemory.stop();
+    const onBlocks = await startNode(['--data-directory', blocksDir], statusAnswers);
+    record('l2node start to first /status (1,000 blocks on disk)', onBlocks.ms);
+    await onBlocks.stop();
+  }
+} finally {
+  await client.stop();
+}
+for (let round = 0; round < l1Runs; round++) {
+  const dir = mkdtempSync(join(tmpdir(), 'l2node-bench-l1-'));
+  try {
+    const first = await startNode(['--l1', 'anvil', '--data-directory', dir], l1Answers);
+    record('l2node start --l1 anvil to serving (first start)', first.ms);
+    await first.stop();
+    const again = await startNode(['--l1', 'anvil', '--data-directory', dir], l1Answers);
+    record('l2node start --l1 anvil to serving (restart)', again.ms);
+    await again.stop();
+    record('node -e 0 (beside the L1 starts)', await timeCommand(NODE, ['-e', '0']));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+rmSync(blocksDir, { recursive: true, force: true });
+rmSync(ENV.XDG_CONFIG_HOME, { recursive: true, force: true });
+const loadAfter = load();
+
+const TARGETS = {
+  'l2node --version': 150,
+  'l2node query tips': 250,
+  'l2node start to first /status (in memory)': 500,
+  'l2node start --l1 anvil to serving (restart)': 4000,
+};
+const baseline = samples.get('node -e 0');
+const baseWall = median(baseline.map((s) => s.wall));
+const baseCpu = median(baseline.map((s) => s.cpu));
+process.stdout.write(
+  `Start-up, ${runs} rounds (${l1Runs} for --l1 anvil), medians; 1-minute load average ${loadBefore} before, ${loadAfter} after\n` +
+    `${'case'.padEnd(56)}${'wall'.padStart(10)}${'x node -e 0'.padStart(13)}${'cpu'.padStart(10)}${'target'.padStart(10)}\n`,
+);
+const figures = [];
+for (const [name, list] of samples) {
+  const wall = median(list.map((s) => s.wall));
+  const cpu = median(list.map((s) => s.cpu));
+  const target = TARGETS[name];
+  process.stdout.write(
+    `${name.padEnd(56)}${`${wall.toFixed(0)} ms`.padStart(10)}${`${(wall / baseWall).toFixed(1)}x`.padStart(13)}` +
+      `${Number.isNaN(cpu) ? '-'.padStart(10) : `${cpu.toFixed(0)} ms`.padStart(10)}${target ? `< ${target} ms`.padStart(10) : ''}\n`,
+  );
+  if (name === 'node -e 0') continue;
+  figures.push({
+    name: `${name} median`,
+    value: Number(wall.toFixed(1)),
+    unit: 'ms',
+    baseline: { name: 'node -e 0', value: Number(baseWall.toFixed(1)) },
+    ratio: wall / baseWall,
+    ...(target ? { target: `< ${target} ms` } : {}),
+    lowerIsBetter: true,
+  });
+  if (!Number.isNaN(cpu)) {
+    figures.push({
+      name: `${name} CPU time median`,
+      value: Number(cpu.toFixed(1)),
+      unit: 'ms',
+      baseline: { name: 'node -e 0 CPU time', value: Number(baseCpu.toFixed(1)) },
+      ratio: cpu / baseCpu,
+      lowerIsBetter: true,
+    });
+  }
+}
+benchResult('startup', figures, { runs, l1Runs, loadAverageBefore: loadBefore, loadAverageAfter: loadAfter });
