@@ -344,6 +344,7 @@ export class L2Node {
       sequencer: this.sequencer,
       follower: this.sync !== undefined,
       ...(l1 ? { l1 } : {}),
+      ...(this.p2p ? { p2p: this.p2p } : {}),
       startedAt: this.startedAt,
     });
     this.metrics = new MetricsService({

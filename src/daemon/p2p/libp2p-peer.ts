@@ -47,7 +47,7 @@ import type { TxHash } from '../../core/tx-hash.js';
 import type { Logger } from '../logging/logger.js';
 import type { P2PConfig } from './p2p-settings.js';
 import type { P2PStats } from './p2p-stats.js';
-import { BAN_SCORE, type PeerPenaltyName, PeerScoring } from './peer-scoring.js';
+import { BAN_SCORE, DISCONNECT_SCORE, type PeerPenaltyName, PeerScoring } from './peer-scoring.js';
 import { PeerRateLimiter } from './rate-limiter.js';
 
 /** What the node gives its libp2p peer: its chain and pool, reached only through these calls. */
@@ -385,19 +385,22 @@ export class Libp2pPeer {
       this.ctx.stats.reqresp(name, 'inbound', outcome);
     };
     try {
+      // Read (bounded) before anything is answered: a stream left unread holds one of the connection's
+      // inbound stream slots.
+      const request = await readAll(stream, requestLimit(name), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
       const limiter = this.limiters.get(name) as PeerRateLimiter;
       if (!limiter.allow(peer)) {
-        this.penalize(peer, 'HighTolerance', `exceeds the ${name} rate limit`);
-        return await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
+        // Answered first: a penalty may end the connection.
+        await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
+        return this.penalize(peer, 'HighTolerance', `exceeds the ${name} rate limit`);
       }
-      const request = await readAll(stream, requestLimit(name), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
       let body: Uint8Array;
       try {
         body = this.answer(name, request, peer);
       } catch (err) {
         if (!(err instanceof BadRequest)) throw err;
-        this.penalize(peer, 'LowTolerance', `sent a malformed ${name} request: ${err.message}`);
-        return await reply([errorResponseChunk(ReqRespStatus.BADLY_FORMED_REQUEST)], 'bad_request');
+        await reply([errorResponseChunk(ReqRespStatus.BADLY_FORMED_REQUEST)], 'bad_request');
+        return this.penalize(peer, 'LowTolerance', `sent a malformed ${name} request: ${err.message}`);
       }
       await reply(successResponseChunks(body), 'success');
     } catch (err) {
@@ -499,6 +502,7 @@ export class Libp2pPeer {
     this.ctx.stats.penalty(penalty);
     this.ctx.log.debug({ peer, score }, `peer penalized: ${why}`);
     if (score <= BAN_SCORE) this.ban(peer, why);
+    else if (score <= DISCONNECT_SCORE) void this.dropPeer(peer, `its score fell to ${round(score)}: it ${why}`);
   }
 
   private isBanned(peer: string): boolean {
@@ -520,13 +524,13 @@ export class Libp2pPeer {
   // ---- peer management ----
 
   private async tick(): Promise<void> {
-    this.scoring.decay();
     for (const conn of this.node.getConnections()) {
       const id = conn.remotePeer.toString();
       const verdict = this.scoring.verdict(id);
       if (verdict === 'ban') this.ban(id, 'its score fell to the ban threshold');
       else if (verdict === 'disconnect') void this.dropPeer(id, `its score is ${round(this.scoring.score(id))}`);
     }
+    this.scoring.decay();
     const connected = new Set(this.node.getConnections().map((c) => c.remotePeer.toString()));
     for (const p of this.persistentPeers) {
       if (!connected.has(p.id)) void this.dial(p.id, p.addr, 'configured');
