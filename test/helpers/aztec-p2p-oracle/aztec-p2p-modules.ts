@@ -28,19 +28,26 @@ type ExportTarget = string | { import?: ExportTarget; default?: ExportTarget; no
 
 /**
  * Imports a dependency as @aztec/p2p itself sees it: its pinned libp2p line, whether npm hoisted it or nested it
- * under the package (it nests it once the node's own, newer libp2p takes the top-level name).
+ * under the package (it nests it once the node's own, newer libp2p takes the top-level name). With `via`, as that
+ * dependency of @aztec/p2p sees it (libp2p only accepts multiaddrs of its own copy of @multiformats/multiaddr).
  */
-export function importAztecP2pDependency<T = Record<string, unknown>>(specifier: string): Promise<T> {
+export function importAztecP2pDependency<T = Record<string, unknown>>(specifier: string, via?: string): Promise<T> {
   const parts = specifier.split('/');
   const nameLength = specifier.startsWith('@') ? 2 : 1;
   const name = parts.slice(0, nameLength).join('/');
   const subpath = parts.length > nameLength ? `./${parts.slice(nameLength).join('/')}` : '.';
-  let dir = packageRoot;
+  const from = via === undefined ? packageRoot : findPackage(via, packageRoot);
+  return importFromPackage<T>(findPackage(name, from), subpath);
+}
+
+/** Node's lookup: `node_modules/<name>` in `dir`, then in each parent. */
+function findPackage(name: string, start: string): string {
+  let dir = start;
   for (;;) {
     const candidate = join(dir, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json'))) return importFromPackage<T>(candidate, subpath);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${specifier} is not installed beside @aztec/p2p`);
+    if (parent === dir) throw new Error(`${name} is not installed beside ${start}`);
     dir = parent;
   }
 }
