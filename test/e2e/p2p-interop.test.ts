@@ -2,14 +2,24 @@ import { IndexWithinCheckpoint } from '@aztec/foundation/branded-types';
 import { Buffer32 } from '@aztec/foundation/buffer';
 import { Secp256k1Signer } from '@aztec/foundation/crypto/secp256k1-signer';
 import { Fr as StdFr } from '@aztec/foundation/curves/bn254';
+import { EthAddress as StdEthAddress } from '@aztec/foundation/eth-address';
+import { getVKTreeRoot } from '@aztec/noir-protocol-circuits-types/vk-tree';
+import { protocolContractsHash } from '@aztec/protocol-contracts';
 import { BlockProposal as StdBlockProposal, TopicType } from '@aztec/stdlib/p2p';
 import { mockTx } from '@aztec/stdlib/testing';
-import { BlockHeader as StdBlockHeader, TxHash as StdTxHash } from '@aztec/stdlib/tx';
+import { BlockHeader as StdBlockHeader, Tx as StdTx, TxHash as StdTxHash } from '@aztec/stdlib/tx';
+import { compressComponentVersions } from '@aztec/stdlib/versioning';
+import { ENR } from '@chainsafe/enr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AztecAddress } from '../../src/core/aztec-address.js';
+import { Fr } from '../../src/core/fr.js';
+import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { BlockProposal } from '../../src/core/p2p/block-proposal.js';
 import { Tx } from '../../src/core/tx/tx.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { AztecP2pOracle } from '../helpers/aztec-p2p-oracle/aztec-p2p-oracle.js';
+import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 const VERSION = '00-31337-5fbdb231-1-00b5f2a1-00a1b2c3';
@@ -78,5 +88,117 @@ describe('the 4.1.2 oracle peer, against itself', () => {
     expect(gotTx.toBuffer()).toEqual(tx.toBuffer());
     expect(Tx.fromBuffer(gotTx.toBuffer()).txHash.toString()).toBe(tx.getTxHash().toString());
     expect(BlockProposal.fromBuffer(gotProposal.toBuffer()).sender()?.toString()).toBe(signer.address.toString());
+  });
+});
+
+/**
+ * The oracle against a spawned l2node with P2P on (issue 28, "Interop with 4.1.2's own implementation"): the
+ * node's version string is the one 4.1.2 computes for its chain, both sides run the STATUS handshake, a tx sent
+ * to the node over RPC reaches the oracle by gossip and decodes with stdlib, and a tx the oracle gossips enters
+ * the node's pool.
+ */
+describe('an l2node peer, seen from the 4.1.2 oracle', () => {
+  const PAYER = new AztecAddress(0x6001n);
+  const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
+  let node: RunningNode;
+  let oracle: AztecP2pOracle;
+  let nodePeerId: string;
+  let nodeAddress: string;
+  let version: string;
+  let nonce = 0n;
+  let maxFee: bigint;
+  const builder = devTxBuilder(genesisHeader(FUNDED));
+  const build = () =>
+    builder.build({
+      feePayer: PAYER,
+      txRequestHash: new Fr(++nonce + 7_000_000n),
+      maxFeesPerGas: new GasFees(0n, maxFee),
+    });
+
+  beforeAll(async () => {
+    await initAztecOracle();
+    node = await spawnNode({
+      args: [
+        '--prefunded-accounts',
+        prefundedFlag(FUNDED),
+        '--disable-admin-api-key',
+        '--sequencer-mode',
+        'off',
+        '--p2p-enabled',
+        '--p2p-port',
+        '0',
+        '--p2p-listen-address',
+        '127.0.0.1',
+      ],
+    });
+    const enr = ENR.decodeTxt(await result<string>(node.publicUrl, 'node_getEncodedEnr'));
+    version = new TextDecoder().decode(enr.kvs.get('aztec'));
+    nodePeerId = enr.peerId.toString();
+    nodeAddress = `/ip4/${enr.ip}/tcp/${enr.tcp}/p2p/${nodePeerId}`;
+    const fees = await result<{ feePerL2Gas: string }>(node.publicUrl, 'node_getCurrentMinFees');
+    maxFee = 2n * BigInt(fees.feePerL2Gas);
+    oracle = await AztecP2pOracle.start(version, status(0));
+  }, 120_000);
+
+  afterAll(async () => {
+    await oracle?.stop();
+    await node?.stop();
+  });
+
+  it("announces the version string 4.1.2 computes for the node's chain", async () => {
+    const info = await result<{
+      l1ChainId: number;
+      rollupVersion: number;
+      l1ContractAddresses: { rollupAddress: string };
+    }>(node.publicUrl, 'node_getNodeInfo');
+    expect(version).toBe(
+      compressComponentVersions({
+        l1ChainId: info.l1ChainId,
+        l1RollupAddress: StdEthAddress.fromString(info.l1ContractAddresses.rollupAddress),
+        rollupVersion: info.rollupVersion,
+        l2ProtocolContractsHash: protocolContractsHash.toString(),
+        l2CircuitsVkTreeRoot: getVKTreeRoot().toString(),
+      }),
+    );
+  });
+
+  it('connects and passes the STATUS handshake both ways', async () => {
+    expect(await oracle.connect(nodeAddress)).toBe(nodePeerId);
+    const theirs = await oracle.requestStatus(nodePeerId);
+    expect(theirs.compressedComponentsVersion).toBe(version);
+    const tips = await result<{ proposed: { number: number } }>(node.publicUrl, 'node_getL2Tips');
+    expect(theirs.latestBlockNumber).toBe(tips.proposed.number);
+    // The node runs its own side of the handshake on the new connection, through 4.1.2's ReqResp handler.
+    await until('the node to ask the oracle for its STATUS', () => oracle.statusRequests.get(nodePeerId));
+    expect(oracle.statusRequests.get(nodePeerId).compressedComponentsVersion).toBe(version);
+    expect(await oracle.ping(nodePeerId)).toBe('pong');
+  });
+
+  it('receives a tx the node gossips and decodes it with stdlib', async () => {
+    oracle.subscribe(TopicType.tx);
+    await until('the node to see the oracle subscribed', () =>
+      oracle.subscribers(TopicType.tx).includes(nodePeerId) ? true : undefined,
+    );
+    // Give the node's gossipsub a heartbeat to learn the oracle's subscription.
+    await new Promise((r) => setTimeout(r, 1500));
+    const tx = build();
+    expect((await call(node.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+    const got = await until('the tx to reach the oracle', () =>
+      oracle.received.find(
+        (g) => g.topic === TopicType.tx && g.message.getTxHash().toString() === tx.txHash.toString(),
+      ),
+    );
+    expect(oracle.undecodable).toEqual([]);
+    expect(got.message.toBuffer()).toEqual(tx.toBuffer());
+  });
+
+  it('accepts a valid tx the oracle gossips into its pool', async () => {
+    const tx = StdTx.fromBuffer(build().toBuffer());
+    expect(await oracle.publish(TopicType.tx, tx)).toBeGreaterThan(0);
+    await until('the tx in the node', async () =>
+      (await result(node.publicUrl, 'node_getTxByHash', [tx.getTxHash().toString()])) ? true : undefined,
+    );
+    const peers = await result<{ id: string; score: number }[]>(node.adminUrl, 'nodeAdmin_getPeers');
+    expect(peers.find((p) => p.id === oracle.peerId)?.score).toBe(0);
   });
 });
