@@ -201,4 +201,23 @@ describe('an l2node peer, seen from the 4.1.2 oracle', () => {
     const peers = await result<{ id: string; score: number }[]>(node.adminUrl, 'nodeAdmin_getPeers');
     expect(peers.find((p) => p.id === oracle.peerId)?.score).toBe(0);
   });
+
+  it('disconnects a 4.1.2 peer on another network after the handshake, naming the component that differs', async () => {
+    const parts = version.split('-');
+    parts[3] = String(Number(parts[3]) + 1);
+    const stranger = await AztecP2pOracle.start(parts.join('-'), status(0));
+    try {
+      await stranger.connect(nodeAddress);
+      await until(
+        'the node to drop the stranger',
+        () => (stranger.connectedPeers().length === 0 ? true : undefined),
+        20_000,
+      );
+      expect(node.logs().some((l) => /rollup version differs/.test(l.msg ?? ''))).toBe(true);
+      // The oracle on the right network is still connected.
+      expect(oracle.connectedPeers()).toContain(nodePeerId);
+    } finally {
+      await stranger.stop();
+    }
+  });
 });
