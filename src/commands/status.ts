@@ -19,6 +19,8 @@ interface StatusBody {
   readonly follower?: { readonly upstream?: string; readonly behind?: number };
   /** Present when the node runs with an L1 (docs/l1.md); a part may be missing (an older node). */
   readonly l1?: Partial<StreamL1>;
+  /** Present when P2P is on (docs/network.md). */
+  readonly p2p?: { readonly peerId?: string; readonly peerCount?: number; readonly enr?: string };
 }
 
 /** The `l1` line: chain, latest block, rollup, publisher balance; or why the L1 does not answer. */
@@ -120,6 +122,8 @@ export default class Status extends BaseCommand {
             ? `${pending} pending; min fee ${minFees.feePerL2Gas} per L2 gas, ${minFees.feePerDaGas} per DA gas`
             : undefined,
         ],
+        ['p2p', body.p2p ? `${body.p2p.peerCount ?? 0} peers; peer id ${body.p2p.peerId}` : undefined],
+        ['enr', body.p2p?.enr],
         ['l1', l1 ? l1Line(l1, flags.full) : undefined],
         ['l1 txs', l1 ? l1TxsLine(l1, flags.full) : undefined],
         ['admin', `${flags['admin-url']}  ${admin.summary}`],

@@ -29,6 +29,7 @@ import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import type { ProductionStatus } from './operations/production-status.js';
+import { P2PService } from './p2p/p2p-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
@@ -103,6 +104,8 @@ export class L2Node {
   readonly validators: ValidatorService;
   /** Runtime config, pause and resume, rollbacks, snapshot uploads (the nodeAdmin_ operations). */
   readonly operations: OperationsService;
+  /** The libp2p peer (--p2p-enabled): tx gossip, req/resp, discovery (docs/network.md). */
+  readonly p2p: P2PService | undefined;
   /** Prometheus GET /metrics on --metrics-port, when set. */
   readonly metrics: MetricsService;
   /** Tip moves and the periodic status line in the log. */
@@ -256,11 +259,22 @@ export class L2Node {
     const l1Settlement = this.l1Settlement;
     // On a real L1 the rollup says the min fee (getManaMinFeeAt over real L1 prices), not the simulated model.
     if (l1Settlement) this.feeModel.setMinFeeSource(() => l1Settlement.currentMinFee());
+    // A tx node_sendTx took goes to the upstream (a follower) and to the network (P2P on).
+    const toUpstream = upstream && upstreamTxForwarder(upstream, logger.module('sync'));
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
       onPoolChange: (change) => this.events.emit('pool', change),
-      forwardTx: upstream && upstreamTxForwarder(upstream, logger.module('sync')),
+      forwardTx:
+        toUpstream || config.p2pEnabled
+          ? async (tx) => {
+              await toUpstream?.(tx);
+              await this.p2p?.publishTx(tx);
+            }
+          : undefined,
     });
+    this.p2p = config.p2pEnabled
+      ? new P2PService({ config, chain: () => chain, mempool: this.mempool, log: logger.module('p2p') })
+      : undefined;
     chain.addObserver(this.mempool);
     chain.addObserver(this.feeModel);
 
@@ -350,6 +364,7 @@ export class L2Node {
         sequencer: this.sequencer,
         follower: this.sync !== undefined,
         ...(l1 ? { l1 } : {}),
+        ...(this.p2p ? { p2p: this.p2p } : {}),
         startedAt: this.startedAt,
       },
       log: logger.module('metrics'),
@@ -421,6 +436,8 @@ export class L2Node {
     if (this.devTools) await this.runner.start(this.devTools);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.
     await this.runner.start(this.blockProducer);
+    // Peers hear of blocks once the producer runs; stopped before it, so no gossip reaches a stopping chain.
+    if (this.p2p) await this.runner.start(this.p2p);
     // Stopped before the producer and the database: a running snapshot upload ends first.
     await this.runner.start(this.operations);
     await this.runner.start(this.metrics);
@@ -473,6 +490,7 @@ export class L2Node {
     const storage = this.storage?.problem;
     const readiness = this.readiness();
     const l1 = this.l1?.status();
+    const p2p = this.p2p?.status();
     return {
       serving,
       ready: serving && readiness.followingChain,
@@ -498,6 +516,8 @@ export class L2Node {
         ...(this.sync ? { follower: this.sync.status() } : {}),
         // With an L1 (--l1 anvil, --l1-rpc-urls): its chain, latest block, contracts, publisher and reachability.
         ...(l1 ? { l1 } : {}),
+        // With P2P on: the peer id, the ENR, the peer count.
+        ...(p2p ? { p2p } : {}),
       },
     };
   }

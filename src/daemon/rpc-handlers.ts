@@ -10,6 +10,8 @@ import type { Mempool } from './mempool/mempool.js';
 import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
 import { operationsRpcHandlers } from './operations/operations-rpc-handlers.js';
 import type { OperationsService } from './operations/operations-service.js';
+import { p2pRpcHandlers } from './p2p/p2p-rpc-handlers.js';
+import type { P2PService } from './p2p/p2p-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { PublicCallSimulator } from './public-processor/public-call-simulator.js';
 import { publicProcessorRpcHandlers } from './public-processor/public-processor-rpc-handlers.js';
@@ -31,6 +33,8 @@ export interface RpcHandlerSources {
   readonly devTools: DevTools | undefined;
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
+  /** The libp2p peer, when P2P is on. */
+  readonly p2p: P2PService | undefined;
   /** Set while the node cannot write to its data directory (a full disk). */
   readonly storage: StorageHealth | undefined;
   /** Readiness, defined once by the node (L2Node.readiness). */
@@ -43,7 +47,7 @@ export interface RpcHandlerSources {
  */
 export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
-    ...chainRpcHandlers(node.chain, node.config, node.sequencer),
+    ...p2pRpcHandlers(node.p2p, chainRpcHandlers(node.chain, node.config, node.sequencer)),
     ...mempoolRpcHandlers(node.mempool, node.feeModel),
     ...publicProcessorRpcHandlers(new PublicCallSimulator(node.chain, node.config, node.feeModel)),
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.

@@ -29,6 +29,7 @@ const ONLINE: Record<string, () => string[]> = {
   bot: () => ['bot', '--count', '1'],
   'query:block': () => ['query', 'block'],
   'query:blocks': () => ['query', 'blocks'],
+  'query:peers': () => ['query', 'peers'],
   'query:header': () => ['query', 'header', '0'],
   'query:tips': () => ['query', 'tips'],
   'query:tx': () => ['query', 'tx', H],

@@ -95,6 +95,7 @@ const BEYOND_SPEC = [
   'nodeDev_setNextBlockTimestamp',
   'nodeDev_snapshot',
   'nodeDev_revert',
+  'nodeAdmin_getPeers',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

@@ -23,6 +23,7 @@ export default class QueryNodeInfo extends NodeCommand {
         ['l1 chain id', info.l1ChainId],
         ['rollup version', info.rollupVersion],
         ['real proofs', info.realProofs],
+        ['enr', info.enr ?? 'none (P2P off)'],
         ['l1 contracts', ''],
         ...addresses(info.l1ContractAddresses),
         ['protocol contracts', ''],

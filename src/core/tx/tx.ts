@@ -120,6 +120,13 @@ export class Tx {
   /** Reads the binary form; the hash it carries is kept as the claimed hash. */
   static fromBuffer(buf: Uint8Array, name = 'tx'): Tx {
     const r = new BufferReader(buf);
+    const tx = Tx.read(r, name);
+    r.assertEnd(name);
+    return tx;
+  }
+
+  /** Reads one tx from a reader positioned at it (a tx inside a list: req/resp and proposals carry several). */
+  static read(r: BufferReader, name = 'tx'): Tx {
     const claimed = new TxHash(readField32(r.readBytes(32, name, 'txHash')));
     const dataStart = r.offset;
     const data = PrivateKernelTailCircuitPublicInputs.read(r, joinPath(name, 'data'));
@@ -133,7 +140,6 @@ export class Tx {
     const callsPath = joinPath(name, 'publicFunctionCalldata');
     const calls = new Array<HashedValues>(nCalls);
     for (let i = 0; i < nCalls; i++) calls[i] = HashedValues.read(r, callsPath, i);
-    r.assertEnd(name);
     return Tx.#decoded(new Tx(data, proof, logs, calls, claimed), dataBytes);
   }
 

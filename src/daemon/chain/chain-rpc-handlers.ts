@@ -191,8 +191,6 @@ export function chainRpcHandlers(
     }),
     node_getL1ContractAddresses: async () => chain().settlement.l1ContractAddresses(),
     node_getProtocolContractAddresses: async () => PROTOCOL_CONTRACT_ADDRESSES,
-    // No P2P layer: no ENR (4.1.2 answers undefined too).
-    node_getEncodedEnr: async () => undefined,
     node_registerContractFunctionSignatures: async (signatures) => {
       service.functionSignatures.register(signatures);
     },

@@ -5,6 +5,7 @@ import { FEE_SETTINGS } from '../fees/fee-settings.js';
 import { L1_SETTINGS } from '../l1/l1-settings.js';
 import { LOGGING_SETTINGS } from '../logging/logging-settings.js';
 import { MEMPOOL_SETTINGS } from '../mempool/mempool-settings.js';
+import { P2P_SETTINGS } from '../p2p/p2p-settings.js';
 import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
 import { STORAGE_SETTINGS } from '../store/storage-settings.js';
 import { FOLLOWER_SETTINGS } from '../sync/follower-settings.js';
@@ -31,6 +32,7 @@ export const SETTINGS = {
   ...SEQUENCER_SETTINGS,
   ...DEV_SETTINGS,
   ...FOLLOWER_SETTINGS,
+  ...P2P_SETTINGS,
   ...VALIDATOR_SETTINGS,
   ...SLASHING_SETTINGS,
   ...BOT_SETTINGS,

@@ -10,6 +10,7 @@ import type { TxRejectionCode } from '../mempool/tx-rejection.js';
 import type { NodeEvents } from '../node-events.js';
 import type { OperationsService } from '../operations/operations-service.js';
 import { PACKAGE_VERSION } from '../package-version.js';
+import type { P2PService } from '../p2p/p2p-service.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
 import { TREES } from '../world-state/merkle-tree-id.js';
 import { processMetrics } from './process-metrics.js';
@@ -35,6 +36,8 @@ export interface NodeMetricsSources {
   /** The node's L1, when it runs with one (--l1 anvil, --l1-rpc-urls): its latest reading, its publisher's txs. */
   readonly l1?: { status(): L1Status | undefined; readonly activity: L1Activity };
   readonly startedAt: Date;
+  /** The libp2p peer, when P2P is on: its peer count and its gossip and req/resp totals. */
+  readonly p2p?: P2PService;
 }
 
 /** Latency buckets in seconds, from 0.5 ms to 10 s. */
@@ -174,6 +177,48 @@ export class NodeMetrics {
         'l2node_l1_publisher_balance_eth',
         "ETH of the L1 account that deploys and publishes (a float: Prometheus's values are doubles).",
         () => Number(l1()?.publisher.balanceWei ?? 0) / 1e18,
+      );
+    }
+    if (s.p2p) {
+      const p2p = s.p2p;
+      gauge('l2node_p2p_peers', 'Connected P2P peers.', () => p2p.status()?.peerCount ?? 0);
+      // The service keeps running totals (bounded labels); each scrape reports them as counters.
+      const totals = <L extends string>(
+        name: string,
+        help: string,
+        labelNames: readonly L[],
+        read: () => ReadonlyMap<string, number>,
+      ) =>
+        new Counter<L>({
+          name,
+          help,
+          labelNames,
+          registers,
+          collect() {
+            this.reset();
+            for (const [key, n] of read()) {
+              const values = key.split('|');
+              this.inc(Object.fromEntries(labelNames.map((l, i) => [l, values[i] ?? ''])) as Record<L, string>, n);
+            }
+          },
+        });
+      totals(
+        'l2node_p2p_gossip_messages_total',
+        'Gossip messages by topic and outcome (published, accepted, duplicate, invalid, undecodable, rate_limited...).',
+        ['topic', 'outcome'],
+        () => p2p.stats.gossipMessages,
+      );
+      totals(
+        'l2node_p2p_reqresp_total',
+        'Req/resp exchanges by protocol, direction (inbound: served, outbound: asked) and outcome.',
+        ['protocol', 'direction', 'outcome'],
+        () => p2p.stats.reqrespCalls,
+      );
+      totals(
+        'l2node_p2p_peer_penalties_total',
+        'Penalties given to peers, by severity.',
+        ['severity'],
+        () => p2p.stats.penalties,
       );
     }
     gaugeBy('l2node_world_state_tree_leaves', 'Leaves of each world-state tree at the latest block.', 'tree', () => {

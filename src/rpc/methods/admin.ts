@@ -2,7 +2,9 @@ import {
   arrayResult,
   integerResult,
   jsonValueResult,
+  numberResult,
   objectResult,
+  optionalKey,
   recordResult,
   stringResult,
   voidResult,
@@ -19,6 +21,22 @@ export const offenseResult = objectResult('Offense', {
   amount: stringResult,
   offenseType: integerResult,
   epochOrSlot: stringResult,
+});
+
+/** A connected P2P peer (docs/network.md): scores are 0 for a peer that never misbehaved, negative after. */
+export const peerResult = objectResult('Peer', {
+  id: stringResult,
+  direction: stringResult,
+  addresses: arrayResult(stringResult),
+  score: numberResult,
+  gossipScore: numberResult,
+  status: optionalKey(
+    objectResult('PeerStatus', {
+      latestBlockNumber: integerResult,
+      latestBlockHash: stringResult,
+      finalizedBlockNumber: integerResult,
+    }),
+  ),
 });
 
 /** A slash payload of a round and its votes (4.1.2 SlashPayloadRound). */
@@ -96,6 +114,16 @@ export const ADMIN_METHODS = {
     compat: {
       aztec: 'differs',
       note: '4.1.2 cannot take a numeric round over JSON (its schema needs a bigint); we accept a decimal string',
+    },
+  }),
+  nodeAdmin_getPeers: defineMethod({
+    summary:
+      'The connected P2P peers: id, direction, address, application and gossipsub scores, and the status each gave in its handshake.',
+    params: [],
+    result: arrayResult(peerResult),
+    compat: {
+      aztec: 'absent',
+      note: "4.1.2 serves its peers on the P2P API (getPeers), not on the node's admin interface; same facts, our shape",
     },
   }),
   nodeAdmin_reloadKeystore: defineMethod({

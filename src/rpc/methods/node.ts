@@ -49,6 +49,8 @@ export const nodeInfoResult = objectResult('NodeInfo', {
   l1ContractAddresses: l1ContractAddressesResult,
   protocolContractAddresses: protocolContractAddressesResult,
   realProofs: booleanResult,
+  /** The node's ENR text when P2P is on (4.1.2 NodeInfo.enr). */
+  enr: optionalKey(stringResult),
 });
 export type NodeInfo = ValueOf<typeof nodeInfoResult>;
 
