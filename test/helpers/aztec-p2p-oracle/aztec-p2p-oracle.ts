@@ -180,6 +180,12 @@ export class AztecP2pOracle {
     return result.recipients.length;
   }
 
+  /** Publishes any payload behind 4.1.2's framing, as a hostile or broken peer would. */
+  async publishPayload(type: TopicType, payload: Buffer): Promise<number> {
+    const result = await this.node.services.pubsub.publish(this.topic(type), new P2PMessage(payload).toMessageData());
+    return result.recipients.length;
+  }
+
   private async onGossip(detail: Any): Promise<void> {
     const topicStr: string = detail.msg.topic;
     const type = Object.values(TopicType).find((t) => this.topic(t) === topicStr);
