@@ -220,4 +220,28 @@ describe('an l2node peer, seen from the 4.1.2 oracle', () => {
       await stranger.stop();
     }
   });
+
+  it('disconnects a peer that gossips undecodable txs, and keeps serving RPC', async () => {
+    const hostile = await AztecP2pOracle.start(version, status(0));
+    try {
+      await hostile.connect(nodeAddress);
+      await until('the node to answer the hostile peer STATUS', () => hostile.statusRequests.get(nodePeerId));
+      hostile.subscribe(TopicType.tx);
+      await until('the hostile peer to see the node on the tx topic', () =>
+        hostile.subscribers(TopicType.tx).includes(nodePeerId) ? true : undefined,
+      );
+      // Each costs a LowTolerance penalty (50 points); two cross the disconnect threshold whatever decay runs first.
+      expect(await hostile.publishPayload(TopicType.tx, Buffer.from('not a tx at all'))).toBe(1);
+      expect(await hostile.publishPayload(TopicType.tx, Buffer.from('still not a tx'))).toBe(1);
+      await until(
+        'the node to drop the hostile peer',
+        () => (hostile.connectedPeers().length === 0 ? true : undefined),
+        20_000,
+      );
+      expect(typeof (await result<number>(node.publicUrl, 'node_getBlockNumber'))).toBe('number');
+      expect(oracle.connectedPeers()).toContain(nodePeerId);
+    } finally {
+      await hostile.stop();
+    }
+  });
 });

@@ -39,6 +39,25 @@ const DECODERS: Record<TopicType, () => Promise<{ fromBuffer(b: Buffer): unknown
   [TopicType.checkpoint_attestation]: async () => (await import('@aztec/stdlib/p2p')).CheckpointAttestation,
 };
 
+/**
+ * @libp2p/tcp 9 keeps the addresses its copy of @multiformats/mafmt matches; when npm gives mafmt the
+ * multiaddr 12.1.14 that @aztec/p2p pins while libp2p 1.5 builds its addresses with 12.5, mafmt cannot read them
+ * and the transport refuses every address. The oracle only ever uses IPv4 TCP on loopback, so its filter says
+ * that directly, whatever layout npm chose.
+ */
+function loopbackTcp(tcp: Any): Any {
+  const make = tcp();
+  const ipv4Tcp = /^\/ip4\/127\.0\.0\.1\/tcp\/\d+(\/p2p\/\w+)?$/;
+  return (components: Any) => {
+    const transport = make(components);
+    const filter = (addrs: Any) =>
+      (Array.isArray(addrs) ? addrs : [addrs]).filter((a: Any) => ipv4Tcp.test(a.toString()));
+    transport.listenFilter = filter;
+    transport.dialFilter = filter;
+    return transport;
+  };
+}
+
 export class AztecP2pOracle {
   readonly received: ReceivedGossip[] = [];
   /** Status messages peers sent us (their side of the handshake), by peer id. */
@@ -76,7 +95,7 @@ export class AztecP2pOracle {
       start: false,
       peerId: await createSecp256k1PeerId(),
       addresses: { listen: ['/ip4/127.0.0.1/tcp/0'] },
-      transports: [tcp()],
+      transports: [loopbackTcp(tcp)],
       streamMuxers: [yamux(), mplex()],
       connectionEncryption: [noise()],
       connectionManager: { minConnections: 0 },
@@ -177,6 +196,12 @@ export class AztecP2pOracle {
   async publish(type: TopicType, gossipable: { toBuffer(): Buffer }): Promise<number> {
     const data = new P2PMessage(gossipable.toBuffer()).toMessageData();
     const result = await this.node.services.pubsub.publish(this.topic(type), data);
+    return result.recipients.length;
+  }
+
+  /** Publishes any payload behind 4.1.2's framing, as a hostile or broken peer would. */
+  async publishPayload(type: TopicType, payload: Buffer): Promise<number> {
+    const result = await this.node.services.pubsub.publish(this.topic(type), new P2PMessage(payload).toMessageData());
     return result.recipients.length;
   }
 
