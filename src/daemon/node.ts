@@ -29,9 +29,10 @@ import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { PublicExecutionPool } from './public-execution/public-execution-pool.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
-import { genesisFeeJuice } from './sequencer/genesis-funding.js';
+import { genesisFeeJuice, genesisPublicData } from './sequencer/genesis-funding.js';
 import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
@@ -90,6 +91,8 @@ export class L2Node {
   private l1Settlement: L1Settlement | undefined;
   /** The tx pool; it observes every block of the chain and feeds the sequencer. */
   readonly mempool: Mempool;
+  /** The worker threads public calls run in (simulations, validation, the sequencer's public txs). */
+  readonly publicExecution: PublicExecutionPool;
   /** Dev mode: builds the blocks. Absent on a follower. */
   readonly sequencer: Sequencer | undefined;
   /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
@@ -279,6 +282,13 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
+    this.publicExecution = new PublicExecutionPool({
+      config,
+      databaseFile: () => database.file,
+      genesisPublicData: genesisPublicData(config),
+      sequencer: !upstream,
+      log: logger.module('node'),
+    });
     this.sequencer = upstream
       ? undefined
       : configuredSequencer(
@@ -288,6 +298,7 @@ export class L2Node {
           () => this.feeModel.minFeesForNextBlock(),
           logger.module('chain'),
           isStorageFailure,
+          this.publicExecution.blockTxRunner(),
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -398,6 +409,8 @@ export class L2Node {
   async start(): Promise<void> {
     // The L1 is read (tips, Inbox, the next slots' min fees) before the sequencer builds on it.
     if (this.l1Settlement) await this.runner.start(this.l1Settlement);
+    // The workers are up before anything runs public calls (the sequencer's first block, the first simulation).
+    await this.runner.start(this.publicExecution);
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
     // Started before the producer and so stopped after it: --dump-state is written once no block is built.

@@ -11,6 +11,7 @@ import { mempoolRpcHandlers } from './mempool/mempool-rpc-handlers.js';
 import { operationsRpcHandlers } from './operations/operations-rpc-handlers.js';
 import type { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import type { PublicExecutionPool } from './public-execution/public-execution-pool.js';
 import { PublicCallSimulator } from './public-processor/public-call-simulator.js';
 import { publicProcessorRpcHandlers } from './public-processor/public-processor-rpc-handlers.js';
 import type { Sequencer } from './sequencer/sequencer.js';
@@ -27,6 +28,8 @@ export interface RpcHandlerSources {
   readonly chain: ChainState;
   readonly mempool: Mempool;
   readonly feeModel: FeeModel;
+  /** Where public calls run (worker threads). */
+  readonly publicExecution: PublicExecutionPool;
   readonly sequencer: Sequencer | undefined;
   readonly devTools: DevTools | undefined;
   readonly operations: OperationsService;
@@ -45,7 +48,9 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
     ...chainRpcHandlers(node.chain, node.config, node.sequencer),
     ...mempoolRpcHandlers(node.mempool, node.feeModel),
-    ...publicProcessorRpcHandlers(new PublicCallSimulator(node.chain, node.config, node.feeModel)),
+    ...publicProcessorRpcHandlers(
+      new PublicCallSimulator(node.chain, node.config, node.feeModel, node.publicExecution),
+    ),
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
     node_isReady: async () => node.readiness().acceptingTxs,
     ...operationsRpcHandlers(() => node.operations),

@@ -5,6 +5,7 @@ import { FEE_SETTINGS } from '../fees/fee-settings.js';
 import { L1_SETTINGS } from '../l1/l1-settings.js';
 import { LOGGING_SETTINGS } from '../logging/logging-settings.js';
 import { MEMPOOL_SETTINGS } from '../mempool/mempool-settings.js';
+import { PUBLIC_EXECUTION_SETTINGS } from '../public-execution/public-execution-settings.js';
 import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
 import { STORAGE_SETTINGS } from '../store/storage-settings.js';
 import { FOLLOWER_SETTINGS } from '../sync/follower-settings.js';
@@ -27,6 +28,7 @@ export const SETTINGS = {
   ...FEE_SETTINGS,
   ...MEMPOOL_SETTINGS,
   ...SEQUENCER_SETTINGS,
+  ...PUBLIC_EXECUTION_SETTINGS,
   ...DEV_SETTINGS,
   ...FOLLOWER_SETTINGS,
   ...VALIDATOR_SETTINGS,
