@@ -23,6 +23,7 @@ import { ServiceRunner, StartupInterrupted } from './lifecycle/service-runner.js
 import type { Logger, NodeLogger } from './logging/logger.js';
 import { worldStateReader } from './mempool/committed-state-reader.js';
 import { Mempool } from './mempool/mempool.js';
+import { EventLoopLag } from './metrics/event-loop-lag.js';
 import { MetricsService } from './metrics/metrics-service.js';
 import { NodeMetrics } from './metrics/node-metrics.js';
 import { NodeEventFeed } from './node-event-feed.js';
@@ -113,6 +114,8 @@ export class L2Node {
   readonly storage: StorageHealth | undefined;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
+  /** How late the event loop ran lately (GET /status `eventLoopLagMs` and `degraded`). */
+  private readonly eventLoopLag = new EventLoopLag();
 
   /**
    * Opens what the services are built on, then builds them. A failure closes what was opened (the runner's
@@ -421,6 +424,7 @@ export class L2Node {
     await this.runner.start(this.operations);
     await this.runner.start(this.metrics);
     await this.runner.start(this.rpc);
+    this.eventLoopLag.start();
     this.state = 'running';
     this.log.info('node running');
   }
@@ -428,6 +432,7 @@ export class L2Node {
   async stop(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
+    this.eventLoopLag.stop();
     await this.runner.stopAll();
     this.storage?.stop();
     this.state = 'stopped';
@@ -467,6 +472,7 @@ export class L2Node {
     const tips = this.chain.chain.readTips();
     const storage = this.storage?.problem;
     const readiness = this.readiness();
+    const degraded = this.eventLoopLag.degradedReason();
     const l1 = this.l1?.status();
     return {
       serving,
@@ -478,6 +484,9 @@ export class L2Node {
         // Why a serving node is not ready (a full disk, a paused or lagging sync).
         ...(serving && readiness.reason ? { notReadyReason: readiness.reason } : {}),
         ...(storage ? { storage: { writable: false, since: storage.since } } : {}),
+        // A stalled event loop shows here once it runs again (docs/reliability.md).
+        eventLoopLagMs: this.eventLoopLag.recentMaxMs(),
+        ...(degraded ? { degraded } : {}),
         blockNumber: this.chainTip(),
         sync,
         tips: {

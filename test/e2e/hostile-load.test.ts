@@ -130,6 +130,9 @@ describe('public execution off the event loop', () => {
     await flood;
     expect(probes.rpc).toBeGreaterThan(0);
     expect(probes.status).toBe(probes.rpc);
+    // /status reports how late the event loop ran lately (and a `degraded` reason when it was held).
+    const status = (await (await fetch(`${node.adminUrl}/status`)).json()) as { eventLoopLagMs: unknown };
+    expect(typeof status.eventLoopLagMs).toBe('number');
     const settings = answers.map((a) => a.error?.data?.setting);
     expect(new Set(settings)).toEqual(new Set(['public-simulation-timeout-ms', 'public-execution-max-queue']));
     const timeout = answers.find((a) => a.error?.data?.setting === 'public-simulation-timeout-ms');
