@@ -15,7 +15,7 @@ import type { WorldState } from '../world-state/world-state.js';
 import type { WorldStateFork } from '../world-state/world-state-fork.js';
 
 /**
- * The jobs of the public execution pool (docs/architecture.md section 4.12). Each names the committed block it
+ * The jobs of the public execution pool (docs/architecture.md section 4.11). Each names the committed block it
  * runs at, so the answer does not depend on when a worker picks it up, and carries only plain data (bytes and
  * JSON), which is what crosses between threads.
  */

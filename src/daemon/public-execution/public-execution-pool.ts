@@ -27,7 +27,7 @@ export interface PublicExecutionPoolOptions {
 const WORKER_FILE = new URL('./public-execution-worker.js', import.meta.url).href;
 
 /**
- * Where public execution runs (docs/architecture.md section 4.12): worker threads, so that the AVM, which is
+ * Where public execution runs (docs/architecture.md section 4.11): worker threads, so that the AVM, which is
  * synchronous and may run seconds on a max-gas tx, never holds the event loop. Two piscina pools:
  *
  * - callers' jobs (simulations, validation): --public-execution-workers threads, a bounded queue
