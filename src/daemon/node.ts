@@ -24,6 +24,7 @@ import type { Logger, NodeLogger } from './logging/logger.js';
 import { NodeLogLines } from './logging/node-log-lines.js';
 import { worldStateReader } from './mempool/committed-state-reader.js';
 import { Mempool } from './mempool/mempool.js';
+import { EventLoopLag } from './metrics/event-loop-lag.js';
 import { MetricsService } from './metrics/metrics-service.js';
 import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
@@ -31,10 +32,11 @@ import { OperationsService } from './operations/operations-service.js';
 import type { ProductionStatus } from './operations/production-status.js';
 import { P2PService } from './p2p/p2p-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { PublicExecutionPool } from './public-execution/public-execution-pool.js';
 import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
-import { genesisFeeJuice } from './sequencer/genesis-funding.js';
+import { genesisFeeJuice, genesisPublicData } from './sequencer/genesis-funding.js';
 import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
@@ -92,6 +94,8 @@ export class L2Node {
   private l1Settlement: L1Settlement | undefined;
   /** The tx pool; it observes every block of the chain and feeds the sequencer. */
   readonly mempool: Mempool;
+  /** The worker threads public calls run in (simulations, validation, the sequencer's public txs). */
+  readonly publicExecution: PublicExecutionPool;
   /** Dev mode: builds the blocks. Absent on a follower. */
   readonly sequencer: Sequencer | undefined;
   /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
@@ -116,6 +120,8 @@ export class L2Node {
   readonly storage: StorageHealth | undefined;
   /** Started last and stopped first: requests only reach a node whose services all run. */
   readonly rpc: RpcService;
+  /** How late the event loop ran lately (GET /status `eventLoopLagMs` and `degraded`). */
+  private readonly eventLoopLag = new EventLoopLag();
 
   /**
    * Opens what the services are built on, then builds them. A failure closes what was opened (the runner's
@@ -300,6 +306,13 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
+    this.publicExecution = new PublicExecutionPool({
+      config,
+      databaseFile: () => database.file,
+      genesisPublicData: genesisPublicData(config),
+      sequencer: !upstream,
+      log: logger.module('node'),
+    });
     this.sequencer = upstream
       ? undefined
       : configuredSequencer(
@@ -309,6 +322,7 @@ export class L2Node {
           () => this.feeModel.minFeesForNextBlock(),
           logger.module('chain'),
           isStorageFailure,
+          this.publicExecution.blockTxRunner(),
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -430,6 +444,8 @@ export class L2Node {
   async start(): Promise<void> {
     // The L1 is read (tips, Inbox, the next slots' min fees) before the sequencer builds on it.
     if (this.l1Settlement) await this.runner.start(this.l1Settlement);
+    // The workers are up before anything runs public calls (the sequencer's first block, the first simulation).
+    await this.runner.start(this.publicExecution);
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
     // Started before the producer and so stopped after it: --dump-state is written once no block is built.
@@ -443,6 +459,7 @@ export class L2Node {
     await this.runner.start(this.metrics);
     await this.runner.start(this.logLines);
     await this.runner.start(this.rpc);
+    this.eventLoopLag.start();
     this.state = 'running';
     this.log.info('node running');
   }
@@ -450,6 +467,7 @@ export class L2Node {
   async stop(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
+    this.eventLoopLag.stop();
     await this.runner.stopAll();
     this.storage?.stop();
     this.state = 'stopped';
@@ -489,6 +507,7 @@ export class L2Node {
     const tips = this.chain.chain.readTips();
     const storage = this.storage?.problem;
     const readiness = this.readiness();
+    const degraded = this.eventLoopLag.degradedReason();
     const l1 = this.l1?.status();
     const p2p = this.p2p?.status();
     return {
@@ -502,6 +521,9 @@ export class L2Node {
         // Why a serving node is not ready (a full disk, a paused or lagging sync).
         ...(serving && readiness.reason ? { notReadyReason: readiness.reason } : {}),
         ...(storage ? { storage: { writable: false, since: storage.since } } : {}),
+        // A stalled event loop shows here once it runs again (docs/reliability.md).
+        eventLoopLagMs: this.eventLoopLag.recentMaxMs(),
+        ...(degraded ? { degraded } : {}),
         blockNumber: this.chainTip(),
         sync,
         tips: {

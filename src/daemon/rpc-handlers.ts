@@ -13,6 +13,7 @@ import type { OperationsService } from './operations/operations-service.js';
 import { p2pRpcHandlers } from './p2p/p2p-rpc-handlers.js';
 import type { P2PService } from './p2p/p2p-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import type { PublicExecutionPool } from './public-execution/public-execution-pool.js';
 import { PublicCallSimulator } from './public-processor/public-call-simulator.js';
 import { publicProcessorRpcHandlers } from './public-processor/public-processor-rpc-handlers.js';
 import type { Sequencer } from './sequencer/sequencer.js';
@@ -29,6 +30,8 @@ export interface RpcHandlerSources {
   readonly chain: ChainState;
   readonly mempool: Mempool;
   readonly feeModel: FeeModel;
+  /** Where public calls run (worker threads). */
+  readonly publicExecution: PublicExecutionPool;
   readonly sequencer: Sequencer | undefined;
   readonly devTools: DevTools | undefined;
   readonly operations: OperationsService;
@@ -49,7 +52,9 @@ export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
   return {
     ...p2pRpcHandlers(node.p2p, chainRpcHandlers(node.chain, node.config, node.sequencer)),
     ...mempoolRpcHandlers(node.mempool, node.feeModel),
-    ...publicProcessorRpcHandlers(new PublicCallSimulator(node.chain, node.config, node.feeModel)),
+    ...publicProcessorRpcHandlers(
+      new PublicCallSimulator(node.chain, node.config, node.feeModel, node.publicExecution),
+    ),
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
     node_isReady: async () => node.readiness().acceptingTxs,
     ...operationsRpcHandlers(() => node.operations),

@@ -6,6 +6,7 @@ import { L1_SETTINGS } from '../l1/l1-settings.js';
 import { LOGGING_SETTINGS } from '../logging/logging-settings.js';
 import { MEMPOOL_SETTINGS } from '../mempool/mempool-settings.js';
 import { P2P_SETTINGS } from '../p2p/p2p-settings.js';
+import { PUBLIC_EXECUTION_SETTINGS } from '../public-execution/public-execution-settings.js';
 import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
 import { STORAGE_SETTINGS } from '../store/storage-settings.js';
 import { FOLLOWER_SETTINGS } from '../sync/follower-settings.js';
@@ -30,6 +31,7 @@ export const SETTINGS = {
   ...FEE_SETTINGS,
   ...MEMPOOL_SETTINGS,
   ...SEQUENCER_SETTINGS,
+  ...PUBLIC_EXECUTION_SETTINGS,
   ...DEV_SETTINGS,
   ...FOLLOWER_SETTINGS,
   ...P2P_SETTINGS,

@@ -5,52 +5,43 @@ import type { Tx } from '../../core/tx/tx.js';
 import type { ChainState } from '../chain/chain-state.js';
 import type { NodeConfig } from '../config/settings.js';
 import type { FeeModel } from '../fees/fee-model.js';
-import { chainStoreContracts } from './chain-store-contracts.js';
-import { processPrivateOnlyTx } from './private-only-tx.js';
-import { toPublicSimulationOutput } from './public-simulation-output.js';
-import { processPublicTx } from './public-tx-processor.js';
+import type { PublicExecutionPool } from '../public-execution/public-execution-pool.js';
+import { PublicTxInvalidError } from './public-tx-invalid-error.js';
 
 /**
  * node_simulatePublicCalls (4.1.2 AztecNodeService.simulatePublicCalls): the tx run by the same processor the
  * block builder uses, on the latest state, with the global variables the next block would have (next number, the
- * current slot, the fee model's min fees), debug logs collected. Nothing is kept. A tx the processor refuses
- * throws (PublicTxInvalidError, or InsufficientFeePerGasError when its max fees are below the min fees).
+ * current slot, the fee model's min fees), debug logs collected. Nothing is kept. It runs in a public execution
+ * worker (src/daemon/public-execution) within the callers' budgets. A tx the processor refuses throws
+ * PublicTxInvalidError (also when its max fees are below the min fees).
  */
 export class PublicCallSimulator {
   constructor(
     private readonly chain: ChainState,
     private readonly config: NodeConfig,
     private readonly feeModel: FeeModel,
+    private readonly pool: PublicExecutionPool,
   ) {}
 
-  simulate(tx: Tx, skipFeeEnforcement: boolean): PublicSimulationOutput {
-    const globals = this.nextBlockGlobals();
-    const fork = this.chain.worldState.fork();
-    try {
-      if (tx.hasPublicCalls()) {
-        const processed = processPublicTx({
-          state: fork,
-          contracts: chainStoreContracts(this.chain.store),
-          globals,
-          tx,
-          options: { skipFeeEnforcement, collectDebugLogs: true },
-        });
-        return toPublicSimulationOutput(processed);
-      }
-      const { txEffect, gasUsed } = processPrivateOnlyTx(fork, globals, tx);
-      return new PublicSimulationOutput(undefined, globals, txEffect, [], gasUsed, []);
-    } finally {
-      fork.close();
-    }
+  async simulate(tx: Tx, skipFeeEnforcement: boolean): Promise<PublicSimulationOutput> {
+    const atBlock = this.chain.chain.latestBlockNumber;
+    const answer = await this.pool.simulatePublicCalls({
+      tx: tx.toBuffer(),
+      globals: this.nextBlockGlobals(atBlock).toJSON(),
+      atBlock,
+      skipFeeEnforcement,
+    });
+    if (answer.kind === 'invalid') throw new PublicTxInvalidError(answer.message);
+    return PublicSimulationOutput.fromJSON(answer.output);
   }
 
-  private nextBlockGlobals(): GlobalVariables {
+  private nextBlockGlobals(atBlock: number): GlobalVariables {
     const slots = this.chain.slots;
     const slot = slots.currentSlot();
     return new GlobalVariables(
       new Fr(BigInt(this.config.l1ChainId)),
       new Fr(BigInt(this.config.rollupVersion)),
-      this.chain.chain.latestBlockNumber + 1,
+      atBlock + 1,
       slot,
       slots.slotTimestamp(slot),
       this.config.coinbase,

@@ -9,7 +9,7 @@ export function publicProcessorRpcHandlers(simulator: PublicCallSimulator) {
   return {
     node_simulatePublicCalls: async (tx, skipFeeEnforcement) => {
       try {
-        return simulator.simulate(tx, skipFeeEnforcement ?? false);
+        return await simulator.simulate(tx, skipFeeEnforcement ?? false);
       } catch (err) {
         if (err instanceof PublicTxInvalidError || err instanceof InsufficientFeePerGasError) {
           throw rpcErrors.txInvalid([err.message]);

@@ -14,14 +14,12 @@ import { L2Block } from '../../core/block/l2-block.js';
 import { Fr } from '../../core/fr.js';
 import { InsufficientFeePerGasError } from '../../core/gas/transaction-fee.js';
 import type { Tx } from '../../core/tx/tx.js';
-import type { TxEffect } from '../../core/tx/tx-effect.js';
+import { TxEffect } from '../../core/tx/tx-effect.js';
 import { txExpiredAt } from '../../core/tx/tx-expiry.js';
+import type { BlockTxAnswer, BlockTxJob, BlockTxOutcome } from '../public-execution/public-execution-jobs.js';
 import { applyTxEffectToFork } from '../public-processor/apply-tx-effect.js';
-import { BlockContracts } from '../public-processor/block-contracts.js';
 import { processPrivateOnlyTx } from '../public-processor/private-only-tx.js';
 import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-error.js';
-import { processPublicTx } from '../public-processor/public-tx-processor.js';
-import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
@@ -49,9 +47,26 @@ export interface BlockBuildInput {
   readonly txs: Iterable<Tx>;
   /** Build even without txs (a checkpoint's first block bringing messages, or empty blocks by configuration). */
   readonly allowEmpty: boolean;
-  /** The published contracts public calls run (the chain store's, protocol contracts included). */
-  readonly contracts: PublishedContracts;
+  /** Milliseconds the block's txs may take to process (performance.now() clock); unset: no deadline. */
+  readonly buildTimeMs?: number;
 }
+
+/**
+ * Runs one public tx of the block (public-execution-jobs.ts, processBlockTx): in a worker (a promise), or on the
+ * calling thread (tests and benchmarks that build blocks synchronously). `budgetMs` is what is left of the block's
+ * build time; a runner that can stop a tx answers `timeout` past it.
+ */
+export interface BlockTxRunner {
+  run(job: BlockTxJob, budgetMs: number): BlockTxOutcome | Promise<BlockTxOutcome>;
+}
+
+/** What the builder asks its runner for: one public tx's processing, within `budgetMs`. */
+interface BlockTxRequest {
+  readonly job: BlockTxJob;
+  readonly budgetMs: number;
+}
+
+let buildAttempts = 0;
 
 /** A tx that can never be included (it is dropped from the pool, with the reason). */
 export interface UnbuildableTx {
@@ -82,8 +97,59 @@ export interface BlockBuildResult {
  * sponge blob hash, fees, mana) and the archive after it. Txs that cannot be included in any block are reported
  * as dropped; txs that do not fit this block (limits, fees below the block's) are left for later.
  */
-export function buildBlock(input: BlockBuildInput): BlockBuildResult {
+export function buildBlock(
+  input: BlockBuildInput,
+  runner: BlockTxRunner,
+): BlockBuildResult | Promise<BlockBuildResult> {
+  const steps = blockBuildSteps(input);
+  let next = steps.next();
+  while (!next.done) {
+    let outcome: BlockTxOutcome | Promise<BlockTxOutcome>;
+    try {
+      outcome = runner.run(next.value.job, next.value.budgetMs);
+    } catch (err) {
+      next = steps.throw(err);
+      continue;
+    }
+    if (outcome instanceof Promise) return finishAsync(steps, outcome, runner);
+    next = steps.next(outcome);
+  }
+  return next.value;
+}
+
+/** The rest of a build once the runner answers asynchronously (a worker): the event loop runs meanwhile. */
+async function finishAsync(
+  steps: Generator<BlockTxRequest, BlockBuildResult, BlockTxOutcome>,
+  pending: Promise<BlockTxOutcome>,
+  runner: BlockTxRunner,
+): Promise<BlockBuildResult> {
+  let next: IteratorResult<BlockTxRequest, BlockBuildResult>;
+  try {
+    next = steps.next(await pending);
+  } catch (err) {
+    next = steps.throw(err);
+  }
+  while (!next.done) {
+    try {
+      next = steps.next(await runner.run(next.value.job, next.value.budgetMs));
+    } catch (err) {
+      next = steps.throw(err);
+    }
+  }
+  return next.value;
+}
+
+/**
+ * The build itself, as steps: it yields each public tx for the runner to process and takes the outcome back,
+ * so one builder serves a worker (asynchronous) and the calling thread (synchronous). With a build time, a tx is
+ * started only while time is left, with what is left as its budget; past it the block closes with the txs done
+ * (the rest wait for the next block), and a tx that alone used the whole budget is dropped.
+ */
+function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, BlockBuildResult, BlockTxOutcome> {
   const { worldState, globals, limits } = input;
+  const started = performance.now();
+  const deadline = input.buildTimeMs === undefined ? Number.POSITIVE_INFINITY : started + input.buildTimeMs;
+  const blockKey = `${process.pid}:${++buildAttempts}`;
   const first = input.indexWithinCheckpoint === 0;
   const fork = worldState.fork();
   try {
@@ -97,11 +163,13 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
       NUM_CHECKPOINT_END_MARKER_FIELDS;
     const included: Tx[] = [];
     const effects: TxEffect[] = [];
+    /** The same effects as bytes, as the runner's jobs carry them. */
+    const effectBytes: Uint8Array[] = [];
     const dropped: UnbuildableTx[] = [];
     let mana = 0;
     let totalFees = 0n;
-    // One contracts view for the block: later txs can call what earlier txs deployed.
-    const contracts = new BlockContracts(input.contracts);
+    // Whether a public tx ran before: a tx timed out with less than the whole budget may fit the next block.
+    let publicRan = false;
     for (const tx of input.txs) {
       if (included.length >= limits.maxTxs) break;
       const refusal = permanentRefusal(input, fork, tx);
@@ -109,13 +177,42 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
         dropped.push({ tx, reason: refusal });
         continue;
       }
-      const outcome = processTx(input, fork, contracts, tx, mana);
+      let outcome: BlockTxAnswer;
+      if (tx.hasPublicCalls()) {
+        // As 4.1.2 builds proposals, a public tx is only tried when its gas limit still fits the block.
+        if (mana + tx.gasSettings.gasLimits.l2Gas > limits.maxL2Gas) continue;
+        const left = deadline - performance.now();
+        if (left <= 0) break;
+        const ran: BlockTxOutcome = yield {
+          job: {
+            blockKey,
+            parentBlock: fork.blockNumber,
+            l1ToL2Messages: first ? input.l1ToL2Messages : undefined,
+            earlier: effectBytes,
+            tx: tx.toBuffer(),
+            globals: globals.toJSON(),
+          },
+          budgetMs: left,
+        };
+        if (ran.kind === 'timeout') {
+          if (publicRan) break;
+          dropped.push({
+            tx,
+            reason: `its public execution alone takes longer than the block build time of ${input.buildTimeMs} ms (--block-build-time-ms)`,
+          });
+          break;
+        }
+        outcome = ran;
+        publicRan = true;
+      } else {
+        outcome = processPrivateTx(input, fork, tx, mana);
+      }
       if (outcome.kind === 'skip') continue;
       if (outcome.kind === 'drop') {
         dropped.push({ tx, reason: outcome.reason });
         continue;
       }
-      const { effect } = outcome;
+      const effect = TxEffect.fromBuffer(outcome.effect);
       const fields = txEffectBlobFieldCount(effect);
       if (fields > blobBudget) continue;
       try {
@@ -125,9 +222,9 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
         dropped.push({ tx, reason: err.message });
         continue;
       }
-      contracts.addTxEffect(effect);
       included.push(tx);
       effects.push(effect);
+      effectBytes.push(outcome.effect);
       blobBudget -= fields;
       mana += outcome.mana;
       totalFees += effect.transactionFee.value;
@@ -166,33 +263,15 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
   }
 }
 
-/** What processing one candidate gave: its effect and mana, or leave it for a later block, or drop it. */
-type TxOutcome =
-  | { readonly kind: 'included'; readonly effect: TxEffect; readonly mana: number }
-  | { readonly kind: 'skip' }
-  | { readonly kind: 'drop'; readonly reason: string };
-
 /**
- * Runs one candidate on the block's fork: a tx without public calls pays its fee from private's gas, one with
- * public calls goes through the public processor. As 4.1.2 builds proposals, a public tx is only tried when its
- * gas limit still fits the block; the mana it adds is its actual total gas. Max fees below the block's leave it
- * for a later block; a tx no block can take is dropped with the processor's reason.
+ * A candidate without public calls, on the calling thread (no AVM: it pays its fee from private's gas). Max fees
+ * below the block's leave it for a later block; a fee payer that cannot pay drops it.
  */
-function processTx(
-  input: BlockBuildInput,
-  fork: WorldStateFork,
-  contracts: BlockContracts,
-  tx: Tx,
-  mana: number,
-): TxOutcome {
-  const isPublic = tx.hasPublicCalls();
-  const upTo = isPublic ? tx.gasSettings.gasLimits.l2Gas : tx.data.gasUsed.l2Gas;
-  if (mana + upTo > input.limits.maxL2Gas) return { kind: 'skip' };
+function processPrivateTx(input: BlockBuildInput, fork: WorldStateFork, tx: Tx, mana: number): BlockTxAnswer {
+  if (mana + tx.data.gasUsed.l2Gas > input.limits.maxL2Gas) return { kind: 'skip' };
   try {
-    const { txEffect, gasUsed } = isPublic
-      ? processPublicTx({ state: fork, contracts, globals: input.globals, tx })
-      : processPrivateOnlyTx(fork, input.globals, tx);
-    return { kind: 'included', effect: txEffect, mana: gasUsed.totalGas.l2Gas };
+    const { txEffect, gasUsed } = processPrivateOnlyTx(fork, input.globals, tx);
+    return { kind: 'included', effect: txEffect.toBuffer(), mana: gasUsed.totalGas.l2Gas };
   } catch (err) {
     if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
     if (err instanceof PublicTxInvalidError) return { kind: 'drop', reason: err.message };

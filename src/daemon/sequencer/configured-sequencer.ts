@@ -2,7 +2,9 @@ import type { GasFees } from '../../core/gas/gas-fees.js';
 import type { ChainConfig } from '../chain/chain-settings.js';
 import type { ChainState } from '../chain/chain-state.js';
 import type { Logger } from '../logging/logger.js';
-import { chainStoreContracts } from '../public-processor/chain-store-contracts.js';
+import { processBlockTx } from '../public-execution/public-execution-jobs.js';
+import type { PublicExecutionConfig } from '../public-execution/public-execution-settings.js';
+import type { BlockTxRunner } from './block-builder.js';
 import type { PendingTxSource } from './pending-tx-source.js';
 import { Sequencer } from './sequencer.js';
 import type { SequencerConfig } from './sequencer-settings.js';
@@ -13,13 +15,18 @@ import type { SequencerConfig } from './sequencer-settings.js';
  * object and the next block uses them.
  */
 export function configuredSequencer(
-  config: SequencerConfig & ChainConfig,
+  config: SequencerConfig & ChainConfig & Partial<Pick<PublicExecutionConfig, 'blockBuildTimeMs'>>,
   chain: ChainState,
   pendingTxs: PendingTxSource,
   minFees: () => GasFees,
   log: Logger,
   /** True when a failed step was a full disk (the node's storage health reports it once). */
   isStorageFailure?: (err: unknown) => boolean,
+  /**
+   * Where the public txs run: the node passes its public execution pool's sequencer worker (with the block build
+   * time as deadline); by default they run on this thread, synchronously, without a deadline.
+   */
+  blockTxs?: BlockTxRunner,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
@@ -47,7 +54,16 @@ export function configuredSequencer(
       return config.feeRecipient;
     },
     minFees,
-    contracts: chainStoreContracts(chain.chain.store),
+    blockTxs: blockTxs ?? inThreadBlockTxRunner(chain),
+    // The block interval unless set: a block's txs are processed within its share of the slot.
+    blockBuildTimeMs: () =>
+      blockTxs ? (config.blockBuildTimeMs ?? (config.slotDuration * 1000) / config.blocksPerSlot) : undefined,
     log,
   });
+}
+
+/** Runs a block's public txs on the calling thread (tests and benchmarks), by the workers' own job. */
+export function inThreadBlockTxRunner(chain: ChainState): BlockTxRunner {
+  const state = { worldState: chain.worldState, store: chain.chain.store };
+  return { run: (job) => processBlockTx(state, job) };
 }

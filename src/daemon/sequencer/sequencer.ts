@@ -9,9 +9,8 @@ import { ClockLoop } from '../lifecycle/clock-loop.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import { txList } from '../logging/tx-list.js';
-import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
-import { type BlockLimits, buildBlock } from './block-builder.js';
+import { type BlockBuildResult, type BlockLimits, type BlockTxRunner, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
 import type { PendingTxSource } from './pending-tx-source.js';
@@ -35,8 +34,10 @@ export interface SequencerOptions {
   readonly feeRecipient: AztecAddress;
   /** The min fees per gas the next checkpoint charges (the fee model). */
   readonly minFees: () => GasFees;
-  /** The published contracts the txs' public calls run (the chain store's, protocol contracts included). */
-  readonly contracts: PublishedContracts;
+  /** Where the blocks' public txs run: the public execution pool's sequencer worker, or this thread. */
+  readonly blockTxs: BlockTxRunner;
+  /** Milliseconds the txs of one block may take to process; undefined: no deadline. */
+  readonly blockBuildTimeMs: () => number | undefined;
   readonly log: Logger;
 }
 
@@ -70,6 +71,8 @@ export class Sequencer implements Service, BlockProducer {
   private consensus: CheckpointConsensus | undefined;
   /** A finished checkpoint waiting for its signatures: nothing else is built until it is published or dropped. */
   private sealing: Promise<void> | undefined;
+  /** A block whose public txs run in a worker: the tick that builds it ends when it is committed (or given up). */
+  private building: Promise<void> | undefined;
   private readonly builtListeners = new Set<(built: BuiltBlock) => void>();
 
   constructor(private readonly o: SequencerOptions) {
@@ -96,7 +99,8 @@ export class Sequencer implements Service, BlockProducer {
   }
 
   async stop(): Promise<void> {
-    await this.loop.stop(this.sealing);
+    const building = this.building;
+    await this.loop.stop(building ? building.then(() => this.sealing) : this.sealing);
   }
 
   get paused(): boolean {
@@ -107,7 +111,9 @@ export class Sequencer implements Service, BlockProducer {
   async pause(): Promise<void> {
     this.#paused = true;
     this.loop.cancel();
-    // A checkpoint being signed is published (or dropped) before pause returns: nothing is in flight after it.
+    // A block being built is committed (or given up), and a checkpoint being signed is published (or dropped),
+    // before pause returns: nothing is in flight after it.
+    await this.building;
     await this.sealing;
   }
 
@@ -148,7 +154,7 @@ export class Sequencer implements Service, BlockProducer {
         this.current = undefined;
         if (this.sealing) await this.sealing;
         const before = this.o.chain.latestBlockNumber;
-        this.buildNext(Math.max(this.o.slots.currentSlot(), this.o.chain.lastUsedSlot() + 1), true);
+        await this.buildNext(Math.max(this.o.slots.currentSlot(), this.o.chain.lastUsedSlot() + 1), true);
         if (this.o.chain.latestBlockNumber === before) break;
         built.push(this.o.chain.latestBlockNumber);
       }
@@ -167,18 +173,35 @@ export class Sequencer implements Service, BlockProducer {
   tick(): void {
     if (this.ticking || this.#paused) return;
     this.ticking = true;
+    let building: Promise<void> | undefined;
     try {
-      this.step();
+      building = this.step();
     } catch (err) {
-      if (!this.o.isStorageFailure?.(err))
-        this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
-    } finally {
-      this.ticking = false;
-      if (this.loop.running && !this.#paused) this.loop.wakeIn(this.nextDelay());
+      this.reportStepFailure(err);
     }
+    if (!building) {
+      this.endTick();
+      return;
+    }
+    this.building = building
+      .catch((err: unknown) => this.reportStepFailure(err))
+      .finally(() => {
+        this.building = undefined;
+        this.endTick();
+      });
   }
 
-  private step(): void {
+  private endTick(): void {
+    this.ticking = false;
+    if (this.loop.running && !this.#paused) this.loop.wakeIn(this.nextDelay());
+  }
+
+  private reportStepFailure(err: unknown): void {
+    if (!this.o.isStorageFailure?.(err)) this.o.log.error({ err }, `sequencer step failed: ${(err as Error).message}`);
+  }
+
+  /** Returns the block being built when its public txs run in a worker. */
+  private step(): Promise<void> | undefined {
     if (this.sealing) return;
     const { chain, slots } = this.o;
     const now = slots.now();
@@ -209,7 +232,7 @@ export class Sequencer implements Service, BlockProducer {
     // Instant: a block never waits for a free slot; it takes the next one, ahead of the wall clock if need be
     // (not on a real L1: a checkpoint must land in its own slot there).
     const ahead = this.o.mode === 'instant' && this.publishingTimeMs === undefined;
-    this.buildNext(ahead ? Math.max(slot, this.o.chain.lastUsedSlot() + 1) : slot);
+    return this.buildNext(ahead ? Math.max(slot, this.o.chain.lastUsedSlot() + 1) : slot);
   }
 
   /** On a real L1, how long before its slot ends a checkpoint must be sent to land in it; undefined otherwise. */
@@ -223,8 +246,11 @@ export class Sequencer implements Service, BlockProducer {
     return time !== undefined && now >= this.o.slots.slotStartMs(slot + 1) - time;
   }
 
-  /** `mined`: build a block now even without txs and publish its checkpoint at once (mineBlocks). */
-  private buildNext(slot: number, mined = false): void {
+  /**
+   * `mined`: build a block now even without txs and publish its checkpoint at once (mineBlocks). Returns a
+   * promise when the block's public txs run in a worker.
+   */
+  private buildNext(slot: number, mined = false): Promise<void> | undefined {
     const { chain, slots } = this.o;
     let builder = this.current;
     // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.
@@ -253,18 +279,46 @@ export class Sequencer implements Service, BlockProducer {
     if (head.done && !emptyAllowed) return;
     const blockNumber = chain.latestBlockNumber + 1;
     const buildStarted = performance.now();
-    const result = buildBlock({
-      worldState: chain.worldState,
-      globals: builder.globalsFor(blockNumber),
-      checkpointNumber: builder.constants.number,
-      indexWithinCheckpoint: builder.blockCount,
-      l1ToL2Messages: messages,
-      sponge: builder.sponge,
-      limits: this.o.limits,
-      txs: head.done ? [] : prepend(head.value, pending),
-      allowEmpty: emptyAllowed,
-      contracts: this.o.contracts,
-    });
+    const buildTimeMs = this.o.blockBuildTimeMs();
+    const result = buildBlock(
+      {
+        worldState: chain.worldState,
+        globals: builder.globalsFor(blockNumber),
+        checkpointNumber: builder.constants.number,
+        indexWithinCheckpoint: builder.blockCount,
+        l1ToL2Messages: messages,
+        sponge: builder.sponge,
+        limits: this.o.limits,
+        txs: head.done ? [] : prepend(head.value, pending),
+        allowEmpty: emptyAllowed,
+        ...(buildTimeMs === undefined ? {} : { buildTimeMs }),
+      },
+      this.o.blockTxs,
+    );
+    const done = { builder, first, messages, mined, buildStarted };
+    if (result instanceof Promise) return result.then((r) => this.commitBuilt(r, done));
+    this.commitBuilt(result, done);
+    return undefined;
+  }
+
+  /** A block built: its dropped txs leave the pool, and it is committed through applyBlock when it is kept. */
+  private commitBuilt(
+    result: BlockBuildResult,
+    o: {
+      builder: CheckpointBuilder;
+      first: boolean;
+      messages: readonly bigint[];
+      mined: boolean;
+      buildStarted: number;
+    },
+  ): void {
+    const { chain, slots } = this.o;
+    const { builder, first, messages, mined, buildStarted } = o;
+    // An unwind while the txs ran in a worker dropped the checkpoint this block was for: it is not committed.
+    if (this.current !== builder) {
+      result.built?.fork.close();
+      return;
+    }
     for (const d of result.dropped) {
       this.o.log.warn({ txHash: d.tx.txHash.toString(), reason: d.reason }, `dropped tx ${d.tx.txHash}: ${d.reason}`);
       this.o.pendingTxs.dropTx(d.tx.txHash, d.reason);

@@ -3,6 +3,7 @@ import type { Service } from '../lifecycle/service.js';
 import { checkDatabaseFile, isCorruptionError, refusal, startupProblems } from './database-integrity.js';
 import { runMigrations } from './migrations/run-migrations.js';
 import { NODE_DATABASE_FILE, openNodeDatabase, type SqliteDatabase } from './node-database.js';
+import { PrivateDatabaseFile } from './private-database-file.js';
 
 /**
  * Owns the node's one SQLite database: opened (and migrated) first, closed last. A database file is checked
@@ -12,12 +13,21 @@ import { NODE_DATABASE_FILE, openNodeDatabase, type SqliteDatabase } from './nod
 export class DatabaseService implements Service {
   readonly name = 'database';
   private handle: SqliteDatabase | undefined;
+  /** Without a data directory: the private temp file the database lives in for one run. */
+  private privateFile: PrivateDatabaseFile | undefined;
 
   constructor(private readonly dataDirectory: string | undefined) {}
 
-  /** Path of the database file, or null when the node runs in memory. */
+  /** Path of the database file in the data directory, or null when the node runs without one. */
   get path(): string | null {
     return this.dataDirectory ? join(this.dataDirectory, NODE_DATABASE_FILE) : null;
+  }
+
+  /** The file other connections (the public execution workers) open: the data directory's, or the private one. */
+  get file(): string {
+    const file = this.path ?? this.privateFile?.path;
+    if (!file) throw new Error('The database is not open');
+    return file;
   }
 
   get db(): SqliteDatabase {
@@ -29,7 +39,16 @@ export class DatabaseService implements Service {
     const path = this.path;
     const dir = this.dataDirectory;
     if (!path || !dir) {
-      this.handle = openNodeDatabase(null);
+      this.privateFile = new PrivateDatabaseFile();
+      try {
+        this.handle = openNodeDatabase(this.privateFile.path);
+        // Nothing of it outlives the process: no fsync.
+        this.handle.pragma('synchronous = OFF');
+      } catch (err) {
+        this.privateFile.remove();
+        this.privateFile = undefined;
+        throw err;
+      }
       return;
     }
     checkDatabaseFile(path);
@@ -50,5 +69,7 @@ export class DatabaseService implements Service {
   async stop(): Promise<void> {
     this.handle?.close();
     this.handle = undefined;
+    this.privateFile?.remove();
+    this.privateFile = undefined;
   }
 }

@@ -51,7 +51,7 @@ export class JsonText {
  * A batch yields to the event loop after this many bytes of answers: a batch of large answers must not hold up
  * the small requests of other clients (each item's work is mostly synchronous SQLite reads).
  */
-const YIELD_AFTER_BYTES = 1024 * 1024;
+const YIELD_AFTER_BYTES = 64 * 1024;
 const RESPONSE_SIZE_FLAG = '--rpc-max-response-size';
 
 /**

@@ -1,0 +1,311 @@
+// Hostile-load benchmark (issue 26): the latency of node_getBlockNumber, probed every 100 ms, while
+//   (a) 8 clients loop max-gas node_simulatePublicCalls (a contract whose public bytecode is
+//       `POSEIDON2 0 0 0; JUMP_32 0`, default gas limits: seconds of AVM each), and
+//   (b) 24 clients loop batches of 100 x node_getBlocks(1, 100),
+// each beside the idle probe measured in the same run, against a spawned dev node (dist/). Target: p99 under
+// 50 ms on 2 cores. With BENCH_SOAK_SECONDS (e.g. 600) it also runs the soak: 32 clients mixing reads, sendTx
+// and simulations, reporting the node's RSS each minute beside its database size.
+// Usage: npm run build && node bench/hostile/run.js
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AztecAddress } from '../../dist/core/aztec-address.js';
+import { BlockHeader } from '../../dist/core/block/block-header.js';
+import { computeContractAddressFromInstance } from '../../dist/core/contract/contract-address.js';
+import { ContractClassPublishedEvent } from '../../dist/core/contract/contract-class-published-event.js';
+import { PublicKeys } from '../../dist/core/contract/public-keys.js';
+import { Fr } from '../../dist/core/fr.js';
+import { Gas } from '../../dist/core/gas/gas.js';
+import { GasFees } from '../../dist/core/gas/gas-fees.js';
+import { TxBuilder } from '../../dist/core/tx/tx-builder.js';
+import {
+  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+  AZTEC_4_1_2_VK_TREE_ROOT,
+} from '../../dist/daemon/config/published-chain-values.js';
+import { resolveConfig } from '../../dist/daemon/config/resolve-config.js';
+import { genesisPublicData } from '../../dist/daemon/sequencer/genesis-funding.js';
+import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
+import { WorldState } from '../../dist/daemon/world-state/world-state.js';
+import { benchResult } from '../bench-result.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const PHASE_MS = Number(process.env.BENCH_HOSTILE_PHASE_MS ?? 20_000);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const PAYER = new AztecAddress(0x5eedn);
+const PREFUNDED = `${PAYER}:${10n ** 24n}`;
+
+// ---- the node ----
+const child = spawn(
+  process.execPath,
+  [
+    join(root, 'bin/run.js'),
+    'start',
+    '--port',
+    '0',
+    '--admin-port',
+    '0',
+    '--prefunded-accounts',
+    PREFUNDED,
+    '--disable-admin-api-key',
+    '--json',
+  ],
+  {
+    cwd: root,
+    env: { ...process.env, XDG_CONFIG_HOME: join(tmpdir(), 'l2node-bench-hostile') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  },
+);
+const [url, adminUrl] = await new Promise((resolve, reject) => {
+  let buf = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    buf += chunk;
+    const m = /"publicUrl":"([^"]+)","adminUrl":"([^"]+)"/.exec(buf);
+    if (m) resolve([m[1], m[2]]);
+  });
+  child.once('exit', (code) => reject(new Error(`the node exited (${code}) before listening`)));
+});
+const stop = () => child.kill('SIGTERM');
+process.on('exit', stop);
+
+async function rpc(method, params = [], at = url) {
+  const res = await fetch(at, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return res.json();
+}
+async function batch(items) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' },
+    body: JSON.stringify(items.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }))),
+  });
+  return res.text();
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---- txs ----
+const { config } = resolveConfig({ 'prefunded-accounts': PREFUNDED }, {});
+const db = openNodeDatabase(null);
+const genesis = BlockHeader.empty({
+  state: WorldState.open(db, { genesisPublicData: genesisPublicData(config) }).getInitialStateReference(),
+});
+db.close();
+const builder = new TxBuilder({
+  chainId: 31337n,
+  rollupVersion: 1n,
+  vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
+  protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+  anchorBlockHeader: genesis,
+});
+const cls = {
+  artifactHash: new Fr(0xf1n),
+  privateFunctionsRoot: new Fr(0xf2n),
+  packedBytecode: Buffer.from('3f00000000002300000000', 'hex'),
+};
+const classId = ContractClassPublishedEvent.create(
+  cls.artifactHash,
+  cls.privateFunctionsRoot,
+  cls.packedBytecode,
+).contractClassId;
+const instance = {
+  salt: new Fr(0x10f1n),
+  contractClassId: classId,
+  initializationHash: Fr.ZERO,
+  publicKeys: PublicKeys.default(),
+  deployer: AztecAddress.ZERO,
+};
+const LOOP = computeContractAddressFromInstance({ ...instance, originalContractClassId: classId });
+const min = (await rpc('node_getCurrentMinFees')).result;
+const maxFees = new GasFees(0n, 2n * BigInt(min.feePerL2Gas));
+let nonce = 0;
+const loopTx = (l2Gas) =>
+  builder.build({
+    feePayer: PAYER,
+    maxFeesPerGas: maxFees,
+    txRequestHash: new Fr(BigInt(90_000 + ++nonce)),
+    publicCalls: { appLogic: [{ contractAddress: LOOP, msgSender: PAYER, calldata: [new Fr(1n)] }] },
+    ...(l2Gas === undefined ? {} : { gasLimits: new Gas(1_000_000, l2Gas) }),
+  });
+const deploy = builder.build({
+  feePayer: PAYER,
+  maxFeesPerGas: maxFees,
+  txRequestHash: new Fr(90_000n),
+  publishContractClass: cls,
+  publishContractInstances: [instance],
+});
+await rpc('node_sendTx', [deploy.toJSON()]);
+while ((await rpc('node_getTxReceipt', [deploy.txHash.toString()])).result.status === 'pending') await sleep(200);
+// Blocks for getBlocks(1, 100) to answer.
+await rpc('nodeDev_mineBlocks', [100], adminUrl);
+
+// ---- measuring ----
+function percentiles(ms) {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+  return { p50: at(0.5), p99: at(0.99), max: s.at(-1) ?? Number.NaN, n: s.length };
+}
+async function probe(ms) {
+  const out = [];
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const t = performance.now();
+    await rpc('node_getBlockNumber');
+    out.push(performance.now() - t);
+    await sleep(100);
+  }
+  return percentiles(out);
+}
+async function underLoad(clients, work) {
+  let running = true;
+  let calls = 0;
+  const errors = {};
+  const loops = Array.from({ length: clients }, async () => {
+    while (running) {
+      const e = await work();
+      calls++;
+      if (e) errors[e] = (errors[e] ?? 0) + 1;
+    }
+  });
+  const p = await probe(PHASE_MS);
+  running = false;
+  await Promise.all(loops);
+  return { ...p, calls, errors };
+}
+
+const floodTxs = Array.from({ length: 64 }, () => loopTx());
+let f = 0;
+const idle1 = await probe(PHASE_MS / 2);
+const sims = await underLoad(8, async () => {
+  const a = await rpc('node_simulatePublicCalls', [floodTxs[f++ % floodTxs.length].toJSON()]);
+  return a.error?.data?.setting ?? a.error?.message;
+});
+const getBlocksItems = Array.from({ length: 100 }, () => ['node_getBlocks', [1, 100]]);
+const batches = await underLoad(24, async () => {
+  const text = await batch(getBlocksItems);
+  return text.startsWith('[') ? undefined : 'not a batch answer';
+});
+const idle2 = await probe(PHASE_MS / 2);
+const idle = {
+  p50: (idle1.p50 + idle2.p50) / 2,
+  p99: Math.max(idle1.p99, idle2.p99),
+  max: Math.max(idle1.max, idle2.max),
+};
+
+// ---- soak ----
+let soak;
+if (SOAK_SECONDS > 0) {
+  const pid = child.pid;
+  const rssMb = () => {
+    let status = '';
+    try {
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      // The node is gone: no figure.
+    }
+    const m = /VmRSS:\s+(\d+) kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  };
+  const dbMb = () => {
+    const dir = readdirSync(tmpdir()).find((n) => n.startsWith(`l2node-memory-${pid}-`));
+    if (!dir) return Number.NaN;
+    let bytes = 0;
+    for (const f of readdirSync(join(tmpdir(), dir))) bytes += statSync(join(tmpdir(), dir, f)).size;
+    return bytes / 2 ** 20;
+  };
+  const minutes = [];
+  let running = true;
+  let errors = 0;
+  let requests = 0;
+  const work = [
+    () => rpc('node_getBlockNumber'),
+    () => rpc('node_getBlocks', [1, 20]),
+    () => rpc('node_sendTx', [loopTx(800_000).toJSON()]),
+    () => rpc('node_simulatePublicCalls', [loopTx(800_000).toJSON()]),
+  ];
+  const loops = Array.from({ length: 32 }, async (_, i) => {
+    while (running) {
+      const a = await work[i % work.length]();
+      requests++;
+      if (a.error && a.error.code !== -32008) errors++;
+    }
+  });
+  const start = Date.now();
+  minutes.push({ minute: 0, rssMb: rssMb(), dbMb: dbMb() });
+  while (Date.now() - start < SOAK_SECONDS * 1000) {
+    await sleep(Math.min(60_000, SOAK_SECONDS * 1000 - (Date.now() - start)));
+    minutes.push({ minute: Math.round((Date.now() - start) / 60_000), rssMb: rssMb(), dbMb: dbMb() });
+    process.stdout.write(`soak: ${JSON.stringify(minutes.at(-1))}\n`);
+  }
+  running = false;
+  await Promise.all(loops);
+  soak = { seconds: SOAK_SECONDS, requests, errors, minutes };
+}
+
+stop();
+const ratio = (v, b) => v / b;
+benchResult(
+  'hostile',
+  [
+    {
+      name: 'getBlockNumber p50, 8 clients flooding max-gas simulations',
+      value: sims.p50,
+      unit: 'ms',
+      baseline: { name: 'idle p50', value: idle.p50 },
+      ratio: ratio(sims.p50, idle.p50),
+      lowerIsBetter: true,
+    },
+    {
+      name: 'getBlockNumber p99, 8 clients flooding max-gas simulations',
+      value: sims.p99,
+      unit: 'ms',
+      baseline: { name: 'idle p99', value: idle.p99 },
+      ratio: ratio(sims.p99, idle.p99),
+      target: '< 50 ms',
+      lowerIsBetter: true,
+    },
+    {
+      name: 'getBlockNumber max, 8 clients flooding max-gas simulations',
+      value: sims.max,
+      unit: 'ms',
+      baseline: { name: 'idle max', value: idle.max },
+      ratio: ratio(sims.max, idle.max),
+      lowerIsBetter: true,
+    },
+    {
+      name: 'getBlockNumber p50, 24 clients of 100 x getBlocks(1,100) batches',
+      value: batches.p50,
+      unit: 'ms',
+      baseline: { name: 'idle p50', value: idle.p50 },
+      ratio: ratio(batches.p50, idle.p50),
+      lowerIsBetter: true,
+    },
+    {
+      name: 'getBlockNumber p99, 24 clients of 100 x getBlocks(1,100) batches',
+      value: batches.p99,
+      unit: 'ms',
+      baseline: { name: 'idle p99', value: idle.p99 },
+      ratio: ratio(batches.p99, idle.p99),
+      target: '< 50 ms',
+      lowerIsBetter: true,
+    },
+    {
+      name: 'getBlockNumber max, 24 clients of 100 x getBlocks(1,100) batches',
+      value: batches.max,
+      unit: 'ms',
+      baseline: { name: 'idle max', value: idle.max },
+      ratio: ratio(batches.max, idle.max),
+      lowerIsBetter: true,
+    },
+  ],
+  {
+    phaseMs: PHASE_MS,
+    simulations: { calls: sims.calls, errors: sims.errors, probes: sims.n },
+    batches: { calls: batches.calls, errors: batches.errors, probes: batches.n },
+    ...(soak ? { soak } : {}),
+  },
+);
+process.exit(0);

@@ -1,0 +1,216 @@
+import { Piscina } from 'piscina';
+import { rpcErrors } from '../../rpc/errors.js';
+import type { Service } from '../lifecycle/service.js';
+import type { Logger } from '../logging/logger.js';
+import type { BlockTxRunner } from '../sequencer/block-builder.js';
+import type { GenesisPublicData } from '../world-state/genesis-state.js';
+import type {
+  BlockTxAnswer,
+  BlockTxJob,
+  BlockTxOutcome,
+  SimulatePublicCallsAnswer,
+  SimulatePublicCallsJob,
+} from './public-execution-jobs.js';
+import { type PublicExecutionConfig, publicExecutionWorkers } from './public-execution-settings.js';
+import type { PublicExecutionWorkerData } from './public-execution-worker.js';
+
+export interface PublicExecutionPoolOptions {
+  readonly config: PublicExecutionConfig;
+  /** The database file the workers open (read only), known once the database is open. */
+  readonly databaseFile: () => string;
+  readonly genesisPublicData: readonly GenesisPublicData[];
+  /** Whether the node builds blocks: then one more worker is kept for the sequencer alone. */
+  readonly sequencer: boolean;
+  readonly log: Logger;
+}
+
+const WORKER_FILE = new URL('./public-execution-worker.js', import.meta.url).href;
+
+/**
+ * Where public execution runs (docs/architecture.md section 4.11): worker threads, so that the AVM, which is
+ * synchronous and may run seconds on a max-gas tx, never holds the event loop. Two piscina pools:
+ *
+ * - callers' jobs (simulations, validation): --public-execution-workers threads, a bounded queue
+ *   (--public-execution-max-queue; a full queue answers at once), a wall-clock budget per job
+ *   (--public-simulation-timeout-ms, waiting included; a job past it is aborted, which terminates its worker, and
+ *   piscina starts a fresh one) and a heap cap per worker (--public-execution-memory-mb);
+ * - the sequencer's block txs: one thread of its own, so a flood of callers never delays a block, with the
+ *   block's build time as the budget of each tx.
+ *
+ * Every job is one of the functions of public-execution-jobs.ts; a new kind of job (a trace, gossip validation)
+ * is a new function there and a method here.
+ */
+export class PublicExecutionPool implements Service {
+  readonly name = 'public execution';
+  private callers: Piscina | undefined;
+  private blocks: Piscina | undefined;
+  /** Caller jobs running or waiting; bounded here (piscina's own maxQueue lets a burst through while a worker is busy). */
+  private callerJobs = 0;
+  /** How many caller workers run (set at start). */
+  private workers = 1;
+
+  constructor(private readonly o: PublicExecutionPoolOptions) {}
+
+  async start(): Promise<void> {
+    const { config } = this.o;
+    const workers = publicExecutionWorkers(config);
+    this.workers = workers;
+    const workerData: PublicExecutionWorkerData = {
+      databaseFile: this.o.databaseFile(),
+      genesisPublicData: this.o.genesisPublicData,
+    };
+    const resourceLimits = { maxOldGenerationSizeMb: config.publicExecutionMemoryMb };
+    this.callers = new Piscina({
+      filename: WORKER_FILE,
+      name: 'simulatePublicCalls',
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      concurrentTasksPerWorker: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits,
+      workerData,
+    });
+    this.blocks = this.o.sequencer
+      ? new Piscina({
+          filename: WORKER_FILE,
+          name: 'processBlockTx',
+          minThreads: 1,
+          maxThreads: 1,
+          concurrentTasksPerWorker: 1,
+          idleTimeout: Number.POSITIVE_INFINITY,
+          resourceLimits,
+          workerData,
+        })
+      : undefined;
+    // A worker that fails with no job on it (piscina then emits 'error') is replaced; the node goes on.
+    for (const pool of [this.callers, this.blocks]) {
+      pool?.on('error', (err: Error) =>
+        this.o.log.error({ err: err.message }, `public execution worker failed: ${err.message}`),
+      );
+    }
+    // The workers warm up (imports, database connection, genesis) while the node starts; the start does not wait
+    // for them (a first job waits for its worker instead). A worker that cannot open the database is reported.
+    const started = performance.now();
+    const pools = [this.callers, ...(this.blocks ? [this.blocks] : [])];
+    Promise.all(
+      pools.flatMap((pool) => Array.from({ length: pool.maxThreads }, () => pool.run(undefined, { name: 'ready' }))),
+    ).then(
+      () =>
+        this.o.log.info(
+          { workers, sequencerWorker: this.blocks !== undefined },
+          `public execution: ${this.workers} worker(s)${this.blocks ? ' and one for the sequencer' : ''} ready in ${Math.round(performance.now() - started)} ms`,
+        ),
+      (err: Error) => {
+        // A node stopped while its workers warmed up destroys them: nothing failed.
+        if (this.callers)
+          this.o.log.error({ err: err.message }, `public execution workers failed to start: ${err.message}`);
+      },
+    );
+  }
+
+  async stop(): Promise<void> {
+    const pools = [this.callers, this.blocks];
+    this.callers = undefined;
+    this.blocks = undefined;
+    await Promise.all(pools.map((p) => p?.destroy()));
+  }
+
+  /** node_simulatePublicCalls's run, within the callers' budgets. */
+  simulatePublicCalls(job: SimulatePublicCallsJob): Promise<SimulatePublicCallsAnswer> {
+    return this.runForCaller('simulatePublicCalls', job);
+  }
+
+  /**
+   * One public tx of a block being built, on the sequencer's worker, given `budgetMs`. Answers `timeout` when
+   * the tx did not finish within it (its worker is replaced).
+   */
+  async processBlockTx(job: BlockTxJob, budgetMs: number): Promise<BlockTxOutcome> {
+    const pool = this.blocks;
+    if (!pool) throw new Error('public execution: this node has no sequencer worker (it is not running)');
+    // A worker replaced after a timeout warms up first: the tx's budget starts once its worker is ready.
+    await pool.run(undefined, { name: 'ready' });
+    try {
+      return (await pool.run(job, {
+        name: 'processBlockTx',
+        signal: AbortSignal.timeout(Math.max(1, Math.ceil(budgetMs))),
+      })) as BlockTxAnswer;
+    } catch (err) {
+      if (isAbort(err)) return { kind: 'timeout' };
+      if (isOutOfMemory(err)) {
+        return {
+          kind: 'drop',
+          reason: `its public execution needs more than the worker heap cap of ${this.o.config.publicExecutionMemoryMb} MB (--public-execution-memory-mb)`,
+        };
+      }
+      throw err;
+    }
+  }
+
+  /** The block builder's runner for the sequencer's worker. */
+  blockTxRunner(): BlockTxRunner {
+    return { run: (job, budgetMs) => this.processBlockTx(job, budgetMs) };
+  }
+
+  /** How many caller jobs wait for a worker now (metrics, /status). */
+  get queued(): number {
+    return Math.max(0, this.callerJobs - this.workers);
+  }
+
+  private async runForCaller<A>(name: string, job: unknown): Promise<A> {
+    const pool = this.callers;
+    if (!pool) throw rpcErrors.notReady('stopping');
+    const { config } = this.o;
+    if (this.callerJobs >= this.workers + config.publicExecutionMaxQueue) {
+      throw queueFull(config.publicExecutionMaxQueue);
+    }
+    this.callerJobs++;
+    try {
+      return (await pool.run(job, { name, signal: AbortSignal.timeout(config.publicSimulationTimeoutMs) })) as A;
+    } catch (err) {
+      if (isAbort(err)) {
+        throw rpcErrors.limitExceeded(
+          `Public execution did not finish within its budget of ${config.publicSimulationTimeoutMs} ms ` +
+            '(--public-simulation-timeout-ms; waiting for a worker included); retry later, or raise the budget',
+          'public-simulation-timeout-ms',
+          config.publicSimulationTimeoutMs,
+        );
+      }
+      if (isQueueFull(err)) throw queueFull(config.publicExecutionMaxQueue);
+      if (isOutOfMemory(err)) {
+        throw rpcErrors.limitExceeded(
+          `The tx's public execution needs more than the worker heap cap of ${config.publicExecutionMemoryMb} MB ` +
+            '(--public-execution-memory-mb)',
+          'public-execution-memory-mb',
+          config.publicExecutionMemoryMb,
+        );
+      }
+      throw err;
+    } finally {
+      this.callerJobs--;
+    }
+  }
+}
+
+function queueFull(maxQueue: number) {
+  return rpcErrors.limitExceeded(
+    `Public execution is busy: every worker runs and ${maxQueue} executions already wait for one ` +
+      '(--public-execution-max-queue); retry later',
+    'public-execution-max-queue',
+    maxQueue,
+  );
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+function isQueueFull(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    (err.message === 'Task queue is at limit' || err.message === 'No task queue available and all Workers are busy')
+  );
+}
+
+function isOutOfMemory(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}

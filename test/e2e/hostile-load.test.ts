@@ -1,0 +1,196 @@
+import { readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AztecAddress } from '../../src/core/aztec-address.js';
+import { computeContractAddressFromInstance } from '../../src/core/contract/contract-address.js';
+import { ContractClassPublishedEvent } from '../../src/core/contract/contract-class-published-event.js';
+import { PublicKeys } from '../../src/core/contract/public-keys.js';
+import { Fr } from '../../src/core/fr.js';
+import { Gas } from '../../src/core/gas/gas.js';
+import { GasFees } from '../../src/core/gas/gas-fees.js';
+import type { Tx } from '../../src/core/tx/tx.js';
+import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import { call, devTxBuilder, genesisHeader, prefundedFlag, type RpcAnswer, result } from '../helpers/mempool-e2e.js';
+import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { until } from '../helpers/until.js';
+
+/**
+ * The floods of issue 26 replayed against a spawned node: public execution runs in worker threads, so while
+ * callers flood max-gas simulations and while a block of max-gas txs is built, the event loop still answers
+ * node_getBlockNumber and GET /status; over-budget calls get errors naming the budget. Latency figures are in
+ * bench/hostile, not here.
+ *
+ * The contract's public bytecode is `POSEIDON2 0 0 0; JUMP_32 0`: it hashes until the tx's gas is gone (about
+ * 2 s of CPU at the default 6.54M L2 gas).
+ */
+const PAYER = new AztecAddress(0x5eedn);
+const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
+const MAX_GAS_LOOP = Buffer.from('3f00000000002300000000', 'hex');
+const contractClass = {
+  artifactHash: new Fr(0xf1n),
+  privateFunctionsRoot: new Fr(0xf2n),
+  packedBytecode: MAX_GAS_LOOP,
+};
+const classId = ContractClassPublishedEvent.create(
+  contractClass.artifactHash,
+  contractClass.privateFunctionsRoot,
+  contractClass.packedBytecode,
+).contractClassId;
+const instance = {
+  salt: new Fr(0x10f1n),
+  contractClassId: classId,
+  initializationHash: Fr.ZERO,
+  publicKeys: PublicKeys.default(),
+  deployer: AztecAddress.ZERO,
+};
+const LOOP = computeContractAddressFromInstance({ ...instance, originalContractClassId: classId });
+
+/** Enough L2 gas for the tx's private part and a few thousand loop iterations: it runs out of gas quickly. */
+const CHEAP_L2_GAS = 800_000;
+
+let node: RunningNode;
+let builder: TxBuilder;
+let maxFees: GasFees;
+let nonce = 0;
+
+/** A tx calling the loop contract once in app logic; `l2Gas` below the default makes it cheap (it runs out). */
+function loopTx(l2Gas?: number): Tx {
+  return builder.build({
+    feePayer: PAYER,
+    maxFeesPerGas: maxFees,
+    txRequestHash: new Fr(BigInt(77_000 + ++nonce)),
+    publicCalls: { appLogic: [{ contractAddress: LOOP, msgSender: PAYER, calldata: [new Fr(1n)] }] },
+    ...(l2Gas === undefined ? {} : { gasLimits: new Gas(1_000_000, l2Gas) }),
+  });
+}
+
+/** Probes node_getBlockNumber and GET /status in turn until `done`; answers how many of each answered. */
+async function probeUntil(done: Promise<unknown>): Promise<{ rpc: number; status: number }> {
+  let finished = false;
+  const finish = () => {
+    finished = true;
+  };
+  done.then(finish, finish);
+  const counts = { rpc: 0, status: 0 };
+  while (!finished) {
+    const n = await result<number>(node.publicUrl, 'node_getBlockNumber');
+    if (typeof n === 'number') counts.rpc++;
+    if ((await fetch(`${node.adminUrl}/status`)).status === 200) counts.status++;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return counts;
+}
+
+beforeAll(async () => {
+  node = await spawnNode({
+    args: [
+      ...['--prefunded-accounts', prefundedFlag(FUNDED)],
+      // One caller worker, two waiting: the 8 clients below overflow the queue.
+      ...['--public-execution-workers', '1', '--public-execution-max-queue', '2'],
+      // A max-gas simulation takes seconds: past this budget it is stopped and answers the budget's error.
+      ...['--public-simulation-timeout-ms', '1500'],
+      ...['--block-build-time-ms', '1500'],
+    ],
+  });
+  builder = devTxBuilder(genesisHeader(FUNDED));
+  const min = await result<{ feePerL2Gas: string }>(node.publicUrl, 'node_getCurrentMinFees');
+  maxFees = new GasFees(0n, 2n * BigInt(min.feePerL2Gas));
+  const deploy = builder.build({
+    feePayer: PAYER,
+    maxFeesPerGas: maxFees,
+    txRequestHash: new Fr(77_000n),
+    publishContractClass: contractClass,
+    publishContractInstances: [instance],
+  });
+  await result(node.publicUrl, 'node_sendTx', [deploy.toJSON()]);
+  await until('the loop contract to be deployed', async () =>
+    (await result<{ status: string }>(node.publicUrl, 'node_getTxReceipt', [deploy.txHash.toString()])).status ===
+    'pending'
+      ? undefined
+      : true,
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await node?.stop();
+});
+
+describe('public execution off the event loop', () => {
+  it('answers probes while 8 clients flood max-gas simulations; each flood call gets a budget error', async () => {
+    const answers: RpcAnswer[] = [];
+    // Built first, so that the 8 clients ask at once.
+    const txs = Array.from({ length: 8 }, () => [loopTx(), loopTx()]);
+    const flood = Promise.all(
+      txs.map(async (mine) => {
+        for (const tx of mine) answers.push(await call(node.publicUrl, 'node_simulatePublicCalls', [tx.toJSON()]));
+      }),
+    );
+    const probes = await probeUntil(flood);
+    await flood;
+    expect(probes.rpc).toBeGreaterThan(0);
+    expect(probes.status).toBe(probes.rpc);
+    // /status reports how late the event loop ran lately (and a `degraded` reason when it was held).
+    const status = (await (await fetch(`${node.adminUrl}/status`)).json()) as { eventLoopLagMs: unknown };
+    expect(typeof status.eventLoopLagMs).toBe('number');
+    const settings = answers.map((a) => a.error?.data?.setting);
+    expect(new Set(settings)).toEqual(new Set(['public-simulation-timeout-ms', 'public-execution-max-queue']));
+    const timeout = answers.find((a) => a.error?.data?.setting === 'public-simulation-timeout-ms');
+    expect(timeout?.error).toMatchObject({ code: -32008, data: { code: 'LIMIT_EXCEEDED', limit: 1500 } });
+    expect(timeout?.error?.message).toContain('--public-simulation-timeout-ms');
+    const full = answers.find((a) => a.error?.data?.setting === 'public-execution-max-queue');
+    expect(full?.error?.message).toMatch(/--public-execution-max-queue\); retry later/);
+  }, 120_000);
+
+  it('still simulates a cheap call in a recycled worker, with the effects of the processor', async () => {
+    const tx = loopTx(CHEAP_L2_GAS);
+    // The worker stopped by the last timeout is being replaced: until it is warm, the budget may run out waiting.
+    const out = await until('a simulation in a warm worker', async () => {
+      const a = await call(node.publicUrl, 'node_simulatePublicCalls', [tx.toJSON()]);
+      if (a.error?.data?.setting === 'public-simulation-timeout-ms') return undefined;
+      return a.result as { revertReason?: { originalMessage: string }; txEffect: { txHash: string } };
+    });
+    expect(out.txEffect.txHash).toBe(tx.txHash.toString());
+    expect(out.revertReason?.originalMessage).toBe('Not enough L2GAS gas left');
+  });
+
+  it('builds blocks in a worker: a cheap tx is included, a max-gas tx alone over the build time is dropped', async () => {
+    const heavy = [loopTx(), loopTx()];
+    const cheap = loopTx(CHEAP_L2_GAS);
+    for (const tx of [...heavy, cheap]) await result(node.publicUrl, 'node_sendTx', [tx.toJSON()]);
+    const receipts = until(
+      'the block txs to settle',
+      async () => {
+        const all = await Promise.all(
+          [...heavy, cheap].map((tx) =>
+            result<{ status: string; dropReason?: string; dropDetail?: string; executionResult?: string }>(
+              node.publicUrl,
+              'node_getTxReceipt',
+              [tx.txHash.toString()],
+            ),
+          ),
+        );
+        return all.every((r) => r.status !== 'pending') ? all : undefined;
+      },
+      60_000,
+    );
+    const probes = await probeUntil(receipts);
+    const [h1, h2, c] = await receipts;
+    expect(probes.rpc).toBeGreaterThan(0);
+    for (const h of [h1, h2]) {
+      expect(h).toMatchObject({ status: 'dropped', dropReason: 'block_building_failed' });
+      expect(h?.dropDetail).toContain('block build time of 1500 ms (--block-build-time-ms)');
+    }
+    expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
+  }, 90_000);
+
+  it('keeps the database of a node without --data-directory in a private temp file, removed when it stops', async () => {
+    const dirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`l2node-memory-${node.pid}-`));
+    const [dir] = dirs();
+    expect(dir).toBeDefined();
+    expect(statSync(join(tmpdir(), dir as string)).mode & 0o777).toBe(0o700);
+    expect(statSync(join(tmpdir(), dir as string, 'l2node.sqlite')).mode & 0o777).toBe(0o600);
+    expect((await node.stop()).code).toBe(0);
+    expect(dirs()).toEqual([]);
+  });
+});
