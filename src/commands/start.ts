@@ -121,6 +121,7 @@ export default class Start extends Command {
       adminKey: node.rpc.adminKey,
       keySave,
       bot: config.bot && feePayer ? `a tx every ${config.botTxIntervalSeconds} s from ${feePayer}` : undefined,
+      l1: node.l1?.status(),
     };
     process.stdout.write(this.jsonEnabled() ? `${JSON.stringify(startEnvelope(facts))}\n` : renderStartBanner(facts));
     if (config.bot && feePayer) {

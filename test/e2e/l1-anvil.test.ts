@@ -4,6 +4,8 @@
  * `@aztec/l1-artifacts`. One deployment is shared by the cases (deploying takes seconds).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InboxAbi } from '@aztec/l1-artifacts/InboxAbi';
@@ -37,10 +39,16 @@ let anvilUrl: string;
 let l1: PublicClient;
 let addresses: Addresses;
 
+/** A port another process holds: the node's --l1-port, so anvil falls back to a free one. */
+let taken: Server;
+const takenPort = () => (taken.address() as AddressInfo).port;
+
 // Empty blocks too: the chain runs on while the cases look at L1.
-const startL1Node = () => spawnAnvilNode(dataDirectory, ['--metrics-port', '0']);
+const startL1Node = () => spawnAnvilNode(dataDirectory, ['--metrics-port', '0', '--l1-port', String(takenPort())]);
 
 beforeAll(async () => {
+  taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
   node = await startL1Node();
   anvilUrl = anvilUrlOf(node);
   l1 = createPublicClient({ transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
@@ -49,6 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await node?.stop();
+  taken?.close();
   rmSync(dataDirectory, { recursive: true, force: true });
 });
 
@@ -87,6 +96,27 @@ describe('l2node start --l1 anvil', () => {
     expect(info.rollupVersion).toBe(Number(version));
   });
 
+  it('shows its L1 in the banner and `l2node status`: URL, chain id, contracts, funded accounts; --l1-port taken falls back', async () => {
+    const fallback = node.logs().find((l) => String(l.msg).startsWith(`port ${takenPort()} is taken`));
+    expect(fallback?.msg).toBe(`port ${takenPort()} is taken: anvil listens on a port the system picks instead`);
+    expect(Number(new URL(anvilUrl).port)).not.toBe(takenPort());
+    const banner = node.stdout();
+    expect(banner).toMatch(new RegExp(`^L1\\s+anvil at ${anvilUrl} \\(chain id 31337\\)$`, 'm'));
+    expect(banner).toMatch(new RegExp(`^Rollup\\s+${addresses.rollupAddress}$`, 'm'));
+    expect(banner).toMatch(new RegExp(`^Inbox\\s+${addresses.inboxAddress}$`, 'm'));
+    expect(banner).toMatch(new RegExp(`^Outbox\\s+${addresses.outboxAddress}$`, 'm'));
+    // anvil's first test account, with its key: it holds ETH on this L1.
+    const first = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+    const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+    expect(banner).toContain(`(0) ${first}  key ${key}`);
+    expect(await l1.getBalance({ address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' })).toBeGreaterThan(0n);
+    const human = await runCli(['status', '--full', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+    expect(human.stdout).toMatch(new RegExp(`^l1 accounts\\s+\\(0\\) ${first} key ${key}`, 'm'));
+    expect(human.stdout).toMatch(
+      new RegExp(`^l1 contracts\\s+registry ${addresses.registryAddress}, inbox ${addresses.inboxAddress}`, 'm'),
+    );
+  });
+
   it("deploys with the node's slot and epoch durations, no committee, and its genesis archive", async () => {
     const at = { address: addresses.rollupAddress as `0x${string}`, abi: RollupAbi } as const;
     const [slot, epoch, committee, genesisArchive] = await Promise.all([
@@ -106,8 +136,7 @@ describe('l2node start --l1 anvil', () => {
 
   it('anvil mines a block a second after the deployment, so L1 time follows the wall clock', async () => {
     const b0 = await l1.getBlockNumber();
-    await new Promise((r) => setTimeout(r, 2500));
-    expect(await l1.getBlockNumber()).toBeGreaterThan(b0);
+    await until('a new L1 block', async () => ((await l1.getBlockNumber()) > b0 ? true : undefined), 10_000);
   });
 
   it('GET /status, `l2node status --json` and /metrics show the L1: chain, advancing block, rollup, publisher balance', async () => {
@@ -132,8 +161,12 @@ describe('l2node start --l1 anvil', () => {
     expect(first.lastProof === null || first.lastProof.kind === 'proof').toBe(true);
     expect(first.publisher.balanceWei).toMatch(/^[1-9][0-9]*$/);
     expect(BigInt(first.publisher.balanceWei as string)).toBeLessThan(10n ** 22n);
+    // Both at the L1 block of the reading (a proposal since may have spent some).
     expect(BigInt(first.publisher.balanceWei as string)).toBe(
-      await l1.getBalance({ address: first.publisher.address as `0x${string}` }),
+      await l1.getBalance({
+        address: first.publisher.address as `0x${string}`,
+        blockNumber: BigInt(first.blockNumber as number),
+      }),
     );
     // anvil mines a block a second and the monitor polls every 3 s.
     await until(
