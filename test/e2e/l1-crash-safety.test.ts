@@ -140,7 +140,7 @@ describe('l2node start --l1 anvil: crashes', () => {
       await node.waitForLog(landed(lastRecorded + 1), 120_000);
       const { group } = anvilOf(node);
       await node.stop();
-      expect(groupAlive(group)).toBe(false);
+      await until('the stopped node’s anvil to be gone', () => (groupAlive(group) ? undefined : true), 10_000);
       const recorded = recordedCheckpoints();
       node = await startNode();
       await expectOnRollup(node, recorded);
