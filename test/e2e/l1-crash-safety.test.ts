@@ -119,11 +119,11 @@ describe('l2node start --l1 anvil: crashes', () => {
       let node = await startNode();
       let lastRecorded = 0;
       for (let kill = 0; kill < 10; kill++) {
-        // A block of this run is built, then the kill comes anywhere in the next 3.5 s: while its checkpoint's blobs
+        // A block of this run is built, then the kill comes anywhere in the next 3.5 s (scaled): while its checkpoint's blobs
         // are committed, its proposal simulated, sent, mined, anvil's state saved or the checkpoint recorded (all of
         // it takes about 2.5 s here).
         await node.waitForLog((l) => String(l.msg).startsWith('built block'), 60_000);
-        await new Promise((r) => setTimeout(r, Math.floor(random() * 3_500)));
+        await new Promise((r) => setTimeout(r, Math.floor(random() * scaled(3_500))));
         const { group } = anvilOf(node);
         node.signal('SIGKILL');
         await node.exited;
