@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/helpers/until.js';
 
 // Two cores on the reference machines: run test files in two forked workers. e2e tests spawn the
 // real daemon (bin/run.js on the built dist/), so `npm test` builds first.
@@ -7,8 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // L2NODE_TEST_TIMEOUT_SCALE gives a slow or busy machine room (test/helpers/until.ts).
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
     reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

@@ -8,6 +8,7 @@ import { installShutdownHandlers } from '../daemon/lifecycle/signals.js';
 import { NodeLogger } from '../daemon/logging/logger.js';
 import { L2Node } from '../daemon/node.js';
 import { PACKAGE_VERSION } from '../daemon/package-version.js';
+import { storageStartFailure } from '../daemon/store/storage-health.js';
 import { CredentialsStore } from './_lib/credentials-store.js';
 import { settingFlags } from './_lib/setting-flags.js';
 import { type KeySaveOutcome, renderStartBanner, type StartBannerFacts, startEnvelope } from './_lib/start-banner.js';
@@ -115,7 +116,9 @@ export default class Start extends Command {
     } catch (err) {
       // Interrupted by a signal: the shutdown handler finishes the stop and exits.
       if (err instanceof StartupInterrupted || startup.signal.aborted) return;
-      log.fatal({ err: (err as Error).message }, `node failed to start: ${(err as Error).message}`);
+      // A restart on a full disk says so as the running node does, naming the directory.
+      const message = storageStartFailure(err, config.dataDirectory) ?? (err as Error).message;
+      log.fatal({ err: message }, `node failed to start: ${message}`);
       process.exitCode = 1;
       process.exit(1);
     }
@@ -135,6 +138,7 @@ export default class Start extends Command {
       adminKey: node.rpc.adminKey,
       keySave,
       bot: config.bot && feePayer ? `a tx every ${config.botTxIntervalSeconds} s from ${feePayer}` : undefined,
+      l1: node.l1?.status(),
     };
     process.stdout.write(this.jsonEnabled() ? `${JSON.stringify(startEnvelope(facts))}\n` : renderStartBanner(facts));
     if (config.bot && feePayer) {

@@ -34,6 +34,23 @@ function l1Line(l1: NonNullable<StatusBody['l1']>, full: boolean): string {
   );
 }
 
+/** The `l1 contracts` line: where to send L1-to-L2 messages and bridge FeeJuice from. */
+function l1ContractsLine(l1: NonNullable<StatusBody['l1']>, full: boolean): string | undefined {
+  if (!l1.inboxAddress) return undefined;
+  const hex = (v: string | undefined) => shortHex(v ?? '-', full);
+  return (
+    `registry ${hex(l1.registryAddress)}, inbox ${hex(l1.inboxAddress)}, outbox ${hex(l1.outboxAddress)}, ` +
+    `FeeJuice portal ${hex(l1.feeJuicePortalAddress)}`
+  );
+}
+
+/** The `l1 accounts` line of `--l1 anvil`: its funded test accounts and keys (the first publishes). */
+function l1AccountsLine(anvil: NonNullable<NonNullable<StatusBody['l1']>['anvil']>, full: boolean): string {
+  const shown = full ? anvil.accounts : anvil.accounts.slice(0, 3);
+  const list = shown.map((a, i) => `(${i}) ${a.address} key ${a.privateKey}`).join('; ');
+  return `${list}${shown.length < anvil.accounts.length ? `; ${anvil.accounts.length - shown.length} more with --full` : ''} (anvil's test accounts, 10,000 ETH each at genesis; (0) publishes)`;
+}
+
 /** The `l1 txs` line: the publisher's last proposal and proof (none yet before the first). */
 function l1TxsLine(l1: NonNullable<StatusBody['l1']>, full: boolean): string | undefined {
   if (l1.lastProposal === undefined && l1.lastProof === undefined) return undefined;
@@ -125,6 +142,8 @@ export default class Status extends BaseCommand {
         ['p2p', body.p2p ? `${body.p2p.peerCount ?? 0} peers; peer id ${body.p2p.peerId}` : undefined],
         ['enr', body.p2p?.enr],
         ['l1', l1 ? l1Line(l1, flags.full) : undefined],
+        ['l1 contracts', l1 ? l1ContractsLine(l1, flags.full) : undefined],
+        ['l1 accounts', l1?.anvil ? l1AccountsLine(l1.anvil, flags.full) : undefined],
         ['l1 txs', l1 ? l1TxsLine(l1, flags.full) : undefined],
         ['admin', `${flags['admin-url']}  ${admin.summary}`],
       ]),

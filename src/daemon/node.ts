@@ -161,12 +161,14 @@ export class L2Node {
       if (config.loadState) loadDevState(database.db, config.loadState, log);
       // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
       // A sequencer on an L1 commits to blobs with KZG. Its context takes about 1.2 s of CPU to build: it is built
-      // once the L1 answers, while the node attaches to it (forge deploys in its own process meanwhile).
+      // while anvil boots in its own process, before any L1 request is in flight (see L1ServiceOptions.prepare).
       let kzg: Promise<BlobKzg> | undefined;
       const l1Stack = hasL1(config) ? await loadL1Stack() : undefined;
       const l1 = l1Stack
         ? newL1Service(l1Stack, config, database.db, logger, runner.signal, () => {
-            if (!config.syncFrom) kzg = kzgSoon(l1Stack);
+            if (config.syncFrom) return Promise.resolve();
+            kzg = kzgSoon(l1Stack, logger.module('l1'));
+            return kzg;
           })
         : undefined;
       if (l1) {
@@ -492,10 +494,13 @@ export class L2Node {
     const storage = this.storage?.problem;
     const acceptingTxs = this.state === 'running' && storage === undefined;
     const sync = this.operations.productionStatus();
-    const followingChain = acceptingTxs && sync.state === 'synced';
+    // A node on an L1 that is down (its anvil died, the L1 does not answer) settles nothing until it is back.
+    const l1Down = this.l1?.problem();
+    const followingChain = acceptingTxs && sync.state === 'synced' && l1Down === undefined;
     let reason: string | undefined;
     if (storage) reason = storage.reason;
     else if (this.state !== 'running') reason = `the node is ${this.state}`;
+    else if (l1Down) reason = `l1 down: ${l1Down}`;
     else if (sync.state === 'paused') reason = `sync paused (by ${sync.pausedBy.join(', ') || 'the producer'})`;
     else if (!followingChain) reason = `sync ${sync.state}`;
     return { acceptingTxs, followingChain, ...(reason ? { reason } : {}) };
@@ -571,13 +576,13 @@ function newL1Service(
   db: SqliteDatabase,
   logger: NodeLogger,
   signal: AbortSignal,
-  onL1Up: () => void,
+  prepare: () => Promise<unknown>,
 ): L1Service {
   return new stack.L1Service({
     config,
     db,
     signal,
-    onL1Up,
+    prepare,
     genesisArchiveRoot: () => genesisArchiveRoot(db, config),
     prefundedFeeJuice: genesisFeeJuice(config),
     log: logger.module('l1'),
@@ -606,16 +611,21 @@ function newL1Settlement(
     activity: l1.activity,
     store,
     db,
+    persist: () => l1.persist(),
     log,
   });
 }
 
 /** The KZG context, built on the next turn of the event loop (its second of CPU then overlap other processes' work). */
-function kzgSoon(stack: L1Stack): Promise<BlobKzg> {
+function kzgSoon(stack: L1Stack, log: Logger): Promise<BlobKzg> {
   const built = new Promise<BlobKzg>((resolve, reject) => {
     setTimeout(() => {
       try {
-        resolve(stack.BlobKzg.create());
+        const started = performance.now();
+        const kzg = stack.BlobKzg.create();
+        const ms = Math.round(performance.now() - started);
+        log.info({ ms }, `KZG set-up for blob commitments built in ${ms} ms`);
+        resolve(kzg);
       } catch (err) {
         reject(err);
       }

@@ -94,6 +94,8 @@ export interface StreamSyncProgress {
   readonly etaSeconds?: number;
   /** ISO time of the last successful poll. */
   readonly lastPollAt?: string;
+  /** How long the upstream's calls take lately (ms): `slow` from 2 s on average, logged once when it starts. */
+  readonly upstreamLatency?: { readonly averageMs: number; readonly lastMs: number; readonly slow: boolean };
   /** Why the sync is stuck on its upstream; it stays until the upstream serves something that verifies. */
   readonly problem?: {
     /** What was refused ("block 12", "checkpoint 5"), or what failed ("upstream"). */
@@ -191,6 +193,21 @@ export interface StreamL1 {
   readonly checkedAt?: string;
   readonly lastProposal: StreamL1Tx | null;
   readonly lastProof: StreamL1Tx | null;
+  /** `down` while the node's anvil is not running or the L1 does not answer, with why. */
+  readonly state?: 'up' | 'down';
+  readonly downReason?: string;
+  readonly inboxAddress?: string;
+  readonly outboxAddress?: string;
+  readonly feeJuicePortalAddress?: string;
+  /** With `--l1 anvil`: whether it runs, its port and restarts, and the accounts it funds (anvil's test keys). */
+  readonly anvil?: {
+    readonly up: boolean;
+    readonly port?: number;
+    readonly reason?: string;
+    readonly since?: string;
+    readonly restarts: number;
+    readonly accounts: readonly { readonly address: string; readonly privateKey: string }[];
+  };
 }
 
 interface StreamEventBase<T extends string> {

@@ -6,7 +6,7 @@ import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { rpcResult } from '../helpers/rpc-result.js';
-import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
+import { type LogLine, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -185,4 +185,71 @@ describe('a follower of an upstream that reorganises', () => {
     expect(String(line?.msg)).toMatch(new RegExp(`unwound [12] blocks? to the common ancestor, block ${base}`));
     expect((await followerStatus()).state).toBe('synced');
   });
+});
+
+describe('a follower fed a tip block whose header does not match its body', () => {
+  it('refuses it with one line naming the block and the mismatch, not as a reorg', async () => {
+    const synced = await blockNumber(dev.publicUrl);
+    await until('the follower at the tip', async () =>
+      (await blockNumber(follower.publicUrl)) === synced ? true : undefined,
+    );
+    const target = synced + 1;
+    const before = await result<Record<string, unknown>>(dev.publicUrl, 'node_getL2Tips');
+    const isReorg = (l: LogLine) => /the upstream reorganised/.test(String(l.msg));
+    const isRefusal = (l: LogLine) => String(l.msg).startsWith(`refused block ${target} from`);
+    const reorgs = follower.logs().filter(isReorg).length;
+    // The tips keep the block out of any checkpoint (so it comes as the proposed tip, through node_getBlocks),
+    // and its coinbase, which the body does not commit to, is changed.
+    proxy.rewriteResult = (method, r) => {
+      if (method === 'node_getL2Tips') (r as Record<string, unknown>).checkpointed = before.checkpointed;
+      if (method === 'node_getBlocks') {
+        for (const b of r as { header: { globalVariables: { blockNumber: number; coinbase: string } } }[]) {
+          if (b.header.globalVariables.blockNumber === target)
+            b.header.globalVariables.coinbase = `0x${'11'.repeat(20)}`;
+        }
+      }
+      return r;
+    };
+    try {
+      expect(await oneBlock()).toBe(target);
+      const line = await follower.waitForLog(isRefusal, 30_000);
+      expect(line.msg).toMatch(
+        /its header does not match the block: it hashes to 0x[0-9a-f]{64}, but the upstream names/,
+      );
+      const polls = proxy.count('node_getL2Tips');
+      await until('more polls', async () => (proxy.count('node_getL2Tips') > polls + 10 ? true : undefined));
+      expect(follower.logs().filter(isReorg)).toHaveLength(reorgs);
+      expect(follower.logs().filter(isRefusal)).toHaveLength(1);
+      expect(await blockNumber(follower.publicUrl)).toBe(synced);
+    } finally {
+      proxy.rewriteResult = undefined;
+    }
+    await until('the follower past the block', async () =>
+      (await blockNumber(follower.publicUrl)) >= target ? true : undefined,
+    );
+    expect(await tipHash(follower.publicUrl)).toBe(await tipHash(dev.publicUrl));
+  });
+});
+
+describe('a follower of a slow upstream', () => {
+  it('names the upstream and its latency in the log and GET /status, once, and says when it is fast again', async () => {
+    // 2.5 s per call (the issue's upstream took 10 s): over the 2 s the follower calls slow.
+    proxy.delayMs = 2_500;
+    try {
+      const line = await follower.waitForLog((l) => /is slow: its answers take/.test(String(l.msg)), 30_000);
+      expect(line.msg).toContain(`the upstream ${proxy.url} is slow`);
+      const s = (await followerStatus()) as {
+        upstream: string;
+        upstreamLatency?: { averageMs: number; slow: boolean };
+      };
+      expect(s.upstream).toBe(proxy.url);
+      expect(s.upstreamLatency).toMatchObject({ slow: true });
+      expect(s.upstreamLatency?.averageMs).toBeGreaterThanOrEqual(2_000);
+    } finally {
+      proxy.delayMs = 0;
+    }
+    await follower.waitForLog((l) => /answers in .* again/.test(String(l.msg)), 30_000);
+    expect(((await followerStatus()) as { upstreamLatency?: { slow: boolean } }).upstreamLatency?.slow).toBe(false);
+    expect(follower.logs().filter((l) => /is slow: its answers take/.test(String(l.msg)))).toHaveLength(1);
+  }, 90_000);
 });

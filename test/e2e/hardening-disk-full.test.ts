@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postJson, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
+import { postJson, type RunningNode, rpc, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -55,15 +55,7 @@ describe.skipIf(mountRefused !== undefined)(
       const url = node.publicUrl;
       // Fill the file system.
       const filler = join(mountPoint, 'filler');
-      const fd = openSync(filler, 'w');
-      const chunk = Buffer.alloc(256 * 1024, 7);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (err) {
-        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
-      } finally {
-        closeSync(fd);
-      }
+      fill(filler);
       // Writes of about 90 KB each until one finds no room (the WAL may still have some).
       let refused: Answer['error'];
       for (let call = 0; call < 200 && !refused; call++) {
@@ -97,5 +89,36 @@ describe.skipIf(mountRefused !== undefined)(
       expect(lines.filter((m) => m.includes('is writable again'))).toHaveLength(1);
       expect(lines.some((m) => m.startsWith('sequencer step failed'))).toBe(false);
     }, 90_000);
+
+    it('a restart while the disk is still full says STORAGE_FULL naming the directory, not a bare ENOSPC', async () => {
+      const dir = join(mountPoint, 'data');
+      await node?.stop();
+      node = undefined;
+      const filler = join(mountPoint, 'filler');
+      fill(filler);
+      try {
+        const restart = spawnNodeProcess({ args: ['--disable-admin-api-key', '--data-directory', dir] });
+        expect((await restart.exited).code).toBe(1);
+        const fatal = restart.logs().find((l) => String(l.msg).startsWith('node failed to start'));
+        expect(fatal?.msg).toContain(
+          `node failed to start: STORAGE_FULL: the node cannot write to its data directory ${dir}: its disk is full`,
+        );
+      } finally {
+        rmSync(filler);
+      }
+    }, 60_000);
   },
 );
+
+/** Writes `file` until the file system has no room left. */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(256 * 1024, 7);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -4,6 +4,8 @@
  * `@aztec/l1-artifacts`. One deployment is shared by the cases (deploying takes seconds).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InboxAbi } from '@aztec/l1-artifacts/InboxAbi';
@@ -15,7 +17,7 @@ import { result } from '../helpers/mempool-e2e.js';
 import { spawnAnvil } from '../helpers/spawn-anvil.js';
 import { anvilUrlOf, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 type Addresses = Record<string, string>;
 interface L1Status {
@@ -37,18 +39,25 @@ let anvilUrl: string;
 let l1: PublicClient;
 let addresses: Addresses;
 
+/** A port another process holds: the node's --l1-port, so anvil falls back to a free one. */
+let taken: Server;
+const takenPort = () => (taken.address() as AddressInfo).port;
+
 // Empty blocks too: the chain runs on while the cases look at L1.
-const startL1Node = () => spawnAnvilNode(dataDirectory, ['--metrics-port', '0']);
+const startL1Node = () => spawnAnvilNode(dataDirectory, ['--metrics-port', '0', '--l1-port', String(takenPort())]);
 
 beforeAll(async () => {
+  taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
   node = await startL1Node();
   anvilUrl = anvilUrlOf(node);
   l1 = createPublicClient({ transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
   addresses = await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses');
-}, 150_000);
+}, scaled(150_000));
 
 afterAll(async () => {
   await node?.stop();
+  taken?.close();
   rmSync(dataDirectory, { recursive: true, force: true });
 });
 
@@ -87,6 +96,27 @@ describe('l2node start --l1 anvil', () => {
     expect(info.rollupVersion).toBe(Number(version));
   });
 
+  it('shows its L1 in the banner and `l2node status`: URL, chain id, contracts, funded accounts; --l1-port taken falls back', async () => {
+    const fallback = node.logs().find((l) => String(l.msg).startsWith(`port ${takenPort()} is taken`));
+    expect(fallback?.msg).toBe(`port ${takenPort()} is taken: anvil listens on a port the system picks instead`);
+    expect(Number(new URL(anvilUrl).port)).not.toBe(takenPort());
+    const banner = node.stdout();
+    expect(banner).toMatch(new RegExp(`^L1\\s+anvil at ${anvilUrl} \\(chain id 31337\\)$`, 'm'));
+    expect(banner).toMatch(new RegExp(`^Rollup\\s+${addresses.rollupAddress}$`, 'm'));
+    expect(banner).toMatch(new RegExp(`^Inbox\\s+${addresses.inboxAddress}$`, 'm'));
+    expect(banner).toMatch(new RegExp(`^Outbox\\s+${addresses.outboxAddress}$`, 'm'));
+    // anvil's first test account, with its key: it holds ETH on this L1.
+    const first = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+    const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+    expect(banner).toContain(`(0) ${first}  key ${key}`);
+    expect(await l1.getBalance({ address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' })).toBeGreaterThan(0n);
+    const human = await runCli(['status', '--full', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+    expect(human.stdout).toMatch(new RegExp(`^l1 accounts\\s+\\(0\\) ${first} key ${key}`, 'm'));
+    expect(human.stdout).toMatch(
+      new RegExp(`^l1 contracts\\s+registry ${addresses.registryAddress}, inbox ${addresses.inboxAddress}`, 'm'),
+    );
+  });
+
   it("deploys with the node's slot and epoch durations, no committee, and its genesis archive", async () => {
     const at = { address: addresses.rollupAddress as `0x${string}`, abi: RollupAbi } as const;
     const [slot, epoch, committee, genesisArchive] = await Promise.all([
@@ -106,121 +136,136 @@ describe('l2node start --l1 anvil', () => {
 
   it('anvil mines a block a second after the deployment, so L1 time follows the wall clock', async () => {
     const b0 = await l1.getBlockNumber();
-    await new Promise((r) => setTimeout(r, 2500));
-    expect(await l1.getBlockNumber()).toBeGreaterThan(b0);
+    await until('a new L1 block', async () => ((await l1.getBlockNumber()) > b0 ? true : undefined), 10_000);
   });
 
-  it('GET /status, `l2node status --json` and /metrics show the L1: chain, advancing block, rollup, publisher balance', async () => {
-    const l1Status = async () => ((await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status }).l1;
-    const first = await until('a first L1 reading', async () => {
-      const s = await l1Status();
-      return s.blockNumber !== undefined ? s : undefined;
-    });
-    expect(first).toMatchObject({
-      chainId: 31337,
-      rpcUrl: anvilUrl,
-      rollupAddress: addresses.rollupAddress,
-      registryAddress: addresses.registryAddress,
-      // anvil's first account deploys (and will publish): it paid for the deployment out of its 10^4 ETH.
-      publisher: { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
-      reachable: true,
-    });
-    // 10^4 ETH is far above one proposal's cost.
-    expect(first.publisher.lowBalance).toBe(false);
-    // The publisher's last txs: null until it sent one, then a proposal and a proof.
-    expect(first.lastProposal === null || first.lastProposal.kind === 'propose').toBe(true);
-    expect(first.lastProof === null || first.lastProof.kind === 'proof').toBe(true);
-    expect(first.publisher.balanceWei).toMatch(/^[1-9][0-9]*$/);
-    expect(BigInt(first.publisher.balanceWei as string)).toBeLessThan(10n ** 22n);
-    expect(BigInt(first.publisher.balanceWei as string)).toBe(
-      await l1.getBalance({ address: first.publisher.address as `0x${string}` }),
-    );
-    // anvil mines a block a second and the monitor polls every 3 s.
-    await until(
-      'the L1 block to advance',
-      async () => (((await l1Status()).blockNumber ?? 0) > (first.blockNumber ?? 0) ? true : undefined),
-      15_000,
-    );
-
-    const cli = await runCli(['status', '--json', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
-    expect(cli.code).toBe(0);
-    const json = JSON.parse(cli.stdout) as { result: { l1: L1Status } };
-    expect(json.result.l1).toMatchObject({ chainId: 31337, rollupAddress: addresses.rollupAddress, reachable: true });
-    const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
-    expect(human.stdout).toMatch(/^l1\s+chain 31337 at http:\/\/127\.0\.0\.1:\d+, block \d+; rollup 0x.*ETH$/m);
-    expect(human.stdout).toMatch(
-      /^l1 txs\s+last proposal: (none yet|checkpoint \d+ .+), last proof: (none yet|epoch .+)$/m,
-    );
-
-    // The dashboard's snapshot carries the same L1 (its L1 panel draws it).
-    const dashboard = await runCli(['dashboard', '--once', '--json', '--admin-url', node.adminUrl]);
-    expect(dashboard.code).toBe(0);
-    expect((JSON.parse(dashboard.stdout) as { result: { l1: L1Status } }).result.l1).toMatchObject({
-      chainId: 31337,
-      rollupAddress: addresses.rollupAddress,
-      publisher: { address: first.publisher.address, lowBalance: false },
-    });
-
-    const metricsUrl = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
-    const text = await (await fetch(metricsUrl)).text();
-    expect(text).toMatch(/^l2node_l1_up 1$/m);
-    expect(Number(/^l2node_l1_block_number (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
-    expect(Number(/^l2node_l1_publisher_balance_eth (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(9000);
-    // The publisher's tx series exist from the start, one per kind and outcome.
-    expect(text).toMatch(/^l2node_l1_txs_total\{kind="propose",outcome="ok"\} \d+$/m);
-    expect(text).toMatch(/^l2node_l1_txs_total\{kind="proof",outcome="failed"\} \d+$/m);
-  }, 30_000);
-
-  it('a publisher out of ETH is warned about once (log, GET /status, `l2node status`), and once when funded again', async () => {
-    const publisher = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-    const setBalance = (wei: bigint) =>
-      (l1 as unknown as { request(a: { method: string; params: unknown[] }): Promise<unknown> }).request({
-        method: 'anvil_setBalance',
-        params: [publisher, `0x${wei.toString(16)}`],
+  it(
+    'GET /status, `l2node status --json` and /metrics show the L1: chain, advancing block, rollup, publisher balance',
+    async () => {
+      const l1Status = async () => ((await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status }).l1;
+      const first = await until('a first L1 reading', async () => {
+        const s = await l1Status();
+        return s.blockNumber !== undefined ? s : undefined;
       });
-    const funded = await l1.getBalance({ address: publisher });
-    const isLow = (l: LogLine) => String(l.msg).startsWith(`L1 publisher ${publisher} holds`);
-    await setBalance(10n ** 15n);
-    try {
-      const low = await node.waitForLog(isLow, 15_000);
-      expect(low.level).toBe(40);
-      // The node proposes meanwhile, so the balance it reads is 0.001 ETH less what its last txs cost.
-      expect(low.msg).toMatch(/holds 0\.00\d* ETH, under the 0\.015 ETH one proposal may cost/);
-      const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status };
-      expect(status.l1.publisher.lowBalance).toBe(true);
-      expect(BigInt(status.l1.publisher.balanceWei ?? 'no balance read')).toBeLessThanOrEqual(10n ** 15n);
-      const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
-      expect(human.stdout).toMatch(/^l1\s+.*publisher 0xf39fd6e5…b92266 LOW 0\.00\d* ETH$/m);
-      expect(human.stderr).toMatch(
-        new RegExp(`the L1 publisher ${publisher} holds 0\\.00\\d* ETH, less than one proposal may cost`),
+      expect(first).toMatchObject({
+        chainId: 31337,
+        rpcUrl: anvilUrl,
+        rollupAddress: addresses.rollupAddress,
+        registryAddress: addresses.registryAddress,
+        // anvil's first account deploys (and will publish): it paid for the deployment out of its 10^4 ETH.
+        publisher: { address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' },
+        reachable: true,
+      });
+      // 10^4 ETH is far above one proposal's cost.
+      expect(first.publisher.lowBalance).toBe(false);
+      // The publisher's last txs: null until it sent one, then a proposal and a proof.
+      expect(first.lastProposal === null || first.lastProposal.kind === 'propose').toBe(true);
+      expect(first.lastProof === null || first.lastProof.kind === 'proof').toBe(true);
+      expect(first.publisher.balanceWei).toMatch(/^[1-9][0-9]*$/);
+      expect(BigInt(first.publisher.balanceWei as string)).toBeLessThan(10n ** 22n);
+      // Both at the L1 block of the reading (a proposal since may have spent some).
+      expect(BigInt(first.publisher.balanceWei as string)).toBe(
+        await l1.getBalance({
+          address: first.publisher.address as `0x${string}`,
+          blockNumber: BigInt(first.blockNumber as number),
+        }),
       );
-      // The next polls (every 3 s) do not warn again.
-      await new Promise((r) => setTimeout(r, 4000));
-      expect(node.logs().filter(isLow)).toHaveLength(1);
-    } finally {
-      await setBalance(funded);
-    }
-    const back = await node.waitForLog((l) => String(l.msg).startsWith(`L1 publisher ${publisher} is funded again`));
-    expect(back.level).toBe(30);
-  }, 40_000);
+      // anvil mines a block a second and the monitor polls every 3 s.
+      await until(
+        'the L1 block to advance',
+        async () => (((await l1Status()).blockNumber ?? 0) > (first.blockNumber ?? 0) ? true : undefined),
+        15_000,
+      );
 
-  it('a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry', async () => {
-    const other = await spawnNode({
-      args: ['--l1-rpc-urls', anvilUrl, '--registry-address', addresses.registryAddress as string],
-      readyTimeoutMs: 60_000,
-    });
-    try {
-      const theirs = await result<Addresses>(other.publicUrl, 'node_getL1ContractAddresses');
-      for (const key of Object.keys(theirs)) expect(theirs[key], key).toBe(addresses[key]);
-      expect(Object.keys(theirs)).toEqual(expect.arrayContaining(Object.keys(addresses).slice(0, 11)));
-      expect(await result<number>(other.publicUrl, 'node_getVersion')).toBe(
-        await result<number>(node.publicUrl, 'node_getVersion'),
+      const cli = await runCli(['status', '--json', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+      expect(cli.code).toBe(0);
+      const json = JSON.parse(cli.stdout) as { result: { l1: L1Status } };
+      expect(json.result.l1).toMatchObject({ chainId: 31337, rollupAddress: addresses.rollupAddress, reachable: true });
+      const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+      expect(human.stdout).toMatch(/^l1\s+chain 31337 at http:\/\/127\.0\.0\.1:\d+, block \d+; rollup 0x.*ETH$/m);
+      expect(human.stdout).toMatch(
+        /^l1 txs\s+last proposal: (none yet|checkpoint \d+ .+), last proof: (none yet|epoch .+)$/m,
       );
-      expect(other.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
-    } finally {
-      await other.stop();
-    }
-  }, 90_000);
+
+      // The dashboard's snapshot carries the same L1 (its L1 panel draws it).
+      const dashboard = await runCli(['dashboard', '--once', '--json', '--admin-url', node.adminUrl]);
+      expect(dashboard.code).toBe(0);
+      expect((JSON.parse(dashboard.stdout) as { result: { l1: L1Status } }).result.l1).toMatchObject({
+        chainId: 31337,
+        rollupAddress: addresses.rollupAddress,
+        publisher: { address: first.publisher.address, lowBalance: false },
+      });
+
+      const metricsUrl = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
+      const text = await (await fetch(metricsUrl)).text();
+      expect(text).toMatch(/^l2node_l1_up 1$/m);
+      expect(Number(/^l2node_l1_block_number (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+      expect(Number(/^l2node_l1_publisher_balance_eth (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(9000);
+      // The publisher's tx series exist from the start, one per kind and outcome.
+      expect(text).toMatch(/^l2node_l1_txs_total\{kind="propose",outcome="ok"\} \d+$/m);
+      expect(text).toMatch(/^l2node_l1_txs_total\{kind="proof",outcome="failed"\} \d+$/m);
+    },
+    scaled(30_000),
+  );
+
+  it(
+    'a publisher out of ETH is warned about once (log, GET /status, `l2node status`), and once when funded again',
+    async () => {
+      const publisher = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+      const setBalance = (wei: bigint) =>
+        (l1 as unknown as { request(a: { method: string; params: unknown[] }): Promise<unknown> }).request({
+          method: 'anvil_setBalance',
+          params: [publisher, `0x${wei.toString(16)}`],
+        });
+      const funded = await l1.getBalance({ address: publisher });
+      const isLow = (l: LogLine) => String(l.msg).startsWith(`L1 publisher ${publisher} holds`);
+      await setBalance(10n ** 15n);
+      try {
+        const low = await node.waitForLog(isLow, 15_000);
+        expect(low.level).toBe(40);
+        // The node proposes meanwhile, so the balance it reads is 0.001 ETH less what its last txs cost.
+        expect(low.msg).toMatch(/holds 0\.00\d* ETH, under the 0\.015 ETH one proposal may cost/);
+        const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as { l1: L1Status };
+        expect(status.l1.publisher.lowBalance).toBe(true);
+        expect(BigInt(status.l1.publisher.balanceWei ?? 'no balance read')).toBeLessThanOrEqual(10n ** 15n);
+        const human = await runCli(['status', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+        expect(human.stdout).toMatch(/^l1\s+.*publisher 0xf39fd6e5…b92266 LOW 0\.00\d* ETH$/m);
+        expect(human.stderr).toMatch(
+          new RegExp(`the L1 publisher ${publisher} holds 0\\.00\\d* ETH, less than one proposal may cost`),
+        );
+        // The next polls (every 3 s) do not warn again.
+        await new Promise((r) => setTimeout(r, 4000));
+        expect(node.logs().filter(isLow)).toHaveLength(1);
+      } finally {
+        await setBalance(funded);
+      }
+      const back = await node.waitForLog((l) => String(l.msg).startsWith(`L1 publisher ${publisher} is funded again`));
+      expect(back.level).toBe(30);
+    },
+    scaled(40_000),
+  );
+
+  it(
+    'a second node attaches with --l1-rpc-urls and --registry-address and reads every address from the registry',
+    async () => {
+      const other = await spawnNode({
+        args: ['--l1-rpc-urls', anvilUrl, '--registry-address', addresses.registryAddress as string],
+        readyTimeoutMs: 60_000,
+      });
+      try {
+        const theirs = await result<Addresses>(other.publicUrl, 'node_getL1ContractAddresses');
+        for (const key of Object.keys(theirs)) expect(theirs[key], key).toBe(addresses[key]);
+        expect(Object.keys(theirs)).toEqual(expect.arrayContaining(Object.keys(addresses).slice(0, 11)));
+        expect(await result<number>(other.publicUrl, 'node_getVersion')).toBe(
+          await result<number>(node.publicUrl, 'node_getVersion'),
+        );
+        expect(other.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
+      } finally {
+        await other.stop();
+      }
+    },
+    scaled(90_000),
+  );
 
   it('an L1 whose chain id is not --l1-chain-id stops start-up naming both', async () => {
     const proc = spawnNodeProcess({ args: ['--l1-rpc-urls', anvilUrl, '--l1-chain-id', '5'] });
@@ -229,54 +274,62 @@ describe('l2node start --l1 anvil', () => {
     expect(proc.stdout()).toMatch(/has chain id 31337, but --l1-chain-id is 5/);
   });
 
-  it('a restart resumes the same L1 and deployment: no second deployment, same addresses, anvil stopped with the node', async () => {
-    // Blocks whose checkpoint is not on L1 yet may be pruned at the restart (their slot is over); the checkpointed
-    // ones are kept.
-    const before = await result<number>(node.publicUrl, 'node_getCheckpointedBlockNumber');
-    await node.stop();
-    // anvil stopped with the node: its port no longer answers.
-    await expect(l1.getBlockNumber()).rejects.toThrow();
-    node = await startL1Node();
-    expect(node.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
-    expect(node.logs().some((l) => l.msg === 'settling on the stored L1 deployment')).toBe(true);
-    expect(await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses')).toEqual(addresses);
-    expect(await result<number>(node.publicUrl, 'node_getCheckpointedBlockNumber')).toBeGreaterThanOrEqual(before);
-    const restarted = createPublicClient({ transport: http(anvilUrlOf(node)), cacheTime: 0 });
-    const code = await restarted.getCode({ address: addresses.rollupAddress as `0x${string}` });
-    expect(code && code.length > 2).toBe(true);
-  }, 150_000);
+  it(
+    'a restart resumes the same L1 and deployment: no second deployment, same addresses, anvil stopped with the node',
+    async () => {
+      // Blocks whose checkpoint is not on L1 yet may be pruned at the restart (their slot is over); the checkpointed
+      // ones are kept.
+      const before = await result<number>(node.publicUrl, 'node_getCheckpointedBlockNumber');
+      await node.stop();
+      // anvil stopped with the node: its port no longer answers.
+      await expect(l1.getBlockNumber()).rejects.toThrow();
+      node = await startL1Node();
+      expect(node.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
+      expect(node.logs().some((l) => l.msg === 'settling on the stored L1 deployment')).toBe(true);
+      expect(await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses')).toEqual(addresses);
+      expect(await result<number>(node.publicUrl, 'node_getCheckpointedBlockNumber')).toBeGreaterThanOrEqual(before);
+      const restarted = createPublicClient({ transport: http(anvilUrlOf(node)), cacheTime: 0 });
+      const code = await restarted.getCode({ address: addresses.rollupAddress as `0x${string}` });
+      expect(code && code.length > 2).toBe(true);
+    },
+    scaled(150_000),
+  );
 });
 
 describe('an L1 that goes down', () => {
-  it('is logged once, shown in GET /status and `l2node status`, retried, and logged once when it is back; the node keeps serving', async () => {
-    let anvil = await spawnAnvil();
-    const other = await spawnNode({ args: ['--l1-rpc-urls', anvil.url], readyTimeoutMs: 90_000 });
-    const isDown = (l: LogLine) => String(l.msg).startsWith('L1 unreachable');
-    try {
-      anvil.process.kill('SIGKILL');
-      const down = await other.waitForLog(isDown, 20_000);
-      expect(down.level).toBe(40);
-      const status = (await (await fetch(`${other.publicUrl}/status`)).json()) as { status: string; l1: L1Status };
-      expect(status.status).toBe('ok');
-      expect(status.l1).toMatchObject({ reachable: false, lastError: expect.any(String) });
-      expect(await result<number>(other.publicUrl, 'node_getBlockNumber')).toBeGreaterThanOrEqual(0);
-      const human = await runCli(['status', '--node-url', other.publicUrl, '--admin-url', other.adminUrl]);
-      expect(human.stdout).toMatch(/^l1\s+chain 31337 at .* UNREACHABLE: /m);
-      // Polls go on (every 3 s) without a warning each.
-      await new Promise((r) => setTimeout(r, 4000));
-      expect(other.logs().filter(isDown)).toHaveLength(1);
-      // An L1 answering on the same URL again: one info line, and /status reads it.
-      anvil = await spawnAnvil([], Number(new URL(anvil.url).port));
-      const back = await other.waitForLog((l) => l.msg === 'L1 is reachable again', 20_000);
-      expect(back.level).toBe(30);
-      const after = (await (await fetch(`${other.publicUrl}/status`)).json()) as { l1: L1Status };
-      expect(after.l1.reachable).toBe(true);
-      expect(after.l1.lastError).toBeUndefined();
-    } finally {
-      anvil.process.kill('SIGKILL');
-      await other.stop();
-    }
-  }, 120_000);
+  it(
+    'is logged once, shown in GET /status and `l2node status`, retried, and logged once when it is back; the node keeps serving',
+    async () => {
+      let anvil = await spawnAnvil();
+      const other = await spawnNode({ args: ['--l1-rpc-urls', anvil.url], readyTimeoutMs: 90_000 });
+      const isDown = (l: LogLine) => String(l.msg).startsWith('L1 unreachable');
+      try {
+        anvil.process.kill('SIGKILL');
+        const down = await other.waitForLog(isDown, 20_000);
+        expect(down.level).toBe(40);
+        const status = (await (await fetch(`${other.publicUrl}/status`)).json()) as { status: string; l1: L1Status };
+        expect(status.status).toBe('ok');
+        expect(status.l1).toMatchObject({ reachable: false, lastError: expect.any(String) });
+        expect(await result<number>(other.publicUrl, 'node_getBlockNumber')).toBeGreaterThanOrEqual(0);
+        const human = await runCli(['status', '--node-url', other.publicUrl, '--admin-url', other.adminUrl]);
+        expect(human.stdout).toMatch(/^l1\s+chain 31337 at .* UNREACHABLE: /m);
+        // Polls go on (every 3 s) without a warning each.
+        await new Promise((r) => setTimeout(r, 4000));
+        expect(other.logs().filter(isDown)).toHaveLength(1);
+        // An L1 answering on the same URL again: one info line, and /status reads it.
+        anvil = await spawnAnvil([], Number(new URL(anvil.url).port));
+        const back = await other.waitForLog((l) => l.msg === 'L1 is reachable again', 20_000);
+        expect(back.level).toBe(30);
+        const after = (await (await fetch(`${other.publicUrl}/status`)).json()) as { l1: L1Status };
+        expect(after.l1.reachable).toBe(true);
+        expect(after.l1.lastError).toBeUndefined();
+      } finally {
+        anvil.process.kill('SIGKILL');
+        await other.stop();
+      }
+    },
+    scaled(120_000),
+  );
 });
 
 describe('L1 settings', () => {

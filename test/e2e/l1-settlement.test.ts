@@ -25,7 +25,7 @@ import {
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type LogLine, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 interface Tips {
   proposed: { number: number };
@@ -144,7 +144,7 @@ beforeAll(async () => {
   const addresses = await result<Record<string, Hex>>(node.publicUrl, 'node_getL1ContractAddresses');
   rollup = addresses.rollupAddress as Hex;
   registry = addresses.registryAddress as Hex;
-}, 180_000);
+}, scaled(180_000));
 
 afterAll(async () => {
   await node?.stop();
@@ -161,73 +161,77 @@ describe('l2node start --l1 anvil settles on the rollup', () => {
     expect(canonical.toLowerCase()).toBe(rollup);
   });
 
-  it('a tx is mined, and checkpointed only once the rollup holds its checkpoint with the same archive', async () => {
-    const version = await result<number>(node.publicUrl, 'node_getVersion');
-    const builder = new TxBuilder({
-      chainId: 31337n,
-      rollupVersion: BigInt(version),
-      vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
-      protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
-      anchorBlockHeader: genesisHeader(FUNDED),
-    });
-    // The first proposals after start-up may miss their slot (the node warms up); the tx goes in once one landed.
-    await untilCheckpointed(1);
-    const minFee = BigInt(
-      (await result<{ feePerL2Gas: string }>(node.publicUrl, 'node_getCurrentMinFees')).feePerL2Gas,
-    );
-    const tx = builder.build({
-      feePayer: PAYER,
-      maxFeesPerGas: new GasFees(0n, 10n * minFee),
-      txRequestHash: new Fr(0x5e771en),
-    });
-    await result(node.publicUrl, 'node_sendTx', [tx.toJSON()]);
-    const hash = tx.txHash.toString();
-    const seen: string[] = [];
-    let checkpoint = 0;
-    await until(
-      'the tx to be checkpointed',
-      async () => {
-        const r = await result<Receipt>(node.publicUrl, 'node_getTxReceipt', [hash]);
-        if (r.status !== seen.at(-1)) seen.push(r.status);
-        if (r.status !== 'checkpointed') return undefined;
-        // Right when the node says checkpointed, the rollup holds the checkpoint, with the node's archive.
-        const pending = await l1Pending();
-        const [cb] = await result<{ checkpointNumber: number }[]>(node.publicUrl, 'node_getCheckpointedBlocks', [
-          r.blockNumber,
-          1,
-        ]);
-        checkpoint = cb?.checkpointNumber ?? 0;
-        expect(checkpoint).toBeGreaterThan(0);
-        expect(pending).toBeGreaterThanOrEqual(checkpoint);
-        const c = await nodeCheckpoint(checkpoint);
-        expect(c?.archive.root).toBe(await archiveAt(checkpoint));
-        expect(c?.blocks.at(-1)?.archive.root).toBe(await archiveAt(checkpoint));
-        return true;
-      },
-      { timeoutMs: 40_000, intervalMs: 50 },
-    );
-    // Mined (proposed: in a block the node built) before checkpointed, and checkpointed once, when L1 held it.
-    expect(seen.slice(-2)).toEqual(['proposed', 'checkpointed']);
-    expect(seen.filter((s) => s === 'checkpointed')).toHaveLength(1);
+  it(
+    'a tx is mined, and checkpointed only once the rollup holds its checkpoint with the same archive',
+    async () => {
+      const version = await result<number>(node.publicUrl, 'node_getVersion');
+      const builder = new TxBuilder({
+        chainId: 31337n,
+        rollupVersion: BigInt(version),
+        vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
+        protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
+        anchorBlockHeader: genesisHeader(FUNDED),
+      });
+      // The first proposals after start-up may miss their slot (the node warms up); the tx goes in once one landed.
+      await untilCheckpointed(1);
+      const minFee = BigInt(
+        (await result<{ feePerL2Gas: string }>(node.publicUrl, 'node_getCurrentMinFees')).feePerL2Gas,
+      );
+      const tx = builder.build({
+        feePayer: PAYER,
+        maxFeesPerGas: new GasFees(0n, 10n * minFee),
+        txRequestHash: new Fr(0x5e771en),
+      });
+      await result(node.publicUrl, 'node_sendTx', [tx.toJSON()]);
+      const hash = tx.txHash.toString();
+      const seen: string[] = [];
+      let checkpoint = 0;
+      await until(
+        'the tx to be checkpointed',
+        async () => {
+          const r = await result<Receipt>(node.publicUrl, 'node_getTxReceipt', [hash]);
+          if (r.status !== seen.at(-1)) seen.push(r.status);
+          if (r.status !== 'checkpointed') return undefined;
+          // Right when the node says checkpointed, the rollup holds the checkpoint, with the node's archive.
+          const pending = await l1Pending();
+          const [cb] = await result<{ checkpointNumber: number }[]>(node.publicUrl, 'node_getCheckpointedBlocks', [
+            r.blockNumber,
+            1,
+          ]);
+          checkpoint = cb?.checkpointNumber ?? 0;
+          expect(checkpoint).toBeGreaterThan(0);
+          expect(pending).toBeGreaterThanOrEqual(checkpoint);
+          const c = await nodeCheckpoint(checkpoint);
+          expect(c?.archive.root).toBe(await archiveAt(checkpoint));
+          expect(c?.blocks.at(-1)?.archive.root).toBe(await archiveAt(checkpoint));
+          return true;
+        },
+        { timeoutMs: 40_000, intervalMs: 50 },
+      );
+      // Mined (proposed: in a block the node built) before checkpointed, and checkpointed once, when L1 held it.
+      expect(seen.slice(-2)).toEqual(['proposed', 'checkpointed']);
+      expect(seen.filter((s) => s === 'checkpointed')).toHaveLength(1);
 
-    // The epoch is proven on L1 (--proof-delay 1 after it ends), and the node's proven tip is the rollup's.
-    await until(
-      'the rollup to prove the tx checkpoint',
-      async () => ((await l1Proven()) >= checkpoint ? true : undefined),
-      { timeoutMs: 45_000, intervalMs: 250 },
-    );
-    await until(
-      "the node's proven tip to equal the rollup's",
-      async () => {
-        const mine = (await tips()).proven.checkpoint.number;
-        return mine === (await l1Proven()) && mine >= checkpoint ? true : undefined;
-      },
-      { timeoutMs: 20_000, intervalMs: 100 },
-    );
-    const r = await result<Receipt>(node.publicUrl, 'node_getTxReceipt', [hash]);
-    expect(['proven', 'finalized']).toContain(r.status);
-    await expectRootsEqualL1();
-  }, 100_000);
+      // The epoch is proven on L1 (--proof-delay 1 after it ends), and the node's proven tip is the rollup's.
+      await until(
+        'the rollup to prove the tx checkpoint',
+        async () => ((await l1Proven()) >= checkpoint ? true : undefined),
+        { timeoutMs: 45_000, intervalMs: 250 },
+      );
+      await until(
+        "the node's proven tip to equal the rollup's",
+        async () => {
+          const mine = (await tips()).proven.checkpoint.number;
+          return mine === (await l1Proven()) && mine >= checkpoint ? true : undefined;
+        },
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
+      const r = await result<Receipt>(node.publicUrl, 'node_getTxReceipt', [hash]);
+      expect(['proven', 'finalized']).toContain(r.status);
+      await expectRootsEqualL1();
+    },
+    scaled(100_000),
+  );
 
   it("node_getCurrentMinFees is the rollup's getManaMinFeeAt for the current slot", async () => {
     // Both move at slot boundaries and when a checkpoint lands: equal at some reading within a few tries.
@@ -248,116 +252,132 @@ describe('l2node start --l1 anvil settles on the rollup', () => {
 });
 
 describe('a second node attached to the same deployment', () => {
-  it('follows it (--sync-from, --l1-rpc-urls, --registry-address): its checkpointed tip advances with the rollup', async () => {
-    const follower = await spawnNode({
-      args: [
-        ...['--sync-from', node.publicUrl, '--l1-rpc-urls', anvilUrl, '--registry-address', registry],
-        ...['--prefunded-accounts', prefundedFlag(FUNDED), '--archiver-polling-interval-ms', '200'],
-      ],
-      readyTimeoutMs: 60_000,
-    });
-    try {
-      expect(follower.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
-      const first = await expectRootsEqualL1(follower);
-      expect(first).toBeGreaterThanOrEqual(1);
-      // The next checkpoint the first node proposes reaches the follower too, through L1.
-      await untilCheckpointed(first + 1);
-      const next = await expectRootsEqualL1(follower);
-      expect(next).toBeGreaterThan(first);
-    } finally {
-      await follower.stop();
-    }
-  }, 90_000);
+  it(
+    'follows it (--sync-from, --l1-rpc-urls, --registry-address): its checkpointed tip advances with the rollup',
+    async () => {
+      const follower = await spawnNode({
+        args: [
+          ...['--sync-from', node.publicUrl, '--l1-rpc-urls', anvilUrl, '--registry-address', registry],
+          ...['--prefunded-accounts', prefundedFlag(FUNDED), '--archiver-polling-interval-ms', '200'],
+        ],
+        readyTimeoutMs: 60_000,
+      });
+      try {
+        expect(follower.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
+        const first = await expectRootsEqualL1(follower);
+        expect(first).toBeGreaterThanOrEqual(1);
+        // The next checkpoint the first node proposes reaches the follower too, through L1.
+        await untilCheckpointed(first + 1);
+        const next = await expectRootsEqualL1(follower);
+        expect(next).toBeGreaterThan(first);
+      } finally {
+        await follower.stop();
+      }
+    },
+    scaled(90_000),
+  );
 });
 
 describe('an anvil reorg that drops proposals', () => {
-  it('is unwound to what L1 holds, re-proposed, and the roots equal the rollup again', async () => {
-    // Snapshot the L1 right after a checkpoint lands, let two more land, then drop them.
-    const base = await l1Pending();
-    await untilCheckpointed(base + 1);
-    const snapshot = await anvil('evm_snapshot');
-    const kept = await l1Pending();
-    await untilCheckpointed(kept + 2);
-    const dropped = (await tips()).checkpointed.checkpoint.number;
-    const droppedArchive = (await nodeCheckpoint(kept + 1))?.archive.root;
-    const isUnwind = (l: LogLine) =>
-      String(l.msg).startsWith('L1 holds the chain only up to checkpoint') && l.keptCheckpoint === kept;
-    expect(await anvil('evm_revert', [snapshot])).toBe(true);
-    // evm_revert takes anvil's clock back to the snapshot's block; an L1 reorg does not turn time back (and a
-    // checkpoint only lands in its own slot), so the clock is set to now again.
-    await anvil('anvil_setTime', [Math.floor(Date.now() / 1000)]);
-    expect(await l1Pending()).toBe(kept);
+  it(
+    'is unwound to what L1 holds, re-proposed, and the roots equal the rollup again',
+    async () => {
+      // Snapshot the L1 right after a checkpoint lands, let two more land, then drop them.
+      const base = await l1Pending();
+      await untilCheckpointed(base + 1);
+      const snapshot = await anvil('evm_snapshot');
+      const kept = await l1Pending();
+      await untilCheckpointed(kept + 2);
+      const dropped = (await tips()).checkpointed.checkpoint.number;
+      const droppedArchive = (await nodeCheckpoint(kept + 1))?.archive.root;
+      const isUnwind = (l: LogLine) =>
+        String(l.msg).startsWith('L1 holds the chain only up to checkpoint') && l.keptCheckpoint === kept;
+      expect(await anvil('evm_revert', [snapshot])).toBe(true);
+      // evm_revert takes anvil's clock back to the snapshot's block; an L1 reorg does not turn time back (and a
+      // checkpoint only lands in its own slot), so the clock is set to now again.
+      await anvil('anvil_setTime', [Math.floor(Date.now() / 1000)]);
+      expect(await l1Pending()).toBe(kept);
 
-    const unwind = await node.waitForLog(isUnwind, 10_000);
-    expect(unwind.level).toBe(40);
-    expect(unwind).toMatchObject({ keptCheckpoint: kept, l1Pending: kept });
-    expect(unwind.localCheckpoint as number).toBeGreaterThanOrEqual(kept + 1);
-    expect(unwind.localCheckpoint as number).toBeLessThanOrEqual(dropped + 1);
-    expect(unwind.msg).toMatch(
-      new RegExp(
-        `^L1 holds the chain only up to checkpoint ${kept}: checkpoints ${kept + 1} to \\d+ and their \\d+ block\\(s\\) are unwound; their txs return to the pool$`,
-      ),
-    );
-    // The node never counts a checkpoint as checkpointed that the rollup does not hold.
-    const t = await tips();
-    expect(t.checkpointed.checkpoint.number).toBeLessThanOrEqual(await l1Pending());
+      const unwind = await node.waitForLog(isUnwind, 10_000);
+      expect(unwind.level).toBe(40);
+      expect(unwind).toMatchObject({ keptCheckpoint: kept, l1Pending: kept });
+      expect(unwind.localCheckpoint as number).toBeGreaterThanOrEqual(kept + 1);
+      expect(unwind.localCheckpoint as number).toBeLessThanOrEqual(dropped + 1);
+      expect(unwind.msg).toMatch(
+        new RegExp(
+          `^L1 holds the chain only up to checkpoint ${kept}: checkpoints ${kept + 1} to \\d+ and their \\d+ block\\(s\\) are unwound; their txs return to the pool$`,
+        ),
+      );
+      // The node never counts a checkpoint as checkpointed that the rollup does not hold.
+      const t = await tips();
+      expect(t.checkpointed.checkpoint.number).toBeLessThanOrEqual(await l1Pending());
 
-    // It proposes again on the rollup's chain: new checkpoints kept+1, kept+2 (other slots, so other archives).
-    await untilCheckpointed(kept + 2);
-    expect((await nodeCheckpoint(kept + 1))?.archive.root).not.toBe(droppedArchive);
-    await expectRootsEqualL1();
-  }, 120_000);
+      // It proposes again on the rollup's chain: new checkpoints kept+1, kept+2 (other slots, so other archives).
+      await untilCheckpointed(kept + 2);
+      expect((await nodeCheckpoint(kept + 1))?.archive.root).not.toBe(droppedArchive);
+      await expectRootsEqualL1();
+    },
+    scaled(120_000),
+  );
 });
 
 describe('a node held up past its slot', () => {
-  it('drops the checkpoint that missed its slot and proposes on, with no error logged', async () => {
-    // Stopped (SIGSTOP) right after it built a block, until its slot is over: the checkpoint goes out too late.
-    const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
-    const built = await node.waitForLog(
-      (l) => String(l.msg).startsWith('built block') && (l.blockNumber as number) > latest,
-      10_000,
-    );
-    node.signal('SIGSTOP');
-    await new Promise((r) => setTimeout(r, 4_500));
-    node.signal('SIGCONT');
-    const dropped = await node.waitForLog(
-      (l) => String(l.msg).startsWith(`checkpoint ${built.checkpoint} (slot ${built.slot}) is not published`),
-      15_000,
-    );
-    expect(dropped.level).toBe(40);
-    await untilCheckpointed((built.checkpoint as number) + 1);
-    // Nothing failed on the way (no step of the sequencer, no L1 read).
-    expect(
-      node
-        .logs()
-        .filter((l) => (l.level ?? 0) >= 50)
-        .map((l) => l.msg),
-    ).toEqual([]);
-    await expectRootsEqualL1();
-  }, 60_000);
+  it(
+    'drops the checkpoint that missed its slot and proposes on, with no error logged',
+    async () => {
+      // Stopped (SIGSTOP) right after it built a block, until its slot is over: the checkpoint goes out too late.
+      const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
+      const built = await node.waitForLog(
+        (l) => String(l.msg).startsWith('built block') && (l.blockNumber as number) > latest,
+        10_000,
+      );
+      node.signal('SIGSTOP');
+      await new Promise((r) => setTimeout(r, 4_500));
+      node.signal('SIGCONT');
+      const dropped = await node.waitForLog(
+        (l) => String(l.msg).startsWith(`checkpoint ${built.checkpoint} (slot ${built.slot}) is not published`),
+        15_000,
+      );
+      expect(dropped.level).toBe(40);
+      await untilCheckpointed((built.checkpoint as number) + 1);
+      // Nothing failed on the way (no step of the sequencer, no L1 read).
+      expect(
+        node
+          .logs()
+          .filter((l) => (l.level ?? 0) >= 50)
+          .map((l) => l.msg),
+      ).toEqual([]);
+      await expectRootsEqualL1();
+    },
+    scaled(60_000),
+  );
 });
 
 describe('a restart on the same data directory', () => {
-  it('keeps the checkpointed and proven tips and the roots, and goes on proposing', async () => {
-    // 64 more L1 blocks (at the same time): L1's finalized block, 64 blocks back, is now past the deployment; the
-    // reloaded anvil keeps no state for it.
-    await anvil('anvil_mine', ['0x40', '0x0']);
-    await untilCheckpointed((await l1Pending()) + 1);
-    const before = await tips();
-    await node.stop();
-    node = await startNode();
-    expect(node.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
-    l1 = await anvilOf(node);
-    const after = await tips();
-    expect(after.checkpointed.checkpoint.number).toBeGreaterThanOrEqual(before.checkpointed.checkpoint.number);
-    expect(after.checkpointed.block.number).toBeGreaterThanOrEqual(before.checkpointed.block.number);
-    expect(after.proven.checkpoint.number).toBeGreaterThanOrEqual(before.proven.checkpoint.number);
-    // The checkpointed tip's archive is the rollup's (anvil's state came back from <data-directory>/l1/).
-    const c = after.checkpointed.checkpoint.number;
-    expect((await nodeCheckpoint(c))?.archive.root).toBe(await archiveAt(c));
-    expect(await l1Pending()).toBeGreaterThanOrEqual(c);
-    // It builds and proposes on: two more checkpoints on the rollup, the roots equal.
-    await untilCheckpointed(c + 2, 60_000);
-    await expectRootsEqualL1();
-  }, 240_000);
+  it(
+    'keeps the checkpointed and proven tips and the roots, and goes on proposing',
+    async () => {
+      // 64 more L1 blocks (at the same time): L1's finalized block, 64 blocks back, is now past the deployment; the
+      // reloaded anvil keeps no state for it.
+      await anvil('anvil_mine', ['0x40', '0x0']);
+      await untilCheckpointed((await l1Pending()) + 1);
+      const before = await tips();
+      await node.stop();
+      node = await startNode();
+      expect(node.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
+      l1 = await anvilOf(node);
+      const after = await tips();
+      expect(after.checkpointed.checkpoint.number).toBeGreaterThanOrEqual(before.checkpointed.checkpoint.number);
+      expect(after.checkpointed.block.number).toBeGreaterThanOrEqual(before.checkpointed.block.number);
+      expect(after.proven.checkpoint.number).toBeGreaterThanOrEqual(before.proven.checkpoint.number);
+      // The checkpointed tip's archive is the rollup's (anvil's state came back from <data-directory>/l1/).
+      const c = after.checkpointed.checkpoint.number;
+      expect((await nodeCheckpoint(c))?.archive.root).toBe(await archiveAt(c));
+      expect(await l1Pending()).toBeGreaterThanOrEqual(c);
+      // It builds and proposes on: two more checkpoints on the rollup, the roots equal.
+      await untilCheckpointed(c + 2, 60_000);
+      await expectRootsEqualL1();
+    },
+    scaled(240_000),
+  );
 });

@@ -18,6 +18,8 @@ export interface RpcProxy {
   rewriteRequest: ((call: RpcCall) => void) | undefined;
   /** Rewrites a result before it is answered. */
   rewriteResult: ((method: string, result: unknown) => unknown) | undefined;
+  /** Every answer is held this long (ms) before it is sent: a slow upstream. */
+  delayMs: number;
   /** Answers of these methods wait until `release()`. */
   hold(method: string): void;
   release(): void;
@@ -46,6 +48,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     url: '',
     rewriteRequest: undefined,
     rewriteResult: undefined,
+    delayMs: 0,
     hold: (method) => {
       held.add(method);
     },
@@ -81,6 +84,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         if ('result' in a && proxy.rewriteResult) a.result = proxy.rewriteResult(method, a.result);
         if (held.has(method)) await new Promise<void>((r) => waiting.push(r));
       }
+      if (proxy.delayMs > 0) await new Promise((r) => setTimeout(r, proxy.delayMs));
       answer = Array.isArray(answer) ? answers : (answers[0] as Record<string, unknown>);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       for (const [k, v] of upstream.headers) if (k.startsWith('x-aztec-')) headers[k] = v;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { scaled } from './until.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
@@ -92,6 +93,8 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
     if (!k.startsWith('NODE_') || k === 'NODE_OPTIONS') env[k] = v;
   }
   env.XDG_CONFIG_HOME = CONFIG_HOME;
+  // Tests bind port 0: --l1 anvil's default port (8545) would be shared by every file's anvil.
+  env.NODE_L1_PORT = '0';
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -147,8 +150,9 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
     hasExited = true;
   });
 
-  const waitForLog = (match: (line: LogLine) => boolean, timeoutMs = 20_000): Promise<LogLine> =>
+  const waitForLog = (match: (line: LogLine) => boolean, unscaledMs = 20_000): Promise<LogLine> =>
     new Promise((resolve, reject) => {
+      const timeoutMs = scaled(unscaledMs);
       const check = () => {
         const found = parsed.find(match);
         if (found) return done(() => resolve(found));
@@ -190,15 +194,16 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
 /** Starts a node and waits until it serves GET /status with 200 on its public listener. */
 export async function spawnNode(options: SpawnNodeOptions = {}): Promise<RunningNode> {
   const proc = spawnNodeProcess(options);
+  // waitForLog scales its own timeout.
   const timeoutMs = options.readyTimeoutMs ?? 20_000;
   try {
     const listening = await proc.waitForLog((l) => l.msg === 'rpc listening', timeoutMs);
     const publicUrl = String(listening.publicUrl);
     const adminUrl = String(listening.adminUrl);
     await proc.waitForLog((l) => l.msg === 'node running', timeoutMs);
-    await waitForStatus(publicUrl, timeoutMs);
+    await waitForStatus(publicUrl, scaled(timeoutMs));
     // `start` prints its banner once the node runs, which can reach us after GET /status has answered.
-    await waitForBanner(proc, timeoutMs);
+    await waitForBanner(proc, scaled(timeoutMs));
     const adminKey = /x-api-key: ([0-9a-f]{64})/.exec(proc.stdout())?.[1];
     return { ...proc, publicUrl, adminUrl, adminKey };
   } catch (err) {

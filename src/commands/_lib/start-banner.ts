@@ -2,6 +2,7 @@ import type { AztecAddress } from '../../core/aztec-address.js';
 import { TEST_ACCOUNTS } from '../../core/test-accounts.js';
 import type { PrefundedAccount } from '../../daemon/sequencer/prefunded-accounts.js';
 import { prefundedAccountsBanner } from '../../daemon/sequencer/prefunded-accounts.js';
+import type { StreamL1 } from '../../rpc/node-stream-event.js';
 import type { AdminApiKey } from '../../rpc/server/admin-api-key.js';
 import { adminKeyBanner } from '../../rpc/server/admin-api-key.js';
 import { keyValues } from './human-format.js';
@@ -28,6 +29,8 @@ export interface StartBannerFacts {
   readonly keySave: KeySaveOutcome | undefined;
   /** Set when the tx bot runs beside the node. */
   readonly bot?: string;
+  /** With an L1 (`--l1 anvil`, `--l1-rpc-urls`): where it is, the contracts, and anvil's funded accounts. */
+  readonly l1?: StreamL1;
 }
 
 const LOGO = [
@@ -57,6 +60,7 @@ export function renderStartBanner(f: StartBannerFacts): string {
       ['Sequencer', f.sequencer],
       ['Tx bot', f.bot],
     ]),
+    ...(f.l1 ? [l1Banner(f.l1)] : []),
     prefundedAccountsBanner(f.prefunded, f.sponsoredFpc).trimEnd(),
   ];
   if (f.adminKey.enabled && f.adminKey.newKey) {
@@ -82,6 +86,26 @@ export function renderStartBanner(f: StartBannerFacts): string {
     );
   }
   return `${lines.join('\n')}\n\n`;
+}
+
+/** The L1 part of the banner: where it is, the contracts a developer sends to, anvil's accounts with keys. */
+function l1Banner(l1: StreamL1): string {
+  const lines = [
+    '',
+    keyValues([
+      ['L1', `${l1.anvil ? 'anvil' : 'L1'} at ${l1.rpcUrl} (chain id ${l1.chainId})`],
+      ['Rollup', l1.rollupAddress],
+      ['Registry', l1.registryAddress],
+      ['Inbox', l1.inboxAddress],
+      ['Outbox', l1.outboxAddress],
+      ['FeeJuice portal', l1.feeJuicePortalAddress],
+    ]),
+  ];
+  if (l1.anvil) {
+    lines.push('', "L1 accounts (anvil's test accounts, 10,000 ETH each at genesis; (0) deploys and publishes):");
+    for (const [i, a] of l1.anvil.accounts.entries()) lines.push(`  (${i}) ${a.address}  key ${a.privateKey}`);
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -113,6 +137,18 @@ export function startEnvelope(f: StartBannerFacts): { status: 0; result: Record<
       adminApiKey: f.adminKey.enabled && f.adminKey.newKey ? f.adminKey.newKey : null,
       credentialsFile: f.keySave?.saved ? f.keySave.file : null,
       bot: f.bot ?? null,
+      l1: f.l1
+        ? {
+            rpcUrl: f.l1.rpcUrl,
+            chainId: f.l1.chainId,
+            rollupAddress: f.l1.rollupAddress,
+            registryAddress: f.l1.registryAddress,
+            inboxAddress: f.l1.inboxAddress,
+            outboxAddress: f.l1.outboxAddress,
+            feeJuicePortalAddress: f.l1.feeJuicePortalAddress,
+            accounts: f.l1.anvil?.accounts ?? [],
+          }
+        : null,
     },
     warnings,
   };

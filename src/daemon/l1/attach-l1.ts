@@ -16,6 +16,8 @@ export interface AttachL1Options {
   /** Aborted when the node stops during start-up: a deployment in progress is given up. */
   readonly signal?: AbortSignal;
   readonly deployments: L1DeploymentRepository;
+  /** Makes the L1's state survive a crash (the node's anvil saves it): awaited before a new deployment is stored. */
+  readonly persist?: () => Promise<void>;
   readonly log: Logger;
 }
 
@@ -57,6 +59,8 @@ export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
     ? await addressesFromRegistry(o.client, o.registryAddress)
     : await deployL1Contracts({ ...o.deploy(), rpcUrl: o.rpcUrl, client: o.client, signal: o.signal, log: o.log });
   const deployment = await readL1Deployment(o.client, chainId, addresses, o.registryAddress === undefined);
+  // Saved before it is stored: a node killed right after finds its deployment on the restarted L1.
+  await o.persist?.();
   o.deployments.set(deployment);
   return deployment;
 }

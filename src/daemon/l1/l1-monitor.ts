@@ -113,10 +113,10 @@ export class L1Monitor {
     const { client, log } = this.o;
     const checkedAt = new Date().toISOString();
     try {
-      const [block, balance] = await Promise.all([
-        client.getBlock({ blockTag: 'latest' }),
-        client.getBalance({ address: this.o.publisherAddress }),
-      ]);
+      // The balance at the block read: the two figures of a reading are of one moment (a proposal mined between
+      // two reads at `latest` would make them disagree).
+      const block = await client.getBlock({ blockTag: 'latest' });
+      const balance = await client.getBalance({ address: this.o.publisherAddress, blockNumber: block.number });
       if (!this.reading.reachable) log.info({ rpcUrl: redactRpcUrl(this.o.rpcUrl) }, 'L1 is reachable again');
       this.reading = {
         reachable: true,

@@ -3,7 +3,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { SqliteDatabase } from '../store/node-database.js';
-import { AnvilProcess } from './anvil-process.js';
+import { type AnvilAccount, anvilAccounts } from './anvil-accounts.js';
+import { type AnvilHealth, AnvilProcess } from './anvil-process.js';
 import { attachL1 } from './attach-l1.js';
 import { L1Activity } from './l1-activity.js';
 import { ANVIL_FIRST_ACCOUNT_KEY, l1PublicClient, l1WalletClient } from './l1-client.js';
@@ -32,10 +33,26 @@ export interface L1ServiceOptions {
   readonly prefundedFeeJuice: bigint;
   /** Aborted when the node stops during start-up: a deployment in progress is given up. */
   readonly signal?: AbortSignal;
-  /** Called once the L1 answers (anvil up), before the deployment is found or made: work to overlap with it. */
-  readonly onL1Up?: () => void;
+  /**
+   * CPU-bound start-up work (the KZG context) done while no L1 request is in flight: while anvil boots in its own
+   * process, or before the first request to an L1 of the user's. A request in flight while the event loop is
+   * blocked for seconds (the KZG set-up takes 1.2 s on a quiet machine, over 10 s on a busy one) times out.
+   */
+  readonly prepare?: () => Promise<unknown>;
   readonly log: Logger;
 }
+
+/** What GET /status shows of the L1 (docs/l1.md, Monitoring): the monitor's reading, whether it is up, more addresses, and anvil. */
+export type L1ServiceStatus = L1Status & {
+  /** `down` while the node's anvil is not running or the L1 does not answer. */
+  readonly state: 'up' | 'down';
+  readonly downReason?: string;
+  readonly inboxAddress: string;
+  readonly outboxAddress: string;
+  readonly feeJuicePortalAddress: string;
+  /** With `--l1 anvil`: whether it runs, its restarts, and the accounts it funds. */
+  readonly anvil?: AnvilHealth & { readonly accounts: readonly AnvilAccount[] };
+};
 
 /** Seconds between anvil's blocks once the contracts are deployed: L1 time follows the wall clock. */
 const ANVIL_BLOCK_TIME = 1;
@@ -58,6 +75,9 @@ export class L1Service implements Service {
   private publicClient: PublicClient | undefined;
   private rpcUrls: readonly string[] = [];
   private monitor: L1Monitor | undefined;
+  private accounts: readonly AnvilAccount[] | undefined;
+  /** When start() began (performance.now()): the L1's start-up time is logged. */
+  private startedAt = 0;
 
   constructor(private readonly o: L1ServiceOptions) {
     const { config } = o;
@@ -65,8 +85,14 @@ export class L1Service implements Service {
     this.activity.onRecord(() => this.statusChanged());
     this.anvil =
       config.l1 === 'anvil'
-        ? new AnvilProcess({ dataDirectory: config.dataDirectory, chainId: config.l1ChainId, log: o.log })
+        ? new AnvilProcess({
+            dataDirectory: config.dataDirectory,
+            chainId: config.l1ChainId,
+            port: config.l1Port,
+            log: o.log,
+          })
         : undefined;
+    this.anvil?.onHealth(() => this.statusChanged());
   }
 
   /** The deployment the node settles on (once started). */
@@ -98,9 +124,51 @@ export class L1Service implements Service {
     return l1WalletClient({ rpcUrls: this.rpcUrls, chainId: config.l1ChainId }, this.publisherKey);
   }
 
-  /** What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached. */
-  status(): L1Status | undefined {
-    return this.monitor?.status();
+  /**
+   * What the L1 looks like now (GET /status, `l2node status`, metrics); undefined before the L1 is attached.
+   * `state` is `down` while the node's anvil is not running (with `downReason`), or while the L1 does not answer.
+   */
+  status(): L1ServiceStatus | undefined {
+    const status = this.monitor?.status();
+    if (!status) return undefined;
+    const anvil = this.anvil?.health();
+    const downReason =
+      anvil && !anvil.up
+        ? anvil.reason
+        : !status.reachable
+          ? `L1 unreachable: ${status.lastError ?? 'no answer'}`
+          : undefined;
+    const { addresses } = this.deployment;
+    return {
+      ...status,
+      ...(anvil && !anvil.up ? { reachable: false, lastError: anvil.reason } : {}),
+      state: downReason ? 'down' : 'up',
+      ...(downReason ? { downReason } : {}),
+      inboxAddress: addresses.inboxAddress,
+      outboxAddress: addresses.outboxAddress,
+      feeJuicePortalAddress: addresses.feeJuicePortalAddress,
+      ...(anvil ? { anvil: { ...anvil, accounts: this.fundedAccounts() } } : {}),
+    };
+  }
+
+  /** anvil's funded test accounts (with `--l1 anvil`): shown in the banner and GET /status for developers. */
+  fundedAccounts(): readonly AnvilAccount[] {
+    this.accounts ??= anvilAccounts();
+    return this.accounts;
+  }
+
+  /** Why the L1 cannot take proposals now (the node's anvil is down, the L1 does not answer); undefined when it can. */
+  problem(): string | undefined {
+    return this.status()?.downReason;
+  }
+
+  /**
+   * Makes what the L1 holds now survive a crash of the node: with `--l1 anvil` and a data directory, anvil's
+   * state is saved (atomically); other L1s keep their own state. Called after each proposal and proof lands,
+   * before the node records it.
+   */
+  async persist(): Promise<void> {
+    await this.anvil?.saveState();
   }
 
   /** Tells `listener` whenever `status()` may have changed (a poll, a recorded tx); returns the unsubscribe. */
@@ -114,8 +182,16 @@ export class L1Service implements Service {
   }
 
   async start(): Promise<void> {
-    if (this.anvil) await this.anvil.start();
-    this.o.onL1Up?.();
+    this.startedAt = performance.now();
+    // anvil is spawned first (synchronously), so the preparation overlaps its boot.
+    const anvilUp = this.anvil?.start();
+    const prepared = this.o.prepare?.();
+    try {
+      await Promise.all([anvilUp, prepared]);
+    } catch (err) {
+      await this.anvil?.stop();
+      throw err;
+    }
     try {
       await this.attach();
     } catch (err) {
@@ -138,6 +214,7 @@ export class L1Service implements Service {
       chainId: config.l1ChainId,
       registryAddress: config.registryAddress as `0x${string}` | undefined,
       deployments: new L1DeploymentRepository(this.o.db),
+      persist: () => this.persist(),
       signal: this.o.signal,
       log,
       deploy: () => ({
@@ -169,9 +246,10 @@ export class L1Service implements Service {
       log,
     });
     this.monitor.start();
+    const ms = Math.round(performance.now() - this.startedAt);
     log.info(
-      { rpcUrl: this.url, chainId: d.chainId, rollup: d.addresses.rollupAddress, rollupVersion: d.rollupVersion },
-      `L1 chain ${d.chainId} at ${this.url}: rollup ${d.addresses.rollupAddress} (version ${d.rollupVersion})`,
+      { rpcUrl: this.url, chainId: d.chainId, rollup: d.addresses.rollupAddress, rollupVersion: d.rollupVersion, ms },
+      `L1 chain ${d.chainId} at ${this.url}: rollup ${d.addresses.rollupAddress} (version ${d.rollupVersion}), ready in ${ms} ms`,
     );
   }
 

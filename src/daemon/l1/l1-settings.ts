@@ -1,4 +1,4 @@
-import { parseEnum, parseEthAddress, parseHttpUrl } from '../config/parsers.js';
+import { parseEnum, parseEthAddress, parseHttpUrl, parsePort } from '../config/parsers.js';
 import { SettingParseError, type SettingValues, setting } from '../config/setting.js';
 
 /** `--l1-rpc-urls`: one or more http(s) URLs, comma-separated, tried in order. */
@@ -30,6 +30,18 @@ export const L1_SETTINGS = {
     description:
       "anvil: run anvil 1.7.1 (from npm) as the node's L1, with its state in the data directory, and deploy " +
       "Aztec's L1 contracts on it (docs/l1.md). Unset: no L1, the dev stand-in settles checkpoints instantly.",
+  }),
+  l1Port: setting<number>({
+    key: 'l1Port',
+    flag: 'l1-port',
+    env: 'NODE_L1_PORT',
+    defaultValue: 8545,
+    parse: parsePort,
+    kind: 'string',
+    group: 'L1',
+    description:
+      "--l1 anvil: the port anvil listens on (127.0.0.1), as Aztec's local network; when another process holds " +
+      'it, anvil takes a port the system picks and says so. 0: always one the system picks.',
   }),
   l1RpcUrls: setting<readonly string[] | undefined>({
     key: 'l1RpcUrls',

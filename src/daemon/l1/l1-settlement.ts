@@ -39,6 +39,11 @@ export interface L1SettlementOptions {
   /** The chain's store and database: the Inbox's messages are kept beside the blocks. */
   readonly store: ChainStore;
   readonly db: SqliteDatabase;
+  /**
+   * Makes the L1's current state survive a crash (the node's anvil saves its state): awaited after a proposal or
+   * proof lands and before the node records it, so what the node records is on the L1 it restarts with.
+   */
+  readonly persist: () => Promise<void>;
   readonly log: Logger;
 }
 
@@ -151,6 +156,22 @@ export class L1Settlement implements SettlementLayer, Service {
     );
     this.proposing = true;
     try {
+      const landed = await this.propose(c, blobs, started);
+      // Saved before the sequencer records it: a crash after this point finds it on the restarted L1.
+      await this.o.persist();
+      this.l1Pending = Math.max(this.l1Pending, c.number);
+      this.lastLanded = c.number;
+      return landed;
+    } finally {
+      this.proposing = false;
+      // The next checkpoint's min fee depends on this one: read it now rather than at the next poll.
+      void this.poll();
+    }
+  }
+
+  /** Sends checkpoint `c`'s proposal and waits for it to land; where it landed. */
+  private async propose(c: CheckpointPublication, blobs: CheckpointBlobs, started: number): Promise<L1PublishedData> {
+    try {
       await this.warming;
       const slotEndMs = this.o.slots.slotStartMs(c.header.slotNumber + 1);
       const { receipt, outcome } = await this.sender.send({
@@ -165,23 +186,14 @@ export class L1Settlement implements SettlementLayer, Service {
       if (!proposed) throw new L1TxError('the rollup did not emit CheckpointProposed for it', receipt.transactionHash);
       const block = await this.o.client.getBlock({ blockNumber: receipt.blockNumber });
       this.record('propose', { ...outcome, checkpoint: c.number }, started);
-      this.l1Pending = Math.max(this.l1Pending, c.number);
-      this.lastLanded = c.number;
       return { blockNumber: receipt.blockNumber, timestamp: block.timestamp, blockHash: receipt.blockHash };
     } catch (err) {
       // A proposal can land although its sender saw an error (a receipt that came late, a restart between the
       // proposal and its record): the rollup's event for this very archive settles it.
       const landed = await this.findProposal(c.number, c.archiveRoot).catch(() => undefined);
-      if (landed) {
-        this.lastLanded = c.number;
-        return landed;
-      }
+      if (landed) return landed;
       this.recordFailure('propose', err, started, { checkpoint: c.number });
       throw err;
-    } finally {
-      this.proposing = false;
-      // The next checkpoint's min fee depends on this one: read it now rather than at the next poll.
-      void this.poll();
     }
   }
 
@@ -459,6 +471,8 @@ export class L1Settlement implements SettlementLayer, Service {
         timeoutMs: 60_000,
       });
       this.record('proof', { ...outcome, ...range }, started);
+      // Saved before the node counts it: a crash after this point finds the proof on the restarted L1.
+      await this.o.persist();
       this.landedProof = { toCheckpoint: end, l1Block: receipt.blockNumber };
       this.proven = Math.max(this.proven, end);
       chain.syncSettlement();

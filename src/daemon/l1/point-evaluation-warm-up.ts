@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import type { PublicClient } from 'viem';
 
 /** The EIP-4844 point evaluation precompile. */
-const POINT_EVALUATION = '0x000000000000000000000000000000000000000a';
+export const POINT_EVALUATION = '0x000000000000000000000000000000000000000a';
 
 /**
  * A valid point evaluation input that needs no KZG library to build: the zero polynomial's commitment and
  * proof are both the point at infinity (0xc0 then zeros), and it evaluates to 0 at 0.
  */
-function zeroPolynomialOpening(): `0x${string}` {
+export function zeroPolynomialOpening(): `0x${string}` {
   const infinity = Buffer.concat([Buffer.from([0xc0]), Buffer.alloc(47)]);
   const versionedHash = createHash('sha256').update(infinity).digest();
   versionedHash[0] = 0x01;

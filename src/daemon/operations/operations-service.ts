@@ -54,6 +54,7 @@ export class OperationsService implements Service {
       l1ChainId: o.config.l1ChainId,
       rollupVersion: o.config.rollupVersion,
       dataDirectory: o.config.dataDirectory,
+      uploadRoots: o.config.snapshotUploadRoots,
       objectStores: {
         s3Endpoint: o.config.snapshotS3Endpoint,
         gcsEndpoint: o.config.snapshotGcsEndpoint,

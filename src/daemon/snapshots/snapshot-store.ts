@@ -78,7 +78,8 @@ export function openSnapshotStore(location: string, endpoints: ObjectStoreEndpoi
       writeText: async (name, text) => {
         const path = pathOf(name);
         await prepare(path);
-        await writeFile(`${path}.partial`, text, { flag: 'wx' });
+        // 0600, as the rest of the node's data: a snapshot holds the whole chain state.
+        await writeFile(`${path}.partial`, text, { flag: 'wx', mode: 0o600 });
         await rename(`${path}.partial`, path);
       },
       upload: async (name, localPath, onProgress, signal) => {
@@ -88,7 +89,7 @@ export function openSnapshotStore(location: string, endpoints: ObjectStoreEndpoi
           await pipeline(
             createReadStream(localPath),
             counter(onProgress),
-            createWriteStream(`${path}.partial`, { flags: 'wx' }),
+            createWriteStream(`${path}.partial`, { flags: 'wx', mode: 0o600 }),
             { signal },
           );
           await rename(`${path}.partial`, path);
@@ -121,7 +122,7 @@ export function openSnapshotStore(location: string, endpoints: ObjectStoreEndpoi
 async function realDirectory(path: string): Promise<void> {
   const st = await lstat(path).catch(() => undefined);
   if (st === undefined) {
-    await mkdir(path);
+    await mkdir(path, { mode: 0o700 });
     return;
   }
   if (st.isSymbolicLink()) throw new SnapshotStoreError(`${path} is a symbolic link: refused`);

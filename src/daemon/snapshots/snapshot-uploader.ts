@@ -17,6 +17,7 @@ import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFol
 import type { SnapshotPhase, SnapshotResult, SnapshotStatus } from './snapshot-status.js';
 import { describeFileError, openSnapshotStore, type SnapshotStore } from './snapshot-store.js';
 import { parseSnapshotUrl } from './snapshot-url.js';
+import { checkUploadDestination } from './upload-destination.js';
 
 /** A snapshot the node cannot start now (one already runs, nothing to snapshot). */
 export class SnapshotRefusedError extends Error {
@@ -30,6 +31,8 @@ export interface SnapshotUploaderOptions {
   readonly rollupVersion: number;
   /** Temporary copies go under it (beside the database); without one, under the OS temp directory. */
   readonly dataDirectory: string | undefined;
+  /** --snapshot-upload-roots: the directories file:// uploads may write under (unset: anywhere allowed). */
+  readonly uploadRoots: readonly string[] | undefined;
   /** Where s3:// and gs:// locations are reached. */
   readonly objectStores: ObjectStoreEndpoints;
   /** Runs `copy` with block production paused and no rollback running. */
@@ -81,6 +84,7 @@ export class SnapshotUploader {
    */
   start(location: string): Promise<void> {
     const url = parseSnapshotUrl(location);
+    checkUploadDestination(location, url, { dataDirectory: this.o.dataDirectory, allowedRoots: this.o.uploadRoots });
     if (this.#job) {
       throw new SnapshotRefusedError(
         `Snapshot upload already in progress (to ${this.#status.location}, ${this.#status.phase ?? 'starting'}); ` +

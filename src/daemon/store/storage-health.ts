@@ -10,6 +10,25 @@ export function isStorageError(err: unknown): boolean {
   return typeof code === 'string' && (FULL_CODES.has(code) || code.startsWith('SQLITE_IOERR'));
 }
 
+/** What the node says about a storage failure of code `code` (SQLITE_FULL, ENOSPC, SQLITE_IOERR_...) in `dir`. */
+function storageReason(dir: string, code: string, then: string): string {
+  const why =
+    code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'its disk is full'
+      : 'the disk reports an I/O error';
+  return `the node cannot write to its data directory ${dir}: ${why} (${code}). Free space there; ${then}`;
+}
+
+/**
+ * The message of a start-up that failed on a storage error (a restart while the disk is still full): STORAGE_FULL
+ * and the running node's wording, naming the data directory, instead of the file system's bare error.
+ * Undefined for any other error.
+ */
+export function storageStartFailure(err: unknown, dataDirectory: string | undefined): string | undefined {
+  if (!dataDirectory || !isStorageError(err)) return undefined;
+  return `STORAGE_FULL: ${storageReason(dataDirectory, (err as { code: string }).code, 'then start the node again')}`;
+}
+
 /** Free space the data directory needs before writes are tried again after a full disk. */
 export const RECOVERY_FREE_BYTES = 4 * 1024 * 1024;
 const PROBE_EVERY_MS = 1000;
@@ -48,12 +67,8 @@ export class StorageHealth {
     if (!isStorageError(err)) return false;
     if (this.#problem) return true;
     const code = (err as { code: string }).code;
-    const why =
-      code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT'
-        ? 'its disk is full'
-        : 'the disk reports an I/O error';
     this.#problem = {
-      reason: `the node cannot write to its data directory ${this.o.dataDirectory}: ${why} (${code}). Free space there; the node resumes by itself`,
+      reason: storageReason(this.o.dataDirectory, code, 'the node resumes by itself'),
       since: new Date().toISOString(),
     };
     this.o.log.error({ dataDirectory: this.o.dataDirectory, code, err: (err as Error).message }, this.#problem.reason);

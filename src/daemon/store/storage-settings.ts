@@ -1,5 +1,6 @@
+import { isAbsolute } from 'node:path';
 import { parseBoolean, parseHttpUrl, parseInteger, parseNonEmpty } from '../config/parsers.js';
-import { type SettingValues, setting } from '../config/setting.js';
+import { SettingParseError, type SettingValues, setting } from '../config/setting.js';
 import { parseSnapshotUrl } from '../snapshots/snapshot-url.js';
 
 /** Where the node keeps its one database, how much world state history, and a snapshot to start from. */
@@ -37,6 +38,20 @@ export const STORAGE_SETTINGS = {
       'Bootstrap an empty --data-directory from the newest compatible snapshot of this index (file://, http(s)://, ' +
       's3:// or gs:// URL of an index.json, or the location it was uploaded to), then build or sync the rest ' +
       '(docs/operations.md).',
+  }),
+  snapshotUploadRoots: setting<readonly string[] | undefined>({
+    key: 'snapshotUploadRoots',
+    flag: 'snapshot-upload-roots',
+    env: 'NODE_SNAPSHOT_UPLOAD_ROOTS',
+    defaultValue: undefined,
+    parse: parseAbsolutePaths,
+    format: (v) => (v ? v.join(',') : ''),
+    toJson: (v) => (v ? [...v] : v),
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'Directories (absolute, comma-separated) that file:// snapshot uploads (nodeAdmin_startSnapshotUpload) may ' +
+      "write under. Unset: anywhere but an l2node data directory (the node's own or another's).",
   }),
   // The AWS SDK's own variable for an S3 endpoint, so one setting serves the node and the aws CLI alike.
   snapshotS3Endpoint: setting<string | undefined>({
@@ -78,5 +93,16 @@ export const STORAGE_SETTINGS = {
       'in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (docs/operations.md).',
   }),
 } as const;
+
+/** One or more absolute paths, comma-separated. */
+function parseAbsolutePaths(raw: string): readonly string[] {
+  const paths = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  if (paths.length === 0) throw new SettingParseError('expected one or more absolute paths separated by commas');
+  for (const p of paths) if (!isAbsolute(p)) throw new SettingParseError(`"${p}" is not an absolute path`);
+  return paths;
+}
 
 export type StorageConfig = SettingValues<typeof STORAGE_SETTINGS>;

@@ -14,6 +14,7 @@ import {
   UpstreamRpcError,
   UpstreamUnavailableError,
 } from './upstream.js';
+import { UpstreamLatency, type UpstreamLatencyReading } from './upstream-latency.js';
 
 /** 4.1.2 answers invalid params with -32701 (docs/aztec-facts.md section 1.1); we with -32602. */
 const AZTEC_INVALID_PARAMS = -32701;
@@ -42,14 +43,21 @@ export class RpcUpstream implements Upstream {
   private readonly client: RpcClient;
   private readonly versionHeaders = new Map<string, string>();
   private maxBlocksPerCall = MAX_BLOCKS_PER_CALL;
+  private readonly timing = new UpstreamLatency();
 
   constructor(o: RpcUpstreamOptions) {
     this.url = o.url.replace(/\/+$/, '');
     const inner = o.fetch ?? globalThis.fetch;
     const fetch: typeof globalThis.fetch = async (input, init) => {
-      const res = await inner(input, init);
-      for (const [k, v] of res.headers) if (k.startsWith('x-aztec-')) this.versionHeaders.set(k, v);
-      return res;
+      const started = performance.now();
+      try {
+        const res = await inner(input, init);
+        for (const [k, v] of res.headers) if (k.startsWith('x-aztec-')) this.versionHeaders.set(k, v);
+        return res;
+      } finally {
+        // Until the answer's headers: the time the upstream took, not the time this node took to read it.
+        this.timing.record(performance.now() - started);
+      }
     };
     this.client = new RpcClient({
       url: this.url,
@@ -58,6 +66,10 @@ export class RpcUpstream implements Upstream {
       fetch,
       mapError: upstreamError,
     });
+  }
+
+  latency(): UpstreamLatencyReading | undefined {
+    return this.timing.reading();
   }
 
   async identity(): Promise<UpstreamIdentity> {

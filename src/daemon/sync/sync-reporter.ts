@@ -7,6 +7,7 @@ import { SyncRefusedError } from './sync-refused-error.js';
 import type { SyncStage } from './sync-stage.js';
 import type { SyncProblem, SyncState, SyncStatus } from './sync-status.js';
 import { UpstreamRpcError, UpstreamUnavailableError } from './upstream.js';
+import type { UpstreamLatencyReading } from './upstream-latency.js';
 import { SyncDivergedError } from './upstream-reorg.js';
 
 /**
@@ -24,6 +25,8 @@ export class SyncReporter implements SyncStage {
   private lastEvent: string | undefined;
   /** Behind since the last "caught up" line. */
   private catchingUp = false;
+  /** Whether the upstream was last reported slow. */
+  private slowReported = false;
 
   constructor(
     private readonly o: {
@@ -33,6 +36,8 @@ export class SyncReporter implements SyncStage {
       readonly log: Logger;
       /** How often the status line is printed while behind; default 5 s. */
       readonly progressIntervalMs?: number;
+      /** How long the upstream's calls take lately (RpcUpstream times them). */
+      readonly latency?: () => UpstreamLatencyReading | undefined;
     },
   ) {
     this.progress = new SyncProgress(() => o.clock.now());
@@ -51,10 +56,30 @@ export class SyncReporter implements SyncStage {
   /** The figures of the status line, GET /status and the `sync` event. */
   status(): SyncStatus {
     const s = this.progress.status({ state: this.state, upstream: this.o.upstream, blockNumber: this.chainTip() });
-    const extra: { lastPollAt?: string; problem?: SyncProblem } = {};
+    const extra: { lastPollAt?: string; problem?: SyncProblem; upstreamLatency?: UpstreamLatencyReading } = {};
     if (this.lastPollAt !== undefined) extra.lastPollAt = new Date(this.lastPollAt).toISOString();
     if (this.problem) extra.problem = this.problem;
+    const latency = this.o.latency?.();
+    if (latency) extra.upstreamLatency = latency;
     return { ...s, ...extra };
+  }
+
+  /** A slow upstream is said once when it becomes slow and once when it is fast again, never per call. */
+  private reportLatency(): void {
+    const latency = this.o.latency?.();
+    if (!latency || latency.slow === this.slowReported) return;
+    this.slowReported = latency.slow;
+    const fields = { upstream: this.o.upstream, upstreamLatency: latency };
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    if (latency.slow) {
+      this.o.log.warn(
+        fields,
+        `the upstream ${this.o.upstream} is slow: its answers take ${seconds(latency.averageMs)} on average ` +
+          `(the last one ${seconds(latency.lastMs)}); the follower keeps up only as fast as it answers`,
+      );
+    } else {
+      this.o.log.info(fields, `the upstream ${this.o.upstream} answers in ${seconds(latency.averageMs)} again`);
+    }
   }
 
   /** The upstream answered a poll with its tips. */
@@ -128,6 +153,7 @@ export class SyncReporter implements SyncStage {
 
   /** The status line every progressIntervalMs while behind, one line once caught up, and `sync` events. */
   report(force: boolean): void {
+    this.reportLatency();
     const now = this.o.clock.now();
     const s = this.status();
     const behind = (s.behind ?? 0) > 0;

@@ -78,6 +78,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
       clock: o.clock,
       log: o.log,
       progressIntervalMs: o.progressIntervalMs,
+      latency: () => o.upstream.latency?.(),
     });
     this.plan = new CatchUpPlan(o.upstream);
     this.verifier = new UpstreamBlockVerifier({
@@ -330,7 +331,10 @@ export class UpstreamBlockSource implements Service, BlockProducer {
           break;
         }
       } else {
-        for (const b of batch.items) if (this.active) await this.verifier.applyBlock(b);
+        const tip = tips.proposed;
+        for (const b of batch.items) {
+          if (this.active) await this.verifier.applyBlock(b, b.number === tip.number ? BigInt(tip.hash) : undefined);
+        }
       }
       chain.syncSettlement();
       this.reporter.report(false);

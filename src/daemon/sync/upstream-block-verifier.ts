@@ -1,4 +1,5 @@
 import type { L2Block } from '../../core/block/l2-block.js';
+import { toHex64 } from '../../core/fr.js';
 import type { Chain } from '../chain/chain.js';
 import type { NodeConfig } from '../config/settings.js';
 import type { WorldState } from '../world-state/world-state.js';
@@ -69,17 +70,30 @@ export class UpstreamBlockVerifier implements SyncStage {
     chain.recordCheckpoint(row, c.attestations.length > 0 ? { attestations: c.attestations } : undefined);
   }
 
-  /** Verifies and applies one block that extends the chain; one this node has must be the same block. */
-  async applyBlock(block: L2Block): Promise<void> {
+  /**
+   * Verifies and applies one block that extends the chain; one this node has must be the same block.
+   * `tipHash`: the hash the upstream's tips give this block when it is their proposed tip. Nothing later binds
+   * a tip's header (no next block's last archive, no checkpoint's archive yet), and the parts of a header the
+   * body does not commit to (coinbase, fees) could be changed unseen: its hash must be the one the upstream names.
+   */
+  async applyBlock(block: L2Block, tipHash?: bigint): Promise<void> {
     const chain = this.o.chain();
     const ws = chain.worldState;
     const n = block.number;
     const ours = chain.latestBlockNumber;
     if (n <= ours) {
-      if (chain.store.getBlockHash(n) !== block.hash().value) {
+      const have = chain.store.getBlockHash(n) as bigint;
+      if (have !== block.hash().value) {
+        // The upstream still names this node's block: the block it served is not its own block, not a reorg.
+        if ((await this.o.upstream.blockHash(n)) === have) throw this.notItsBlock(block, have);
         throw new UpstreamReorgedError(`the upstream's block ${n} is ${block.hash()}, not this node's`);
       }
       return;
+    }
+    if (tipHash !== undefined && tipHash !== block.hash().value) {
+      // The tip may have moved since the tips were read: what the upstream names now decides.
+      const named = await this.o.upstream.blockHash(n);
+      if (named !== block.hash().value) throw this.notItsBlock(block, named ?? tipHash);
     }
     const subject = `block ${n}`;
     if (n !== ours + 1) {
@@ -105,6 +119,16 @@ export class UpstreamBlockVerifier implements SyncStage {
     }
     this.checkpointSponge.advance(block, sponge);
     this.o.applied(block, messages.length, Math.round(performance.now() - started));
+  }
+
+  /** The refusal of a served block whose header is not the one the upstream names for its number. */
+  private notItsBlock(block: L2Block, named: bigint): SyncRefusedError {
+    return new SyncRefusedError(
+      `block ${block.number}`,
+      block.number,
+      `its header does not match the block: it hashes to ${block.hash()}, but the upstream names ${toHex64(named)} ` +
+        `as its block ${block.number} (a header field the body does not commit to, such as the coinbase or the fees, was changed)`,
+    );
   }
 
   /** A block whose parent is not this node's tip: the upstream reorged, or the block is wrong. */

@@ -7,6 +7,7 @@ import type { Tx } from '../../core/tx/tx.js';
 import type { L2Tips } from '../chain/l2-tips.js';
 import type { L1ContractAddresses } from '../chain/settlement/settlement-layer.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
+import type { UpstreamLatencyReading } from './upstream-latency.js';
 
 /** A checkpoint the upstream published, with its blocks (4.1.2 PublishedCheckpoint). */
 export interface UpstreamCheckpoint {
@@ -55,6 +56,8 @@ export interface Upstream {
   l1ToL2Messages(checkpoint: number): Promise<readonly bigint[] | undefined>;
   /** node_sendTx; a refusal throws an UpstreamRpcError carrying the upstream's code, message and data. */
   sendTx(tx: Tx): Promise<void>;
+  /** How long its calls take lately; undefined before the first. */
+  latency?(): UpstreamLatencyReading | undefined;
 }
 
 /** The upstream answered a JSON-RPC error: its code, message and data, as it sent them. */

@@ -3,6 +3,7 @@ import { type L1Config, l1SettingsConflict } from '../../../../src/daemon/l1/l1-
 
 const NONE: L1Config & { syncFrom: string | undefined } = {
   l1: undefined,
+  l1Port: 8545,
   l1RpcUrls: undefined,
   registryAddress: undefined,
   l1DeployerPrivateKey: undefined,

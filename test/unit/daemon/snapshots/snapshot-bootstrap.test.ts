@@ -29,6 +29,7 @@ function uploaderFor(dataDirectory: string, now: () => number = () => Date.now()
     l1ChainId: 31337,
     rollupVersion: 1,
     dataDirectory,
+    uploadRoots: undefined,
     objectStores,
     whilePaused: (copy) => copy(),
     now,
@@ -39,7 +40,7 @@ function uploaderFor(dataDirectory: string, now: () => number = () => Date.now()
 
 /** Uploads a snapshot of the dev chain's database and waits for the result. */
 async function snapshot(): Promise<void> {
-  const uploader = uploaderFor(root);
+  const uploader = uploaderFor(join(root, 'source'));
   await uploader.start(location);
   await uploader.idle();
   const last = uploader.status().last;
@@ -172,7 +173,7 @@ describe('SnapshotUploader', () => {
   });
 
   it('refuses a second upload while one runs, and a location it cannot write to', async () => {
-    const uploader = uploaderFor(root);
+    const uploader = uploaderFor(join(root, 'source'));
     uploader.start(pathToFileURL(join(root, 'second')).href);
     expect(() => uploader.start(location)).toThrow(/^Snapshot upload already in progress \(to file:\/\/.*second/);
     await uploader.idle();
@@ -185,7 +186,7 @@ describe('SnapshotUploader', () => {
     delete process.env.AWS_ACCESS_KEY_ID;
     delete process.env.AWS_SECRET_ACCESS_KEY;
     try {
-      const uploader = uploaderFor(root);
+      const uploader = uploaderFor(join(root, 'source'));
       await expect(uploader.start('gs://bucket/snapshots')).rejects.toThrow(
         /^no credentials for gs:\/\/: .*HMAC key: .*gcloud storage hmac create.*AWS_ACCESS_KEY_ID.*AWS_SECRET_ACCESS_KEY/,
       );
@@ -201,7 +202,7 @@ describe('SnapshotUploader', () => {
     const at = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
     const target = pathToFileURL(join(root, 'same-second')).href;
     const upload = async (ms: number) => {
-      const uploader = uploaderFor(root, () => at + ms);
+      const uploader = uploaderFor(join(root, 'source'), () => at + ms);
       await uploader.start(target);
       await uploader.idle();
       expect(uploader.status().last).toMatchObject({ ok: true });
