@@ -319,6 +319,8 @@ export class L2Node {
             db,
             chain: this.chain,
             exclusive: (fn) => this.operations.exclusive(fn),
+            sequencer: this.sequencer,
+            sequencerMode: () => config.sequencerMode,
             log: logger.module('dev'),
           })
         : undefined;

@@ -84,6 +84,7 @@ const BEYOND_SPEC = [
     'getCheckpointedBlocks',
     'getL1ToL2MessageCheckpoint',
     'getL1ToL2Messages',
+    'getStateOverrides',
     'getPrivateLogsByTags',
     'getPublicLogsByTagsFromContract',
     'getTxsByHash',
@@ -95,6 +96,8 @@ const BEYOND_SPEC = [
   'nodeDev_setNextBlockTimestamp',
   'nodeDev_snapshot',
   'nodeDev_revert',
+  'nodeDev_setPublicStorage',
+  'nodeDev_setFeeJuiceBalance',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

@@ -25,7 +25,7 @@ import type { PublishedContracts } from '../public-processor/tx-contract-source.
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
-import type { WorldStateFork } from '../world-state/world-state-fork.js';
+import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
 
 /** What one block may hold. */
 export interface BlockLimits {
@@ -51,6 +51,8 @@ export interface BlockBuildInput {
   readonly allowEmpty: boolean;
   /** The published contracts public calls run (the chain store's, protocol contracts included). */
   readonly contracts: PublishedContracts;
+  /** State cheat codes' public data writes, applied before the txs (docs/cheat-codes.md). */
+  readonly stateOverrides?: readonly PublicDataWrite[];
 }
 
 /** A tx that can never be included (it is dropped from the pool, with the reason). */
@@ -76,7 +78,7 @@ export interface BlockBuildResult {
 
 /**
  * Builds the next block on a fork of the latest world state: the checkpoint's L1-to-L2 messages on its first
- * block, then the candidate txs in priority order while they fit (tx count, mana, the checkpoint's blob
+ * block, the pending state overrides, then the candidate txs in priority order while they fit (tx count, mana, the checkpoint's blob
  * space), each charged its fee from the fee payer's FeeJuice balance, public calls run by the public processor;
  * then the header (global variables, state,
  * sponge blob hash, fees, mana) and the archive after it. Txs that cannot be included in any block are reported
@@ -88,6 +90,8 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
   const fork = worldState.fork();
   try {
     if (first) fork.appendCheckpointMessages(input.l1ToL2Messages);
+    const overrides = input.stateOverrides ?? [];
+    if (overrides.length > 0) fork.writePublicData(overrides);
     const lastArchive = fork.getArchiveSnapshot();
     const blockEndFields = first ? NUM_FIRST_BLOCK_END_BLOB_FIELDS : NUM_BLOCK_END_BLOB_FIELDS;
     let blobBudget =
@@ -132,7 +136,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
       mana += outcome.mana;
       totalFees += effect.transactionFee.value;
     }
-    if (included.length === 0 && !input.allowEmpty) {
+    if (included.length === 0 && !input.allowEmpty && overrides.length === 0) {
       fork.close();
       return { built: undefined, dropped };
     }

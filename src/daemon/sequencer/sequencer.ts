@@ -231,12 +231,14 @@ export class Sequencer implements Service, BlockProducer {
     if (builder && builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) return;
     const pending = this.o.pendingTxs.pendingTxsByPriority()[Symbol.iterator]();
     const head = pending.next();
+    // State cheat codes waiting for a block (docs/cheat-codes.md): they make one as pending txs do.
+    const overrides = chain.store.pendingStateOverrides.next();
     if (!builder) {
       const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
       const messages = chain.settlement.inboxMessages(number);
       const duty = this.consensus?.proposerFor(slot);
       if (this.consensus && !duty) return;
-      if (!mined && head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
+      if (!mined && head.done && messages.length === 0 && overrides.length === 0 && this.o.minTxsPerBlock > 0) return;
       const constants = this.constants(number, slot, duty);
       // A real L1 sets the checkpoint's min fee exactly: until it is read for this slot and parent, wait.
       if (!constants) return;
@@ -249,7 +251,7 @@ export class Sequencer implements Service, BlockProducer {
     // at every poll (with --min-txs-per-block 0 that would run the chain ahead of the clock, a block per poll).
     const emptyByConfig = this.o.mode !== 'instant' && this.o.minTxsPerBlock === 0;
     const emptyAllowed = mined || (first && (messages.length > 0 || emptyByConfig));
-    if (head.done && !emptyAllowed) return;
+    if (head.done && !emptyAllowed && overrides.length === 0) return;
     const blockNumber = chain.latestBlockNumber + 1;
     const buildStarted = performance.now();
     const result = buildBlock({
@@ -263,13 +265,19 @@ export class Sequencer implements Service, BlockProducer {
       txs: head.done ? [] : prepend(head.value, pending),
       allowEmpty: emptyAllowed,
       contracts: this.o.contracts,
+      stateOverrides: overrides,
     });
     for (const d of result.dropped) {
       this.o.log.warn({ txHash: d.tx.txHash.toString(), reason: d.reason }, `dropped tx ${d.tx.txHash}: ${d.reason}`);
       this.o.pendingTxs.dropTx(d.tx.txHash, d.reason);
     }
     const built = result.built;
-    const enough = built && (mined || built.included.length >= this.o.minTxsPerBlock || (first && messages.length > 0));
+    const enough =
+      built &&
+      (mined ||
+        built.included.length >= this.o.minTxsPerBlock ||
+        (first && messages.length > 0) ||
+        overrides.length > 0);
     if (!built || !enough) {
       built?.fork.close();
       // A checkpoint without blocks is not kept: its messages and fees are read again at the next attempt.
@@ -277,7 +285,14 @@ export class Sequencer implements Service, BlockProducer {
       return;
     }
     try {
-      chain.applyBlock({ block: built.block, l1ToL2Messages: messages, fork: built.fork });
+      const through = overrides.at(-1)?.seq;
+      chain.applyBlock({
+        block: built.block,
+        l1ToL2Messages: messages,
+        fork: built.fork,
+        stateOverrides: overrides,
+        ...(through === undefined ? {} : { pendingOverridesThrough: through }),
+      });
     } finally {
       built.fork.close();
     }
