@@ -51,6 +51,8 @@ try {
     db,
     chain: service,
     exclusive: (fn) => fn(),
+    sequencer: service.sequencer,
+    sequencerMode: () => 'instant',
     log: pino({ level: 'silent' }),
   });
   await tools.start();

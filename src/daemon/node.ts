@@ -12,6 +12,8 @@ import { DevTools } from './dev/dev-tools.js';
 import { loadDevState } from './dev/load-state.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
+import { type ForkPlan, planFork } from './fork/fork-plan.js';
+import { ForkReplay } from './fork/fork-replay.js';
 import type { BlobKzg } from './l1/blob-kzg.js';
 import type { L1Service } from './l1/l1-service.js';
 import { hasL1, l1SettingsConflict } from './l1/l1-settings.js';
@@ -100,6 +102,8 @@ export class L2Node {
   readonly sequencer: Sequencer | undefined;
   /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
   readonly devTools: DevTools | undefined;
+  /** A fork (--fork-url): makes blocks 0 to N the upstream's before the sequencer builds on them. */
+  readonly forkReplay: ForkReplay | undefined;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
   readonly sync: UpstreamBlockSource | undefined;
   /** What feeds blocks into the chain: the follower's block source, or the dev sequencer. */
@@ -179,7 +183,15 @@ export class L2Node {
         config.slotDuration = l1.deployment.slotDuration;
         config.epochDuration = l1.deployment.epochDuration;
       }
-      return new L2Node(config, logger, options, runner, database, l1Stack, l1, await kzg);
+      // --fork-url: the upstream's identity and the block to fork, read before the chain opens on them.
+      const fork = config.forkUrl
+        ? await planFork(
+            config,
+            options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
+            logger.module('fork'),
+          )
+        : undefined;
+      return new L2Node(config, logger, options, runner, database, l1Stack, l1, await kzg, fork);
     } catch (err) {
       if (!(err instanceof StartupInterrupted)) {
         log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
@@ -203,6 +215,8 @@ export class L2Node {
     readonly l1: L1Service | undefined,
     /** The KZG context of a sequencer on an L1. */
     kzg?: BlobKzg,
+    /** --fork-url: what the fork starts from. */
+    fork?: ForkPlan,
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
@@ -256,6 +270,7 @@ export class L2Node {
             ))),
       l1Contracts: l1?.deployment.addresses,
       genesisTime: settlesOnL1?.l1.deployment.genesisTime,
+      forkGenesisTime: fork?.genesisTime,
     });
     this.l1Settlement?.attach(this.chain.chain);
     print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc));
@@ -315,6 +330,7 @@ export class L2Node {
       sequencer: !upstream,
       log: logger.module('node'),
     });
+    this.forkReplay = fork && new ForkReplay({ plan: fork, chain, config, log: logger.module('fork') });
     this.sequencer = upstream
       ? undefined
       : configuredSequencer(
@@ -356,6 +372,8 @@ export class L2Node {
             db,
             chain: this.chain,
             exclusive: (fn) => this.operations.exclusive(fn),
+            sequencer: this.sequencer,
+            sequencerMode: () => config.sequencerMode,
             log: logger.module('dev'),
           })
         : undefined;
@@ -450,6 +468,8 @@ export class L2Node {
     await this.runner.start(this.publicExecution);
     // The committee is in place before the sequencer builds its first slot.
     await this.runner.start(this.validators);
+    // A fork's blocks up to N are in place before anything builds on them.
+    if (this.forkReplay) await this.runner.start(this.forkReplay);
     // Started before the producer and so stopped after it: --dump-state is written once no block is built.
     if (this.devTools) await this.runner.start(this.devTools);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.

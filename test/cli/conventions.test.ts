@@ -68,6 +68,8 @@ const ONLINE: Record<string, () => string[]> = {
   'dev:time:set': () => ['dev', 'time', 'set', '1800000000'],
   'dev:snapshot': () => ['dev', 'snapshot'],
   'dev:revert': () => ['dev', 'revert', '1'],
+  'dev:set-storage': () => ['dev', 'set-storage', '0x2a', '1', '42'],
+  'dev:fund': () => ['dev', 'fund', '0x2a', '1000'],
 };
 /** Commands that need no running node. */
 const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup', 'db:rollback'];

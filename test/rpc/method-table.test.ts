@@ -84,6 +84,7 @@ const BEYOND_SPEC = [
     'getCheckpointedBlocks',
     'getL1ToL2MessageCheckpoint',
     'getL1ToL2Messages',
+    'getStateOverrides',
     'getPrivateLogsByTags',
     'getPublicLogsByTagsFromContract',
     'getTxsByHash',
@@ -96,6 +97,8 @@ const BEYOND_SPEC = [
   'nodeDev_snapshot',
   'nodeDev_revert',
   'nodeAdmin_getPeers',
+  'nodeDev_setPublicStorage',
+  'nodeDev_setFeeJuiceBalance',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

@@ -4,7 +4,7 @@ import type { SqliteDatabase } from '../store/node-database.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { BlockToApply, WorldState } from '../world-state/world-state.js';
 import { BlockRejectedError } from '../world-state/world-state-errors.js';
-import type { WorldStateFork } from '../world-state/world-state-fork.js';
+import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
 import type { BlockObserver } from './block-observer.js';
 import type { ChainEvents } from './chain-events.js';
 import type { ChainTips } from './chain-tips.js';
@@ -28,6 +28,13 @@ export interface ApplyBlockInput {
    * is committed instead of applying the effects again. Without it the effects are applied here (sync).
    */
   readonly fork?: WorldStateFork;
+  /**
+   * Public data writes the block applies before its txs (the state cheat codes, docs/cheat-codes.md): in the
+   * fork already when one is given, applied here otherwise; recorded beside the block either way.
+   */
+  readonly stateOverrides?: readonly PublicDataWrite[];
+  /** A locally built block took the pending overrides up to this queue position: they leave the queue with it. */
+  readonly pendingOverridesThrough?: number;
 }
 
 /**
@@ -39,6 +46,7 @@ export interface ApplyBlockInput {
 export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
   const started = performance.now();
   const { block, l1ToL2Messages, fork } = input;
+  const stateOverrides = input.stateOverrides ?? [];
   const { worldState, store } = chain;
   const n = block.number;
   const first = block.indexWithinCheckpoint === 0;
@@ -60,7 +68,7 @@ export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
     if (fork) {
       worldState.commitFork(fork, { blockNumber: n, blockHash, state: block.header.state });
     } else {
-      worldState.applyBlock(worldStateInput(block, l1ToL2Messages));
+      worldState.applyBlock(worldStateInput(block, l1ToL2Messages, stateOverrides));
     }
     const archive = worldState.getArchiveSnapshot();
     if (!archive.equals(block.archive)) {
@@ -68,7 +76,15 @@ export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
         `Block ${n} archive (${block.archive.root}, ${block.archive.nextAvailableLeafIndex}) differs from the archive after applying it (${archive.root}, ${archive.nextAvailableLeafIndex})`,
       );
     }
-    store.writeBlock({ block, l1ToL2Messages, l1ToL2MessageStartIndex: Number(messagesStart) });
+    store.writeBlock({
+      block,
+      l1ToL2Messages,
+      l1ToL2MessageStartIndex: Number(messagesStart),
+      stateOverrides,
+      ...(input.pendingOverridesThrough === undefined
+        ? {}
+        : { pendingOverridesThrough: input.pendingOverridesThrough }),
+    });
     for (const observer of chain.observers) observer.onBlockApplied(block);
   })();
   const durationMs = performance.now() - started;
@@ -79,11 +95,16 @@ export function applyBlock(chain: ChainParts, input: ApplyBlockInput): void {
 
 /**
  * What the world state applies for a block: its effects, its checkpoint's messages when it is the first block,
- * and the header's state and archive to check against. Shared by applyBlock and the re-derivation of the world
+ * its state overrides, and the header's state and archive to check against. Shared by applyBlock and the re-derivation of the world
  * state from stored blocks (a forced rollback), so both apply a block the same way.
  */
-export function worldStateInput(block: L2Block, l1ToL2Messages: readonly bigint[]): BlockToApply {
+export function worldStateInput(
+  block: L2Block,
+  l1ToL2Messages: readonly bigint[],
+  stateOverrides: readonly PublicDataWrite[] = [],
+): BlockToApply {
   return {
+    stateOverrides,
     blockNumber: block.number,
     blockHash: block.hash().value,
     state: block.header.state,

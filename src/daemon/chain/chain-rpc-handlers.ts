@@ -149,6 +149,8 @@ export function chainRpcHandlers(
       ws().getL1ToL2MessageMembershipWitness(stateAt(block), message.value),
     node_getL1ToL2MessageBlock: async (message) => store().l1ToL2Messages.find(message.value)?.blockNumber,
     node_getL1ToL2Messages: async (checkpoint) => store().checkpointL1ToL2Messages(checkpoint),
+    node_getStateOverrides: async (n) =>
+      n <= store().latestBlockNumber() ? store().stateOverrides.ofBlock(n) : undefined,
     node_getL1ToL2MessageCheckpoint: async (message) => chain().settlement.findInboxMessage(message.value)?.checkpoint,
     node_isL1ToL2MessageSynced: async (message) => chain().settlement.findInboxMessage(message.value) !== undefined,
     node_getL2ToL1Messages: async (block) => {

@@ -34,6 +34,11 @@ export interface OpenChainOptions {
    * Without it slot 0 starts one slot before the chain's first start.
    */
   readonly genesisTime?: number;
+  /**
+   * A fork's slot 0 (--fork-url): the upstream's, so the fork's slots and timestamps continue its own. Unlike an
+   * L1's, it only places the slot clock: time warps stay the dev chain's.
+   */
+  readonly forkGenesisTime?: number;
 }
 
 /**
@@ -73,7 +78,7 @@ export class ChainState {
     const slots = new SlotClock(
       o.clock,
       {
-        genesisTime: genesisTime(db, store, o.clock, config.slotDuration, o.genesisTime),
+        genesisTime: genesisTime(db, store, o.clock, config.slotDuration, o.genesisTime, o.forkGenesisTime),
         slotDuration: config.slotDuration,
         blocksPerSlot: config.blocksPerSlot,
         epochDuration: config.epochDuration,
@@ -258,6 +263,7 @@ function genesisTime(
   clock: Clock,
   slotDuration: number,
   fromL1: number | undefined,
+  fromFork?: number,
 ): number {
   const stored = store.meta.get('genesisTime');
   if (stored !== undefined && (fromL1 === undefined || stored === fromL1)) return stored;
@@ -267,7 +273,7 @@ function genesisTime(
         'a chain started on another L1 (or without one) cannot settle on this one; use a new data directory',
     );
   }
-  const time = fromL1 ?? Math.floor(clock.now() / 1000) - slotDuration;
+  const time = fromL1 ?? fromFork ?? Math.floor(clock.now() / 1000) - slotDuration;
   db.transaction(() => store.meta.set('genesisTime', time))();
   return time;
 }

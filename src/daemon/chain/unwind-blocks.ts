@@ -91,6 +91,6 @@ function rederiveWorldState(chain: ChainParts, target: number): void {
       const end = Number(block.header.state.l1ToL2MessageTree.nextAvailableLeafIndex);
       messages = store.l1ToL2Messages.leavesInRange(end - NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP, end);
     }
-    worldState.applyBlock(worldStateInput(block, messages));
+    worldState.applyBlock(worldStateInput(block, messages, store.stateOverrides.ofBlock(n)));
   }
 }

@@ -2,6 +2,7 @@ import { BOT_SETTINGS } from '../../bot/bot-settings.js';
 import { CHAIN_SETTINGS } from '../chain/chain-settings.js';
 import { DEV_SETTINGS } from '../dev/dev-settings.js';
 import { FEE_SETTINGS } from '../fees/fee-settings.js';
+import { FORK_SETTINGS } from '../fork/fork-settings.js';
 import { L1_SETTINGS } from '../l1/l1-settings.js';
 import { LOGGING_SETTINGS } from '../logging/logging-settings.js';
 import { MEMPOOL_SETTINGS } from '../mempool/mempool-settings.js';
@@ -33,6 +34,7 @@ export const SETTINGS = {
   ...SEQUENCER_SETTINGS,
   ...PUBLIC_EXECUTION_SETTINGS,
   ...DEV_SETTINGS,
+  ...FORK_SETTINGS,
   ...FOLLOWER_SETTINGS,
   ...P2P_SETTINGS,
   ...VALIDATOR_SETTINGS,

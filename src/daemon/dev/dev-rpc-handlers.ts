@@ -2,7 +2,7 @@ import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import { TimeWarpRefusedError } from '../chain/chain-state.js';
 import type { NodeConfig } from '../config/settings.js';
-import { DevSnapshotLimitError, type DevTools, UnknownSnapshotError } from './dev-tools.js';
+import { DevSnapshotLimitError, type DevTools, StateOverrideRefusedError, UnknownSnapshotError } from './dev-tools.js';
 
 /**
  * The dev chain's time and snapshot cheat codes (nodeDev_, admin listener), spread into the daemon's handlers.
@@ -13,7 +13,7 @@ export function devRpcHandlers(dev: DevTools | undefined, config: NodeConfig) {
   const tools = (): DevTools => {
     if (!dev && config.syncFrom) {
       throw rpcErrors.unsupported(
-        `This node follows ${config.syncFrom}: time, snapshots and reverts are dev mode only; use them on the node it follows`,
+        `This node follows ${config.syncFrom}: time, state, snapshots and reverts are dev mode only; use them on the node it follows`,
       );
     }
     if (!dev) {
@@ -27,7 +27,11 @@ export function devRpcHandlers(dev: DevTools | undefined, config: NodeConfig) {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof TimeWarpRefusedError || err instanceof UnknownSnapshotError) {
+      if (
+        err instanceof TimeWarpRefusedError ||
+        err instanceof UnknownSnapshotError ||
+        err instanceof StateOverrideRefusedError
+      ) {
         throw rpcErrors.invalidParams(err.message);
       }
       if (err instanceof DevSnapshotLimitError) throw rpcErrors.invalidState(err.message);
@@ -39,5 +43,9 @@ export function devRpcHandlers(dev: DevTools | undefined, config: NodeConfig) {
     nodeDev_setNextBlockTimestamp: async (timestamp) => refusals(() => tools().setNextBlockTimestamp(timestamp)),
     nodeDev_snapshot: async () => refusals(() => tools().snapshot()),
     nodeDev_revert: async (id) => refusals(() => tools().revert(id)),
+    nodeDev_setPublicStorage: async (contract, slot, value) =>
+      refusals(() => tools().setPublicStorage(contract.value, slot.value, value.value)),
+    nodeDev_setFeeJuiceBalance: async (address, amount) =>
+      refusals(() => tools().setFeeJuiceBalance(address.value, amount)),
   } satisfies Partial<RpcHandlers>;
 }

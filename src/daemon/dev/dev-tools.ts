@@ -1,9 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { computeFeePayerBalanceLeafSlot, computePublicDataTreeLeafSlot } from '../../core/hash/siloing.js';
 import type { ChainState } from '../chain/chain-state.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
+import { SequencerBusyError } from '../sequencer/sequencer.js';
+import type { SequencerMode } from '../sequencer/sequencer-settings.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { copyDatabaseTo, restoreDatabaseFrom } from './database-copy.js';
 import type { DevConfig } from './dev-settings.js';
@@ -12,6 +15,17 @@ import type { DevConfig } from './dev-settings.js';
 export class DevSnapshotLimitError extends Error {
   override name = 'DevSnapshotLimitError';
 }
+
+/** A state cheat code with a value the state cannot hold. */
+export class StateOverrideRefusedError extends Error {
+  override name = 'StateOverrideRefusedError';
+}
+
+/** FeeJuice balances are u128 (4.1.2's FeeJuice contract keeps them as U128). */
+const MAX_FEE_JUICE_BALANCE = 2n ** 128n - 1n;
+
+/** Most state overrides waiting at once: the queue lives in the database, so it is bounded. */
+export const MAX_PENDING_STATE_OVERRIDES = 65_536;
 
 /** A revert to an id that is not a live snapshot. */
 export class UnknownSnapshotError extends Error {
@@ -24,6 +38,13 @@ export interface DevToolsOptions {
   readonly chain: ChainState;
   /** Runs `fn` with block production paused and no other admin operation (rollback, snapshot upload) running. */
   readonly exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The dev sequencer: in instant mode a state cheat code is applied in a block built at once. */
+  readonly sequencer: {
+    mineBlocks(count: number): Promise<number[]>;
+    notifyPendingTx(): void;
+  };
+  /** Read live: the sequencer mode can change at runtime. */
+  readonly sequencerMode: () => SequencerMode;
   readonly log: Logger;
 }
 
@@ -84,6 +105,57 @@ export class DevTools implements Service {
   setNextBlockTimestamp(seconds: number): number {
     this.o.chain.setNextBlockTimestamp(seconds);
     return seconds;
+  }
+
+  /**
+   * nodeDev_setPublicStorage: `contract`'s public storage `slot` holds `value` from the next block on, as
+   * anvil_setStorageAt. The write waits in the queue of state overrides and the next block applies it before its
+   * txs (docs/cheat-codes.md); in instant mode that block is built now. Returns the block that applied it, or
+   * undefined while it waits (interval, on-demand and off modes, a paused sequencer).
+   */
+  setPublicStorage(contract: bigint, slot: bigint, value: bigint): Promise<number | undefined> {
+    return this.override(computePublicDataTreeLeafSlot(contract, slot), value);
+  }
+
+  /**
+   * nodeDev_setFeeJuiceBalance: `address` holds `amount` FeeJuice from the next block on (its balance leaf of
+   * the FeeJuice contract, as genesis prefunding writes it), as anvil_setBalance.
+   */
+  async setFeeJuiceBalance(address: bigint, amount: bigint): Promise<number | undefined> {
+    if (amount > MAX_FEE_JUICE_BALANCE) {
+      throw new StateOverrideRefusedError(
+        `amount ${amount} does not fit a FeeJuice balance (a u128: at most 2^128 - 1)`,
+      );
+    }
+    return this.override(computeFeePayerBalanceLeafSlot(address), amount);
+  }
+
+  private async override(leafSlot: bigint, value: bigint): Promise<number | undefined> {
+    const { store } = this.o.chain.chain;
+    const waiting = store.pendingStateOverrides.count();
+    if (waiting >= MAX_PENDING_STATE_OVERRIDES) {
+      throw new StateOverrideRefusedError(
+        `${waiting} state overrides already wait for a block (the most the queue holds); mine a block (nodeDev_mineBlocks) first`,
+      );
+    }
+    store.pendingStateOverrides.add({ leafSlot, value });
+    this.o.log.info(
+      { leafSlot: leafSlot.toString(16), value: value.toString() },
+      'state override queued for the next block',
+    );
+    if (this.o.sequencerMode() !== 'instant') {
+      this.o.sequencer.notifyPendingTx();
+      return undefined;
+    }
+    try {
+      const built = await this.o.sequencer.mineBlocks(1);
+      // Built, and the queue empty: this override was in it (it was queued before the build started).
+      return built.length > 0 && store.pendingStateOverrides.count() === 0 ? built[0] : undefined;
+    } catch (err) {
+      // Paused or busy: it stays queued and the next block takes it.
+      if (err instanceof SequencerBusyError) return undefined;
+      throw err;
+    }
   }
 
   /** nodeDev_snapshot: the id of a copy of the whole node as it is now (chain, world state, pool, L2 time). */

@@ -12,7 +12,7 @@ import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-erro
 import { processPublicTx } from '../public-processor/public-tx-processor.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { WorldState } from '../world-state/world-state.js';
-import type { WorldStateFork } from '../world-state/world-state-fork.js';
+import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
 
 /**
  * The jobs of the public execution pool (docs/architecture.md section 4.11). Each names the committed block it
@@ -44,6 +44,8 @@ export interface BlockTxJob {
   readonly parentBlock: number;
   /** The checkpoint's messages when the block is its first (appended before any tx), else undefined. */
   readonly l1ToL2Messages: readonly bigint[] | undefined;
+  /** The state cheat codes' public data writes the block applies before its txs (docs/cheat-codes.md). */
+  readonly stateOverrides?: readonly PublicDataWrite[];
   /** The effects of the block's txs so far, in order. */
   readonly earlier: readonly Uint8Array[];
   readonly tx: Uint8Array;
@@ -132,6 +134,7 @@ function blockInProgress(state: WorkerState, job: BlockTxJob): BlockInProgress {
     current?.fork.close();
     const fork = state.worldState.fork(job.parentBlock);
     if (job.l1ToL2Messages) fork.appendCheckpointMessages(job.l1ToL2Messages);
+    if (job.stateOverrides?.length) fork.writePublicData(job.stateOverrides);
     current = { key: job.blockKey, fork, contracts: new BlockContracts(chainStoreContracts(state.store)), applied: 0 };
   }
   for (; current.applied < job.earlier.length; current.applied++) {

@@ -23,7 +23,7 @@ import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-erro
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
-import type { WorldStateFork } from '../world-state/world-state-fork.js';
+import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
 
 /** What one block may hold. */
 export interface BlockLimits {
@@ -49,6 +49,8 @@ export interface BlockBuildInput {
   readonly allowEmpty: boolean;
   /** Milliseconds the block's txs may take to process (performance.now() clock); unset: no deadline. */
   readonly buildTimeMs?: number;
+  /** State cheat codes' public data writes, applied before the txs (docs/cheat-codes.md). */
+  readonly stateOverrides?: readonly PublicDataWrite[];
 }
 
 /**
@@ -91,7 +93,7 @@ export interface BlockBuildResult {
 
 /**
  * Builds the next block on a fork of the latest world state: the checkpoint's L1-to-L2 messages on its first
- * block, then the candidate txs in priority order while they fit (tx count, mana, the checkpoint's blob
+ * block, the pending state overrides, then the candidate txs in priority order while they fit (tx count, mana, the checkpoint's blob
  * space), each charged its fee from the fee payer's FeeJuice balance, public calls run by the public processor;
  * then the header (global variables, state,
  * sponge blob hash, fees, mana) and the archive after it. Txs that cannot be included in any block are reported
@@ -154,6 +156,8 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
   const fork = worldState.fork();
   try {
     if (first) fork.appendCheckpointMessages(input.l1ToL2Messages);
+    const overrides = input.stateOverrides ?? [];
+    if (overrides.length > 0) fork.writePublicData(overrides);
     const lastArchive = fork.getArchiveSnapshot();
     const blockEndFields = first ? NUM_FIRST_BLOCK_END_BLOB_FIELDS : NUM_BLOCK_END_BLOB_FIELDS;
     let blobBudget =
@@ -188,6 +192,7 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
             blockKey,
             parentBlock: fork.blockNumber,
             l1ToL2Messages: first ? input.l1ToL2Messages : undefined,
+            ...(overrides.length > 0 ? { stateOverrides: overrides.map(({ leafSlot, value }) => ({ leafSlot, value })) } : {}),
             earlier: effectBytes,
             tx: tx.toBuffer(),
             globals: globals.toJSON(),
@@ -229,7 +234,7 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
       mana += outcome.mana;
       totalFees += effect.transactionFee.value;
     }
-    if (included.length === 0 && !input.allowEmpty) {
+    if (included.length === 0 && !input.allowEmpty && overrides.length === 0) {
       fork.close();
       return { built: undefined, dropped };
     }

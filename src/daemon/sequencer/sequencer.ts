@@ -10,6 +10,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import { txList } from '../logging/tx-list.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
+import type { PendingStateOverride } from '../store/pending-state-override-repository.js';
 import { type BlockBuildResult, type BlockLimits, type BlockTxRunner, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
@@ -258,12 +259,14 @@ export class Sequencer implements Service, BlockProducer {
     if (builder && builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) return;
     const pending = this.o.pendingTxs.pendingTxsByPriority()[Symbol.iterator]();
     const head = pending.next();
+    // State cheat codes waiting for a block (docs/cheat-codes.md): they make one as pending txs do.
+    const overrides = chain.store.pendingStateOverrides.next();
     if (!builder) {
       const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
       const messages = chain.settlement.inboxMessages(number);
       const duty = this.consensus?.proposerFor(slot);
       if (this.consensus && !duty) return;
-      if (!mined && head.done && messages.length === 0 && this.o.minTxsPerBlock > 0) return;
+      if (!mined && head.done && messages.length === 0 && overrides.length === 0 && this.o.minTxsPerBlock > 0) return;
       const constants = this.constants(number, slot, duty);
       // A real L1 sets the checkpoint's min fee exactly: until it is read for this slot and parent, wait.
       if (!constants) return;
@@ -276,7 +279,7 @@ export class Sequencer implements Service, BlockProducer {
     // at every poll (with --min-txs-per-block 0 that would run the chain ahead of the clock, a block per poll).
     const emptyByConfig = this.o.mode !== 'instant' && this.o.minTxsPerBlock === 0;
     const emptyAllowed = mined || (first && (messages.length > 0 || emptyByConfig));
-    if (head.done && !emptyAllowed) return;
+    if (head.done && !emptyAllowed && overrides.length === 0) return;
     const blockNumber = chain.latestBlockNumber + 1;
     const buildStarted = performance.now();
     const buildTimeMs = this.o.blockBuildTimeMs();
@@ -291,11 +294,12 @@ export class Sequencer implements Service, BlockProducer {
         limits: this.o.limits,
         txs: head.done ? [] : prepend(head.value, pending),
         allowEmpty: emptyAllowed,
+        stateOverrides: overrides,
         ...(buildTimeMs === undefined ? {} : { buildTimeMs }),
       },
       this.o.blockTxs,
     );
-    const done = { builder, first, messages, mined, buildStarted };
+    const done = { builder, first, messages, mined, buildStarted, overrides };
     if (result instanceof Promise) return result.then((r) => this.commitBuilt(r, done));
     this.commitBuilt(result, done);
     return undefined;
@@ -310,10 +314,12 @@ export class Sequencer implements Service, BlockProducer {
       messages: readonly bigint[];
       mined: boolean;
       buildStarted: number;
+      /** The state cheat codes' writes this block applies before its txs. */
+      overrides: readonly PendingStateOverride[];
     },
   ): void {
     const { chain, slots } = this.o;
-    const { builder, first, messages, mined, buildStarted } = o;
+    const { builder, first, messages, mined, buildStarted, overrides } = o;
     // An unwind while the txs ran in a worker dropped the checkpoint this block was for: it is not committed.
     if (this.current !== builder) {
       result.built?.fork.close();
@@ -324,7 +330,12 @@ export class Sequencer implements Service, BlockProducer {
       this.o.pendingTxs.dropTx(d.tx.txHash, d.reason);
     }
     const built = result.built;
-    const enough = built && (mined || built.included.length >= this.o.minTxsPerBlock || (first && messages.length > 0));
+    const enough =
+      built &&
+      (mined ||
+        built.included.length >= this.o.minTxsPerBlock ||
+        (first && messages.length > 0) ||
+        overrides.length > 0);
     if (!built || !enough) {
       built?.fork.close();
       // A checkpoint without blocks is not kept: its messages and fees are read again at the next attempt.
@@ -332,7 +343,14 @@ export class Sequencer implements Service, BlockProducer {
       return;
     }
     try {
-      chain.applyBlock({ block: built.block, l1ToL2Messages: messages, fork: built.fork });
+      const through = overrides.at(-1)?.seq;
+      chain.applyBlock({
+        block: built.block,
+        l1ToL2Messages: messages,
+        fork: built.fork,
+        stateOverrides: overrides,
+        ...(through === undefined ? {} : { pendingOverridesThrough: through }),
+      });
     } finally {
       built.fork.close();
     }

@@ -17,7 +17,9 @@ export type ChainMetaKey =
   | 'slotEraSlotDuration'
   | 'slotEraBlocksPerSlot'
   /** Dev chain: how far L2 time is ahead of the wall clock (ms), moved by nodeDev_increaseTime and kin. */
-  | 'timeWarpMs';
+  | 'timeWarpMs'
+  /** Dev chain forked from an upstream (--fork-url): the upstream's block it continues from. */
+  | 'forkBlock';
 
 /** chain_meta: a few named integers (tips that are not a max of another table, the slot clock's origin). */
 export class ChainMetaRepository {

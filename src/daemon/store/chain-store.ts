@@ -14,6 +14,7 @@ import { Fr } from '../../core/fr.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
+import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 import { BlockRepository, type BlockRow } from './block-repository.js';
 import { ChainMetaRepository } from './chain-meta-repository.js';
 import { CheckpointAttestationRepository } from './checkpoint-attestation-repository.js';
@@ -26,6 +27,8 @@ import { InboxMessageRepository } from './inbox-message-repository.js';
 import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
 import { LogTagRepository } from './log-tag-repository.js';
 import type { SqliteDatabase } from './node-database.js';
+import { PendingStateOverrideRepository } from './pending-state-override-repository.js';
+import { StateOverrideRepository } from './state-override-repository.js';
 import { StoredTxEffect } from './stored-tx-effect.js';
 import { TxEffectRepository, type TxLocation } from './tx-effect-repository.js';
 
@@ -36,6 +39,10 @@ export interface BlockWrite {
   readonly l1ToL2Messages: readonly bigint[];
   /** Leaf index of the first of those messages in the message tree. */
   readonly l1ToL2MessageStartIndex: number;
+  /** The state overrides the block applied before its txs (docs/cheat-codes.md); none for most blocks. */
+  readonly stateOverrides?: readonly PublicDataWrite[];
+  /** The block took the pending overrides up to this queue position: they leave the queue with it. */
+  readonly pendingOverridesThrough?: number;
 }
 
 /** Something in a block the store could not index (a malformed publication event); the block is kept. */
@@ -61,6 +68,10 @@ export class ChainStore {
   readonly meta: ChainMetaRepository;
   readonly functionSignatures: FunctionSignatureRepository;
   readonly inboxMessages: InboxMessageRepository;
+  /** State overrides each block applied (the state cheat codes). */
+  readonly stateOverrides: StateOverrideRepository;
+  /** State overrides waiting for the next block. */
+  readonly pendingStateOverrides: PendingStateOverrideRepository;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -78,6 +89,8 @@ export class ChainStore {
     this.meta = new ChainMetaRepository(db);
     this.functionSignatures = new FunctionSignatureRepository(db);
     this.inboxMessages = new InboxMessageRepository(db);
+    this.stateOverrides = new StateOverrideRepository(db);
+    this.pendingStateOverrides = new PendingStateOverrideRepository(db);
   }
 
   // ---- writes (inside the caller's transaction) ----
@@ -114,6 +127,8 @@ export class ChainStore {
       const leaf = w.l1ToL2Messages[k] as bigint;
       if (leaf !== 0n) this.l1ToL2Messages.insert(w.l1ToL2MessageStartIndex + k, leaf, block.checkpointNumber, n);
     }
+    if (w.stateOverrides && w.stateOverrides.length > 0) this.stateOverrides.insert(n, w.stateOverrides);
+    if (w.pendingOverridesThrough !== undefined) this.pendingStateOverrides.deleteThrough(w.pendingOverridesThrough);
   }
 
   /**
@@ -138,6 +153,7 @@ export class ChainStore {
     this.contractInstances.deleteAbove(blockNumber);
     this.contractInstanceUpdates.deleteAbove(blockNumber);
     this.l1ToL2Messages.deleteAbove(blockNumber);
+    this.stateOverrides.deleteAbove(blockNumber);
     this.checkpoints.deleteEndingAbove(blockNumber);
     return removed;
   }

@@ -7,6 +7,7 @@ import type { RpcClientError } from '../../rpc/client/rpc-client-error.js';
 import { APPLICATION_ERRORS, INVALID_PARAMS } from '../../rpc/errors.js';
 import type { PublishedCheckpoint } from '../../rpc/methods/blocks.js';
 import type { L2Tips } from '../chain/l2-tips.js';
+import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 import {
   type Upstream,
   type UpstreamCheckpoint,
@@ -139,6 +140,15 @@ export class RpcUpstream implements Upstream {
   async l1ToL2Messages(checkpoint: number): Promise<readonly bigint[] | undefined> {
     try {
       return await this.client.call('node_getL1ToL2Messages', checkpoint);
+    } catch (err) {
+      if (err instanceof UpstreamRpcError && err.code === METHOD_NOT_FOUND) return undefined;
+      throw err;
+    }
+  }
+
+  async stateOverrides(blockNumber: number): Promise<readonly PublicDataWrite[] | undefined> {
+    try {
+      return await this.client.call('node_getStateOverrides', blockNumber);
     } catch (err) {
       if (err instanceof UpstreamRpcError && err.code === METHOD_NOT_FOUND) return undefined;
       throw err;

@@ -3,6 +3,7 @@ import { toHex64 } from '../../core/fr.js';
 import type { Chain } from '../chain/chain.js';
 import type { NodeConfig } from '../config/settings.js';
 import type { WorldState } from '../world-state/world-state.js';
+import { BlockRejectedError } from '../world-state/world-state-errors.js';
 import { CheckpointSponge } from './checkpoint-sponge.js';
 import { verifyUpstreamCheckpoint } from './checkpoint-verification.js';
 import type { L1CheckpointCheck } from './l1-checkpoint-check.js';
@@ -115,7 +116,8 @@ export class UpstreamBlockVerifier implements SyncStage {
     try {
       chain.applyBlock({ block, l1ToL2Messages: messages });
     } catch (err) {
-      throw new SyncRefusedError(subject, n, (err as Error).message);
+      if (!(err instanceof BlockRejectedError)) throw new SyncRefusedError(subject, n, (err as Error).message);
+      await this.applyWithStateOverrides(block, messages, err);
     }
     this.checkpointSponge.advance(block, sponge);
     this.o.applied(block, messages.length, Math.round(performance.now() - started));
@@ -129,6 +131,35 @@ export class UpstreamBlockVerifier implements SyncStage {
       `its header does not match the block: it hashes to ${block.hash()}, but the upstream names ${toHex64(named)} ` +
         `as its block ${block.number} (a header field the body does not commit to, such as the coinbase or the fees, was changed)`,
     );
+  }
+
+  /**
+   * A block whose roots its effects do not give: on a dev chain, a state cheat code may have written public data
+   * before its txs (docs/cheat-codes.md). The upstream records those writes (node_getStateOverrides); applied
+   * first, the roots are checked again as for any block. Without any, the block is refused saying why.
+   */
+  private async applyWithStateOverrides(
+    block: L2Block,
+    messages: readonly bigint[],
+    rejected: BlockRejectedError,
+  ): Promise<void> {
+    const n = block.number;
+    const overrides = await this.o.upstream.stateOverrides(n);
+    if (!overrides || overrides.length === 0) {
+      const why = overrides
+        ? 'and the upstream recorded no state overrides for it'
+        : 'and the upstream does not serve state overrides (node_getStateOverrides is an l2node extension)';
+      throw new SyncRefusedError(`block ${n}`, n, `${rejected.message} (${why})`);
+    }
+    try {
+      this.o.chain().applyBlock({ block, l1ToL2Messages: messages, stateOverrides: overrides });
+    } catch (err) {
+      throw new SyncRefusedError(
+        `block ${n}`,
+        n,
+        `${(err as Error).message} (with the ${overrides.length} state overrides the upstream recorded for it applied first)`,
+      );
+    }
   }
 
   /** A block whose parent is not this node's tip: the upstream reorged, or the block is wrong. */

@@ -8,6 +8,7 @@ import type { L2Tips } from '../chain/l2-tips.js';
 import type { L1ContractAddresses } from '../chain/settlement/settlement-layer.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import type { UpstreamLatencyReading } from './upstream-latency.js';
+import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 
 /** A checkpoint the upstream published, with its blocks (4.1.2 PublishedCheckpoint). */
 export interface UpstreamCheckpoint {
@@ -54,6 +55,11 @@ export interface Upstream {
   blockHash(n: number): Promise<bigint | undefined>;
   /** The L1-to-L2 messages of a checkpoint; undefined when it cannot say (a 4.1.2 node, an unknown checkpoint). */
   l1ToL2Messages(checkpoint: number): Promise<readonly bigint[] | undefined>;
+  /**
+   * The state overrides a dev chain's block applied before its txs (node_getStateOverrides, an l2node extension);
+   * undefined when it cannot say (a 4.1.2 node, an unknown block).
+   */
+  stateOverrides(blockNumber: number): Promise<readonly PublicDataWrite[] | undefined>;
   /** node_sendTx; a refusal throws an UpstreamRpcError carrying the upstream's code, message and data. */
   sendTx(tx: Tx): Promise<void>;
   /** How long its calls take lately; undefined before the first. */

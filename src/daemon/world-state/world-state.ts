@@ -29,7 +29,7 @@ import {
   WorldStateError,
   WorldStateStateError,
 } from './world-state-errors.js';
-import { type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
+import { type PublicDataWrite, type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
 import { storeKey, TREE_SPAN, WorldStateRepository } from './world-state-repository.js';
 import { type LowLeafResult, type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
 
@@ -58,6 +58,11 @@ export interface BlockToApply {
   /** The header's lastArchive; when given, it must equal the archive before this block. */
   readonly lastArchive?: AppendOnlyTreeSnapshot;
   readonly txs: readonly TxTreeEffects[];
+  /**
+   * Public data writes applied before the txs: the state cheat codes' overrides (docs/cheat-codes.md), which the
+   * header's roots include and the body does not carry.
+   */
+  readonly stateOverrides?: readonly PublicDataWrite[];
   /** True for the first block of a checkpoint (indexWithinCheckpoint 0): it appends the checkpoint's messages. */
   readonly firstInCheckpoint: boolean;
   /** The checkpoint's L1-to-L2 messages (at most 1024, padded with zeros); must be empty otherwise. */
@@ -332,6 +337,14 @@ export class WorldState {
           `Block ${n} lastArchive (${block.lastArchive.root.toString()}, ${block.lastArchive.nextAvailableLeafIndex}) ` +
             `is not the archive after block ${this.latest} (${have.root.toString()}, ${have.nextAvailableLeafIndex})`,
         );
+      }
+      if (block.stateOverrides && block.stateOverrides.length > 0) {
+        try {
+          fork.writePublicData(block.stateOverrides);
+        } catch (e) {
+          if (e instanceof WorldStateError) throw new BlockRejectedError(`Block ${n}, state overrides: ${e.message}`);
+          throw e;
+        }
       }
       for (let i = 0; i < block.txs.length; i++) {
         try {

@@ -1,6 +1,6 @@
-import { arrayResult, decimalResult, integerResult, objectResult } from '../result-codecs.js';
+import { arrayResult, decimalResult, integerResult, nullable, objectResult } from '../result-codecs.js';
 import { defineMethod, optional, required } from '../rpc-method.js';
-import { field, integer } from '../wire-types.js';
+import { aztecAddress, field, integer, unsignedBigInt } from '../wire-types.js';
 
 /** Dev mode (admin listener, nodeDev_ namespace): controls that stand in for L1 on a dev chain. */
 
@@ -57,5 +57,32 @@ export const DEV_METHODS = {
     params: [required('id', integer(1, 2 ** 31 - 1), 'A live snapshot id (nodeDev_snapshot).')],
     result: integerResult,
     compat: { aztec: 'absent', note: "dev mode only: anvil's evm_revert" },
+  }),
+  nodeDev_setPublicStorage: defineMethod({
+    summary:
+      "Dev mode: a contract's public storage slot holds the value from the next block on (applied before its txs; " +
+      'in instant mode that block is built now). Returns the block that applied it, or null while it waits.',
+    params: [
+      required('contract', aztecAddress, 'The contract address.'),
+      required('slot', field, 'The storage slot (as the contract declares it, not siloed).'),
+      required('value', field, 'The new value.'),
+    ],
+    result: nullable(integerResult),
+    compat: { aztec: 'absent', note: "dev mode only: anvil's anvil_setStorageAt" },
+  }),
+  nodeDev_setFeeJuiceBalance: defineMethod({
+    summary:
+      'Dev mode: an address holds that FeeJuice from the next block on (its FeeJuice balance slot; in instant mode ' +
+      'that block is built now). Returns the block that applied it, or null while it waits.',
+    params: [
+      required('address', aztecAddress, 'The account or contract (an FPC, say) to fund.'),
+      required(
+        'amount',
+        unsignedBigInt,
+        'The new balance in FeeJuice base units (a decimal string; at most 2^128 - 1).',
+      ),
+    ],
+    result: nullable(integerResult),
+    compat: { aztec: 'absent', note: "dev mode only: anvil's anvil_setBalance" },
   }),
 };

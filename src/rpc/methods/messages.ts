@@ -3,10 +3,12 @@ import {
   booleanResult,
   convertedResult,
   decimalResult,
+  fieldValueResult,
   fieldValuesResult,
   type IndexWithPath,
   integerResult,
   nullable,
+  objectResult,
   siblingPathResult,
   tupleResult,
 } from '../result-codecs.js';
@@ -22,6 +24,12 @@ export const l1ToL2MessageWitnessResult: ResultCodec<IndexWithPath> = convertedR
   (w: IndexWithPath) => [w.index, w.siblingPath] as const,
   ([index, siblingPath]) => ({ index, siblingPath }),
 );
+
+/** A public data write: its leaf slot in the public data tree (siloed) and the value. */
+const publicDataWriteResult = objectResult('{ leafSlot: hex32, value: hex32 }', {
+  leafSlot: fieldValueResult,
+  value: fieldValueResult,
+});
 
 const message = required('l1ToL2Message', field, 'The message leaf.');
 
@@ -52,6 +60,17 @@ export const MESSAGE_METHODS = {
     compat: {
       aztec: 'absent',
       note: 'l2node extension for followers (docs/follower.md): a 4.1.2 node reads these from the L1 Inbox',
+    },
+  }),
+  node_getStateOverrides: defineMethod({
+    summary:
+      'The public data writes a dev chain applied in a block before its txs (nodeDev_setPublicStorage, ' +
+      'nodeDev_setFeeJuiceBalance), in order: [] for a block without any, null for a block this node does not have.',
+    params: [required('blockNumber', integer(1, MAX_BLOCK), 'The block number (>= 1).')],
+    result: nullable(arrayResult(publicDataWriteResult)),
+    compat: {
+      aztec: 'absent',
+      note: "l2node extension for followers (docs/follower.md): the header's roots include these writes, its body does not",
     },
   }),
   node_isL1ToL2MessageSynced: defineMethod({

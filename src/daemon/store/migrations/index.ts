@@ -2,6 +2,7 @@ import { worldStateMigration } from './100-world-state.js';
 import { chainMigration } from './200-chain.js';
 import { functionSignatureOrderMigration } from './201-function-signature-order.js';
 import { contractInstanceUpdatesMigration } from './210-contract-instance-updates.js';
+import { stateOverridesMigration } from './230-state-overrides.js';
 import { mempoolMigration } from './300-mempool.js';
 import { feeHeadersMigration } from './301-fee-headers.js';
 import { validatorsMigration } from './400-validators.js';
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   chainMigration,
   functionSignatureOrderMigration,
   contractInstanceUpdatesMigration,
+  stateOverridesMigration,
   mempoolMigration,
   feeHeadersMigration,
   validatorsMigration,

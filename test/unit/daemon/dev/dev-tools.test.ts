@@ -1,13 +1,23 @@
-/** DevTools: the snapshot limit, reverts that consume later snapshots, state files that are refused. */
+/**
+ * DevTools: the snapshot limit, reverts that consume later snapshots, state files that are refused; the state
+ * cheat codes' queue, the block that applies it, its record beside the block and its unwind.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { computeFeePayerBalanceLeafSlot, computePublicDataTreeLeafSlot } from '../../../../src/core/hash/siloing.js';
 import { copyDatabaseTo, StateFileError } from '../../../../src/daemon/dev/database-copy.js';
-import { DevSnapshotLimitError, DevTools, UnknownSnapshotError } from '../../../../src/daemon/dev/dev-tools.js';
+import {
+  DevSnapshotLimitError,
+  DevTools,
+  StateOverrideRefusedError,
+  UnknownSnapshotError,
+} from '../../../../src/daemon/dev/dev-tools.js';
 import { loadDevState } from '../../../../src/daemon/dev/load-state.js';
+import type { SequencerMode } from '../../../../src/daemon/sequencer/sequencer-settings.js';
 import { openNodeDatabase } from '../../../../src/daemon/store/node-database.js';
 import { type DevChain, startDevChain } from '../chain/dev-chain-fixture.js';
 
@@ -24,8 +34,12 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function open(limit = 16, dumpState?: string): Promise<{ dev: DevChain; tools: DevTools }> {
-  dev = await startDevChain({ 'sequencer-mode': 'instant' });
+async function open(
+  limit = 16,
+  dumpState?: string,
+  mode: SequencerMode = 'instant',
+): Promise<{ dev: DevChain; tools: DevTools }> {
+  dev = await startDevChain({ 'sequencer-mode': mode });
   const d = dev;
   tools = new DevTools({
     config: { dataDirectory: undefined, devSnapshotLimit: limit, dumpState, loadState: undefined },
@@ -39,6 +53,8 @@ async function open(limit = 16, dumpState?: string): Promise<{ dev: DevChain; to
         d.service.sequencer.resume();
       }
     },
+    sequencer: d.service.sequencer,
+    sequencerMode: () => mode,
     log,
   });
   await tools.start();
@@ -110,5 +126,37 @@ describe('DevTools', () => {
     other.close();
     expect(() => loadDevState(fresh, join(tmp, 'other.sqlite'), log)).toThrow(/not a database of this l2node's schema/);
     fresh.close();
+  });
+
+  it('a state override is applied by a block built at once in instant mode, and recorded beside it', async () => {
+    const { dev, tools } = await open();
+    const ws = dev.service.worldState;
+    const slot = computePublicDataTreeLeafSlot(0x1234n, 7n);
+    expect(await tools.setPublicStorage(0x1234n, 7n, 42n)).toBe(1);
+    expect(ws.getPublicStorageAt('latest', slot)).toBe(42n);
+    expect(ws.getPublicStorageAt(0, slot)).toBe(0n);
+    expect(dev.service.chain.store.stateOverrides.ofBlock(1)).toEqual([{ leafSlot: slot, value: 42n }]);
+    expect(dev.service.chain.store.pendingStateOverrides.count()).toBe(0);
+    expect(await tools.setFeeJuiceBalance(0x99n, 1000n)).toBe(2);
+    expect(ws.getPublicStorageAt('latest', computeFeePayerBalanceLeafSlot(0x99n))).toBe(1000n);
+    await expect(tools.setFeeJuiceBalance(0x99n, 2n ** 128n)).rejects.toThrow(StateOverrideRefusedError);
+    // An unwind drops the block and its record; re-deriving the world state from the stored blocks replays them.
+    dev.service.chain.unwindTo(1, { force: true, rederive: true });
+    expect(dev.service.chain.store.stateOverrides.ofBlock(2)).toEqual([]);
+    expect(ws.getPublicStorageAt('latest', slot)).toBe(42n);
+    expect(ws.getPublicStorageAt('latest', computeFeePayerBalanceLeafSlot(0x99n))).toBe(0n);
+  });
+
+  it('in interval mode an override waits for the next block; a revert puts the queue back too', async () => {
+    const { dev, tools } = await open(16, undefined, 'interval');
+    const id = tools.snapshot();
+    expect(await tools.setPublicStorage(0x77n, 1n, 5n)).toBeUndefined();
+    expect(dev.service.chain.store.pendingStateOverrides.count()).toBe(1);
+    expect(await dev.service.sequencer.mineBlocks(1)).toEqual([1]);
+    expect(dev.service.worldState.getPublicStorageAt('latest', computePublicDataTreeLeafSlot(0x77n, 1n))).toBe(5n);
+    expect(dev.service.chain.store.pendingStateOverrides.count()).toBe(0);
+    expect(await tools.setPublicStorage(0x77n, 1n, 6n)).toBeUndefined();
+    expect(await tools.revert(id)).toBe(0);
+    expect(dev.service.chain.store.pendingStateOverrides.count()).toBe(0);
   });
 });

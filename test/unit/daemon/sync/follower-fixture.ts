@@ -101,6 +101,10 @@ export class ChainUpstream implements Upstream {
     return this.call('node_getL1ToL2Messages', checkpoint);
   }
 
+  async stateOverrides(blockNumber: number) {
+    return this.call('node_getStateOverrides', blockNumber);
+  }
+
   async sendTx(tx: Tx) {
     this.sent.push(tx);
   }

@@ -1,0 +1,64 @@
+import type { BlockHeader } from '../../core/block/block-header.js';
+import type { NodeConfig } from '../config/settings.js';
+import { hasL1 } from '../l1/l1-service.js';
+import type { Logger } from '../logging/logger.js';
+import { RpcUpstream } from '../sync/rpc-upstream.js';
+import type { Upstream } from '../sync/upstream.js';
+import { adoptUpstreamIdentity, type IsExplicitSetting } from '../sync/upstream-identity.js';
+
+/** A fork the node cannot make: the message says what is wrong and what to do. */
+export class ForkRefusedError extends Error {
+  override name = 'ForkRefusedError';
+}
+
+/** What a fork starts from, read from the upstream before the chain opens. */
+export interface ForkPlan {
+  readonly upstream: Upstream;
+  /** The upstream's block the fork continues from. */
+  readonly blockNumber: number;
+  /** Block `blockNumber`'s header, as the upstream serves it. */
+  readonly header: BlockHeader;
+  /**
+   * Unix time of slot 0 that puts the fork's slots where the upstream's are, so block N+1 comes after block N
+   * and a tx anchored to block N does not look a chain's age old.
+   */
+  readonly genesisTime: number;
+}
+
+/**
+ * Reads the upstream a fork starts from (--fork-url): its identity, adopted as a follower adopts it (chain id,
+ * rollup version, protocol contracts), and the block the fork continues (--fork-block, else its latest). An
+ * upstream that cannot be reached, or a block it does not have, is refused with a clear message.
+ */
+export async function planFork(config: NodeConfig, isExplicit: IsExplicitSetting, log: Logger): Promise<ForkPlan> {
+  const url = config.forkUrl as string;
+  if (config.syncFrom)
+    throw new ForkRefusedError('--fork-url and --sync-from exclude each other: a fork builds its own blocks');
+  if (hasL1(config)) {
+    throw new ForkRefusedError('--fork-url makes a dev chain on the L1 stand-in: drop --l1 and --l1-rpc-urls');
+  }
+  if (config.loadState) {
+    throw new ForkRefusedError(
+      '--fork-url and --load-state exclude each other: a fork takes its chain from its upstream',
+    );
+  }
+  const upstream = new RpcUpstream({ url, maxResponseSize: config.syncMaxResponseSize });
+  const refuse = (what: string, err: unknown): never => {
+    throw new ForkRefusedError(`cannot fork ${url}: ${what}: ${(err as Error).message}`);
+  };
+  const identity = await upstream.identity().catch((err) => refuse('its node info did not come', err));
+  for (const line of adoptUpstreamIdentity(identity, config, isExplicit, url)) log.info(`fork: adopted ${line}`);
+  const tips = await upstream.tips().catch((err) => refuse('its tips did not come', err));
+  const latest = tips.proposed.number;
+  const n = config.forkBlock ?? latest;
+  if (n > latest) {
+    throw new ForkRefusedError(`cannot fork ${url} at block ${n}: its latest block is ${latest} (--fork-block)`);
+  }
+  const [block] =
+    n === 0 ? [undefined] : await upstream.blocks(n, 1).catch((err) => refuse(`its block ${n} did not come`, err));
+  const header = n === 0 ? await upstream.genesisHeader() : block?.header;
+  if (!header) throw new ForkRefusedError(`cannot fork ${url} at block ${n}: it does not serve that block`);
+  const g = header.globalVariables;
+  const genesisTime = Math.max(0, Number(g.timestamp) - g.slotNumber * config.slotDuration);
+  return { upstream, blockNumber: n, header, genesisTime };
+}

@@ -1,0 +1,30 @@
+import { parseHttpUrl, parseInteger } from '../config/parsers.js';
+import { type SettingValues, setting } from '../config/setting.js';
+
+/** A dev chain forked from a running network (docs/dev-chain.md, "Forking a network"). */
+export const FORK_SETTINGS = {
+  forkUrl: setting<string | undefined>({
+    key: 'forkUrl',
+    flag: 'fork-url',
+    env: 'NODE_FORK_URL',
+    defaultValue: undefined,
+    parse: parseHttpUrl,
+    kind: 'string',
+    group: 'Dev chain',
+    description:
+      "Dev mode: fork this node's chain (its public JSON-RPC URL), as anvil --fork-url: blocks up to --fork-block " +
+      "are the upstream's (same chain id, version, genesis and archive, each checked), later ones are built here.",
+  }),
+  forkBlock: setting<number | undefined>({
+    key: 'forkBlock',
+    flag: 'fork-block',
+    env: 'NODE_FORK_BLOCK',
+    defaultValue: undefined,
+    parse: parseInteger(0, 2 ** 32 - 1),
+    kind: 'string',
+    group: 'Dev chain',
+    description: "With --fork-url: the upstream's block the fork starts from (default: its latest block).",
+  }),
+} as const;
+
+export type ForkConfig = SettingValues<typeof FORK_SETTINGS>;
