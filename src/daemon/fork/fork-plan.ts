@@ -1,6 +1,6 @@
 import type { BlockHeader } from '../../core/block/block-header.js';
 import type { NodeConfig } from '../config/settings.js';
-import { hasL1 } from '../l1/l1-service.js';
+import { hasL1 } from '../l1/l1-settings.js';
 import type { Logger } from '../logging/logger.js';
 import { RpcUpstream } from '../sync/rpc-upstream.js';
 import type { Upstream } from '../sync/upstream.js';
