@@ -103,9 +103,12 @@ describe('Helm chart: templates', () => {
     expect(statefulset).toMatch(/- name: NODE_ADMIN_HOST\n\s+value: "127\.0\.0\.1"/);
     expect(statefulset).toMatch(/- name: NODE_ADMIN_PORT\n\s+value: \{\{ \.Values\.adminPort \| quote \}\}/);
     const containerPorts = statefulset.match(/containerPort: .*/g);
+    // The P2P ports (TCP for libp2p, UDP for discv5) when P2P is on: peers dial them, they serve no RPC.
     expect(containerPorts).toEqual([
       'containerPort: {{ .Values.publicPort }}',
       'containerPort: {{ .Values.metrics.port }}',
+      'containerPort: {{ .Values.p2p.port }}',
+      'containerPort: {{ .Values.p2p.port }}',
     ]);
   });
 
@@ -180,6 +183,7 @@ describe.skipIf(helmMissing)(
       helmRun(['lint', '--strict', CHART]);
       helmRun(['lint', '--strict', CHART, '-f', join(CHART, 'values-production.yaml')]);
       helmRun(['lint', '--strict', CHART, '-f', join(CHART, 'values-follower.yaml')]);
+      helmRun(['lint', '--strict', CHART, '-f', join(CHART, 'values-network.yaml')]);
     });
 
     it('renders the dev defaults: no key, public port only, no ServiceMonitor', () => {

@@ -49,7 +49,9 @@ async function disconnected(p: HostilePeer): Promise<void> {
 }
 
 beforeAll(async () => {
+  // The libp2p stack takes seconds to load on a busy machine.
   node = await spawnNode({
+    readyTimeoutMs: 60_000,
     args: [
       '--prefunded-accounts',
       prefundedFlag(FUNDED),

@@ -42,9 +42,12 @@ interface Peer {
 }
 
 beforeAll(async () => {
-  a = await spawnNode({ args: [...COMMON, '--sequencer-mode', 'on-demand'] });
+  a = await spawnNode({ readyTimeoutMs: 60_000, args: [...COMMON, '--sequencer-mode', 'on-demand'] });
   enrA = await result<string>(a.publicUrl, 'node_getEncodedEnr');
-  b = await spawnNode({ args: [...COMMON, '--sequencer-mode', 'off', '--bootstrap-nodes', enrA] });
+  b = await spawnNode({
+    readyTimeoutMs: 60_000,
+    args: [...COMMON, '--sequencer-mode', 'off', '--bootstrap-nodes', enrA],
+  });
   builder = devTxBuilder(genesisHeader(FUNDED));
   const fees = await result<{ feePerL2Gas: string }>(a.publicUrl, 'node_getCurrentMinFees');
   maxFee = 2n * BigInt(fees.feePerL2Gas);
@@ -105,7 +108,10 @@ describe('a network of two nodes', () => {
   });
 
   it('a node on another rollup version is refused, and the log says which component differs', async () => {
-    const c = await spawnNode({ args: [...COMMON, '--rollup-version', '7', '--bootstrap-nodes', enrA] });
+    const c = await spawnNode({
+      readyTimeoutMs: 60_000,
+      args: [...COMMON, '--rollup-version', '7', '--bootstrap-nodes', enrA],
+    });
     try {
       // Either side may notice first: each runs the handshake on the new connection.
       const line = await until('a refusal naming the rollup version', async () =>

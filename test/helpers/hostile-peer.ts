@@ -63,7 +63,7 @@ export class HostilePeer {
       await stream.close();
     });
     node.services.pubsub.subscribe(topicString('tx', version));
-    await node.dial(multiaddr(peer.target.addr));
+    await node.dial(dialTarget(peer.target.addr));
     return peer;
   }
 
@@ -89,7 +89,7 @@ export class HostilePeer {
   async request(name: ReqRespProtocolName, body: Uint8Array): Promise<Buffer | string> {
     const signal = AbortSignal.timeout(5_000);
     try {
-      const stream = await this.node.dialProtocol(multiaddr(this.target.addr), REQRESP_PROTOCOLS[name], { signal });
+      const stream = await this.node.dialProtocol(dialTarget(this.target.addr), REQRESP_PROTOCOLS[name], { signal });
       signal.addEventListener('abort', () => stream.abort(new Error('timed out')), { once: true });
       stream.send(body);
       await stream.close({ signal });
@@ -104,4 +104,9 @@ export class HostilePeer {
   async stop(): Promise<void> {
     await this.node.stop();
   }
+}
+
+/** A multiaddr as libp2p's dial takes it (two hoisted multiaddr lines clash in types only). */
+function dialTarget(addr: string): Parameters<Libp2p['dial']>[0] {
+  return multiaddr(addr) as unknown as Parameters<Libp2p['dial']>[0];
 }

@@ -77,6 +77,7 @@ export interface PeerView {
   readonly status?: Omit<StatusMessage, 'compressedComponentsVersion'>;
 }
 
+const SERVED_PROTOCOLS: readonly ReqRespProtocolName[] = ['ping', 'status', 'goodbye', 'tx'];
 /** How long a req/resp exchange may take end to end (4.1.2's individual request timeout is of this order). */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** How long a peer is banned at the ban score. */
@@ -230,7 +231,9 @@ export class Libp2pPeer {
   }
 
   async start(): Promise<void> {
-    for (const name of Object.keys(REQRESP_PROTOCOLS) as ReqRespProtocolName[]) {
+    // `block`, `block_txs` and `auth` are not served yet: their protocol ids are not offered, so a peer's
+    // negotiation fails cleanly instead of a request being refused as malformed.
+    for (const name of SERVED_PROTOCOLS) {
       await this.node.handle(REQRESP_PROTOCOLS[name], (stream, connection) =>
         this.serveRequest(name, stream, connection.remotePeer.toString()),
       );
@@ -563,7 +566,9 @@ export class Libp2pPeer {
     if (this.node.getConnections().some((c) => c.remotePeer.toString() === id)) return;
     if (this.peerCount() >= this.ctx.config.maxPeers && !this.trustedIds.has(id)) return;
     try {
-      await this.node.dial(multiaddr(`${addr.toString()}/p2p/${id}`), { signal: AbortSignal.timeout(5_000) });
+      // The multiaddr types of two hoisted multiaddr lines differ (a types-only clash); the object is libp2p's own.
+      const target = multiaddr(`${addr.toString()}/p2p/${id}`) as unknown as Parameters<Libp2p['dial']>[0];
+      await this.node.dial(target, { signal: AbortSignal.timeout(5_000) });
       this.ctx.log.debug({ peer: id, source }, 'dialled peer');
     } catch (err) {
       this.ctx.log.debug({ peer: id, source, err: (err as Error).message }, 'dial failed');
