@@ -41,6 +41,7 @@ import type { ChainStore } from './store/chain-store.js';
 import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
+import { StoredDataDamagedError } from './store/record-checksum.js';
 import { StorageHealth } from './store/storage-health.js';
 import { followerL1Check } from './sync/l1-checkpoint-check.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
@@ -207,6 +208,8 @@ export class L2Node {
             log: this.log,
           });
     const isStorageFailure = (err: unknown) => this.storage?.observe(err) ?? false;
+    // Damaged stored data was read: no block is built or applied on it (docs/reliability.md).
+    const productionHalted = () => this.storage?.productionHalted;
     const upstream = config.syncFrom
       ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
       : undefined;
@@ -274,6 +277,7 @@ export class L2Node {
               }),
             config,
             isStorageFailure,
+            halted: productionHalted,
             isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
             clock: this.clock,
             log: logger.module('sync'),
@@ -288,6 +292,7 @@ export class L2Node {
           () => this.feeModel.minFeesForNextBlock(),
           logger.module('chain'),
           isStorageFailure,
+          productionHalted,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -374,7 +379,14 @@ export class L2Node {
       notServing: () => (this.state === 'running' ? undefined : this.state),
       translateError: (err) => {
         const problem = isStorageFailure(err) ? this.storage?.problem : undefined;
-        return problem && rpcErrors.storageFull(problem.reason, config.dataDirectory as string);
+        if (!problem) return undefined;
+        // Each damaged record is named in its own answer; the status keeps the first one found.
+        return problem.code === 'DATA_DAMAGED'
+          ? rpcErrors.dataDamaged(
+              err instanceof StoredDataDamagedError ? err.message : problem.reason,
+              config.dataDirectory as string,
+            )
+          : rpcErrors.storageFull(problem.reason, config.dataDirectory as string);
       },
       // The admin listener's WebSocket event stream (GET /events): the dashboard's source.
       events: new NodeEventFeed({
@@ -464,7 +476,14 @@ export class L2Node {
         acceptingTxs: readiness.acceptingTxs,
         // Why a serving node is not ready (a full disk, a paused or lagging sync).
         ...(serving && readiness.reason ? { notReadyReason: readiness.reason } : {}),
-        ...(storage ? { storage: { writable: false, since: storage.since } } : {}),
+        ...(storage
+          ? {
+              storage:
+                storage.code === 'DATA_DAMAGED'
+                  ? { damaged: true, producing: false, since: storage.since }
+                  : { writable: false, since: storage.since },
+            }
+          : {}),
         blockNumber: this.chainTip(),
         sync,
         tips: {

@@ -20,10 +20,13 @@ export function configuredSequencer(
   log: Logger,
   /** True when a failed step was a full disk (the node's storage health reports it once). */
   isStorageFailure?: (err: unknown) => boolean,
+  /** Why no block may be built (damaged stored data); see SequencerOptions.halted. */
+  halted?: () => string | undefined,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
     isStorageFailure,
+    halted,
     slots: chain.slots,
     pendingTxs,
     mode: config.sequencerMode,
