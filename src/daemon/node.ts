@@ -144,7 +144,7 @@ export class L2Node {
       if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
       // --snapshot-url: the database is restored from a snapshot before it opens.
       if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
-      const database = new DatabaseService(config.dataDirectory);
+      const database = new DatabaseService(config.dataDirectory, config.startupCheckBlocks);
       await runner.start(database);
       // --load-state: the database takes the dumped state before anything reads it.
       if (config.loadState) loadDevState(database.db, config.loadState, log);

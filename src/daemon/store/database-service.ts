@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { tipDamage } from '../integrity/tip-damage.js';
 import type { Service } from '../lifecycle/service.js';
 import { checkDatabaseFile, isCorruptionError, refusal, startupProblems } from './database-integrity.js';
 import { runMigrations } from './migrations/run-migrations.js';
@@ -13,7 +14,11 @@ export class DatabaseService implements Service {
   readonly name = 'database';
   private handle: SqliteDatabase | undefined;
 
-  constructor(private readonly dataDirectory: string | undefined) {}
+  constructor(
+    private readonly dataDirectory: string | undefined,
+    /** Newest blocks whose commitments are recomputed at start (--startup-check-blocks). */
+    private readonly checkBlocks = 0,
+  ) {}
 
   /** Path of the database file, or null when the node runs in memory. */
   get path(): string | null {
@@ -39,6 +44,8 @@ export class DatabaseService implements Service {
       const problems = startupProblems(db);
       if (problems.length > 0) throw refusal(path, dir, problems);
       runMigrations(db);
+      const damaged = tipDamage(db, this.checkBlocks);
+      if (damaged.length > 0) throw refusal(path, dir, damaged);
     } catch (err) {
       db?.close();
       if (isCorruptionError(err)) throw refusal(path, dir, [{ what: `SQLite reports: ${(err as Error).message}` }]);

@@ -344,6 +344,56 @@ export class WorldStateRepository {
       .map((r) => ({ k: r.k, leaf: leafOf(this.checked('ws_leaf', r.k, block, r.stored)) }));
   }
 
+  /** Store keys of the node and leaf rows a block wrote into one tree (from its journal). */
+  rowsWrittenIn(tree: number, block: number): { nodes: number[]; leaves: number[] } {
+    const row = this.journalGet.all(block).find((j) => j.tree === tree);
+    const base = tree * TREE_SPAN;
+    const unpack = (buf: Buffer | undefined) => {
+      const out: number[] = [];
+      for (let o = 0; buf && o + 6 <= buf.length; o += 6) out.push(base + buf.readUIntBE(o, 6));
+      return out;
+    };
+    return { nodes: unpack(row?.nodes), leaves: unpack(row?.leaves) };
+  }
+
+  /** Store keys of every node and leaf row of one tree written at or below `block` (the oldest kept block). */
+  rowsAtOrBelow(tree: number, block: number): { nodes: number[]; leaves: number[] } {
+    const base = tree * TREE_SPAN;
+    const keys = (table: string) =>
+      this.db
+        .prepare(`SELECT DISTINCT k FROM ${table} WHERE k >= ? AND k < ? AND block <= ?`)
+        .pluck()
+        .all(base, base + TREE_SPAN, block) as number[];
+    return { nodes: keys('ws_node'), leaves: keys('ws_leaf') };
+  }
+
+  /** Every node and leaf row whose checksum fails (`l2node db check`): table, key and block. */
+  *damagedRows(): IterableIterator<{ table: string; k: number; block: number }> {
+    const nodes = this.db.prepare('SELECT k, block, hash, crc FROM ws_node').iterate() as IterableIterator<{
+      k: number;
+      block: number;
+      hash: Buffer;
+      crc: Buffer | null;
+    }>;
+    for (const r of nodes) {
+      if (!r.crc || r.crc.length !== CHECKSUM_BYTES || r.crc.readUInt32BE(0) !== recordChecksum(r.k, r.hash)) {
+        yield { table: 'ws_node', k: r.k, block: r.block };
+      }
+    }
+    const leaves = this.db.prepare('SELECT k, block, leaf, hash, crc FROM ws_leaf').iterate() as IterableIterator<{
+      k: number;
+      block: number;
+      leaf: Buffer;
+      hash: Buffer;
+      crc: Buffer | null;
+    }>;
+    for (const r of leaves) {
+      if (!r.crc || r.crc.length !== CHECKSUM_BYTES || r.crc.readUInt32BE(0) !== recordChecksum(r.k, r.leaf, r.hash)) {
+        yield { table: 'ws_leaf', k: r.k, block: r.block };
+      }
+    }
+  }
+
   deleteBlocksAbove(block: number): void {
     this.db.prepare('DELETE FROM ws_block WHERE block > ?').run(block);
     this.db.prepare('DELETE FROM ws_journal WHERE block > ?').run(block);
