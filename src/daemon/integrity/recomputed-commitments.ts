@@ -64,26 +64,45 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
     found(n, 'block record', `block ${n}: its chain_block row fails its checksum`);
   const sponge = new CheckpointSponge(store);
   for (let n = from; n <= o.to; n++) {
-    checkBlock(n);
+    guard(n, 'tx effect', () => checkBlock(n));
     step();
   }
-  checkContracts(from);
+  guard(null, 'contract class', () => checkContracts(from));
   if (whole) {
     step();
-    checkWholeIndexes();
+    guard(null, 'log tag index', checkWholeIndexes);
     step();
   }
   return damage;
+
+  /**
+   * Runs one check; a record that fails its checksum on the way (or bytes that cannot be decoded or hashed) is
+   * damage of that record, and the check goes on with the next item.
+   */
+  function guard(block: number | null, kind: string, run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      if (err instanceof StoredDataDamagedError) {
+        found(block, kindOf(err.record, kind), `${err.record} fails its checksum`);
+      } else {
+        found(
+          block,
+          kind,
+          `${block === null ? '' : `block ${block}: `}cannot be decoded or recomputed (${(err as Error).message})`,
+        );
+      }
+    }
+  }
 
   function checkBlock(n: number): void {
     let block: ReturnType<ChainStore['getBlock']>;
     try {
       block = store.getBlock(n);
     } catch (err) {
-      if (!(err instanceof StoredDataDamagedError)) throw err;
-      found(n, err.record.includes('chain_tx') ? 'tx effect' : 'block record', err.record);
-      checkWorldState(n, undefined);
-      return;
+      sponge.reset();
+      guard(n, 'world state', () => checkWorldState(n, undefined));
+      throw err;
     }
     if (!block) {
       found(n, 'block record', `block ${n} is missing`);
@@ -108,7 +127,8 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
     });
     const missing = store.missingTagEntries(n);
     if (missing > 0) found(n, 'log tag index', `block ${n}: ${missing} tagged logs are missing from the tag index`);
-    checkWorldState(n, block.header);
+    const header = block.header;
+    guard(n, 'world state', () => checkWorldState(n, header));
   }
 
   /** The world state after block n: stored roots against the header, rows written by the block, recomputed roots. */
@@ -205,11 +225,17 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
 
   /** Classes and instances published from block `since` on. */
   function checkContracts(since: number): void {
-    for (const c of store.contractClasses.everyClass()) {
-      if (c.block < since) continue;
+    for (const c of store.contractClasses.everyClass()) guard(c.block, 'contract class', () => checkClass(c));
+    for (const i of store.contractInstances.everyInstance())
+      guard(i.block, 'contract instance', () => checkInstance(i));
+
+    function checkClass(
+      c: ReturnType<typeof store.contractClasses.everyClass> extends Iterable<infer T> ? T : never,
+    ): void {
+      if (c.block < since) return;
       if (c.damaged || !c.cls) {
         found(c.block, 'contract class', `class 0x${c.id.toString('hex')}: its record fails its checksum`);
-        continue;
+        return;
       }
       const id = computeContractClassId(
         c.cls.artifactHash.value,
@@ -220,11 +246,14 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
         found(c.block, 'contract class', `class 0x${c.id.toString('hex')}: its stored data gives another class id`);
       }
     }
-    for (const i of store.contractInstances.everyInstance()) {
-      if (i.block < since) continue;
+
+    function checkInstance(
+      i: ReturnType<typeof store.contractInstances.everyInstance> extends Iterable<infer T> ? T : never,
+    ): void {
+      if (i.block < since) return;
       if (i.damaged || !i.instance) {
         found(i.block, 'contract instance', `instance 0x${i.address.toString('hex')}: its record fails its checksum`);
-        continue;
+        return;
       }
       const address = computeContractAddressFromInstance({
         salt: i.instance.salt,
@@ -251,6 +280,16 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
       }
     }
   }
+}
+
+/** The kind of damage a failed record is, from the table its description names. */
+function kindOf(record: string, fallback: string): string {
+  if (record.includes('(chain_tx)')) return 'tx effect';
+  if (record.includes('(chain_block)')) return 'block record';
+  if (record.includes('(chain_contract_class)')) return 'contract class';
+  if (record.includes('(chain_contract_instance)')) return 'contract instance';
+  if (record.includes('(ws_')) return 'world state';
+  return fallback;
 }
 
 function hashPair(a: Buffer, b: Buffer): Buffer {

@@ -279,8 +279,12 @@ export class ChainStore {
   /** Rebuilds the tag index from the stored effects (`l2node db repair`); inside the caller's transaction. */
   rebuildTagIndex(): void {
     this.tags.clear();
-    for (const { location, effect } of this.txs.ofBlockRange(1, this.blocks.latest() + 1)) {
-      this.indexTags(location.blockNumber, location.txIndex, new StoredTxEffect(effect), 'insert');
+    // Block by block: a statement iterating the effects cannot run beside the inserts on one connection.
+    const tip = this.blocks.latest();
+    for (let n = 1; n <= tip; n++) {
+      this.txs.ofBlock(n).forEach((effect, i) => {
+        this.indexTags(n, i, new StoredTxEffect(effect), 'insert');
+      });
     }
   }
 
