@@ -338,3 +338,71 @@ describe('db repair', () => {
     expect(roots(dir)).toEqual(roots(template));
   });
 });
+
+describe('seeded random damage', () => {
+  /** What the node serves and builds on: every covered table, in key order. */
+  const dump = (db: Database.Database) =>
+    ['chain_block', 'chain_tx', 'chain_contract_class', 'chain_contract_instance', 'ws_node', 'ws_leaf', 'ws_block']
+      .map((t) => JSON.stringify(db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).raw().all()))
+      .join('\n');
+
+  it('50 offsets, one at a time on a copy: each copy that opens is caught by the full check or unchanged', async () => {
+    const { openNodeDatabase } = await import('../../src/daemon/store/node-database.js');
+    const { runDatabaseChecks } = await import('../../src/daemon/store/database-checks.js');
+    const { MIGRATIONS } = await import('../../src/daemon/store/migrations/index.js');
+    const { ChainStore } = await import('../../src/daemon/store/chain-store.js');
+    const { WorldStateRepository } = await import('../../src/daemon/world-state/world-state-repository.js');
+    const { recomputeCommitments } = await import('../../src/daemon/integrity/recomputed-commitments.js');
+    const { storedRecordDamage } = await import('../../src/daemon/integrity/stored-record-damage.js');
+    const original = new Database(join(template, NODE_DATABASE_FILE), { readonly: true });
+    const expected = dump(original);
+    original.close();
+    const dir = newDir();
+    const file = join(dir, NODE_DATABASE_FILE);
+    let seed = 4229;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const outcomes = { unopenable: 0, caught: 0, unchanged: 0 };
+    for (let i = 0; i < 50; i++) {
+      copyFileSync(join(template, NODE_DATABASE_FILE), file);
+      const size = statSync(file).size;
+      const offset = next() % (size - 8);
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.from(Array.from({ length: 8 }, () => next() & 0xff)), 0, 8, offset);
+      closeSync(fd);
+      let db: Database.Database;
+      try {
+        db = openNodeDatabase(file, { readonly: true });
+      } catch {
+        outcomes.unopenable++;
+        continue;
+      }
+      try {
+        const caught = db.transaction(() => {
+          if (
+            !runDatabaseChecks(
+              db,
+              MIGRATIONS.map((m) => m.version),
+            ).every((c) => c.ok)
+          )
+            return true;
+          const store = new ChainStore(db);
+          const tip = store.latestBlockNumber();
+          if (storedRecordDamage(store, new WorldStateRepository(db), tip).length > 0) return true;
+          return recomputeCommitments(db, store, { from: 1, to: tip }).length > 0;
+        })();
+        if (caught) outcomes.caught++;
+        else {
+          expect(dump(db), `offset ${offset}: not caught, yet changed`).toBe(expected);
+          outcomes.unchanged++;
+        }
+      } catch {
+        // SQLite itself refused the damaged file on the way: caught.
+        outcomes.caught++;
+      } finally {
+        db.close();
+      }
+    }
+    expect(outcomes.unopenable + outcomes.caught + outcomes.unchanged).toBe(50);
+    expect(outcomes.caught).toBeGreaterThan(0);
+  }, 120_000);
+});
