@@ -33,6 +33,7 @@ import { TxHash } from '../../dist/core/tx-hash.js';
 import { ChainLogQueries } from '../../dist/daemon/store/chain-log-queries.js';
 import { ChainStore } from '../../dist/daemon/store/chain-store.js';
 import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
+import { recordChecksum } from '../../dist/daemon/store/record-checksum.js';
 import { StoredTxEffect } from '../../dist/daemon/store/stored-tx-effect.js';
 import { startBenchDevChain } from '../bench-dev-chain.js';
 import { benchResult } from '../bench-result.js';
@@ -110,20 +111,25 @@ function rowsOf(b) {
   };
 }
 
-/** A bare better-sqlite3 writer of prepared rows into the chain store's schema, one transaction per block. */
-function bareWriter(file) {
+/**
+ * A bare better-sqlite3 writer of prepared rows into the chain store's schema, one transaction per block;
+ * `checksums`: with the per-record checksums the store writes (docs/architecture.md section 4.11), to show
+ * their cost on the same rows.
+ */
+function bareWriter(file, checksums = false) {
   const db = openNodeDatabase(file);
   const insBlock = db.prepare(
-    'INSERT INTO chain_block (number, hash, archive_root, checkpoint, index_in_checkpoint, tx_count, public_log_count, class_log_count, header) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO chain_block (number, hash, archive_root, checkpoint, index_in_checkpoint, tx_count, public_log_count, class_log_count, header, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const insTx = db.prepare('INSERT INTO chain_tx (id, hash, effect) VALUES (?, ?, ?)');
+  const insTx = db.prepare('INSERT INTO chain_tx (id, hash, effect, crc) VALUES (?, ?, ?, ?)');
   const insTag = db.prepare('INSERT OR IGNORE INTO chain_log_tag (tag, kind, block, position) VALUES (?, ?, ?, ?)');
   const write = db.transaction((r) => {
     for (const t of r.txs) {
-      insTx.run(t.id, t.hash, t.effect);
+      insTx.run(t.id, t.hash, t.effect, checksums ? recordChecksum(t.id, t.hash, t.effect) : null);
       for (const [tag, kind, pos] of t.tags) insTag.run(tag, kind, r.block[0], pos);
     }
-    insBlock.run(...r.block);
+    const [number, hash, archive, , , , , , header] = r.block;
+    insBlock.run(...r.block, checksums ? recordChecksum(number, hash, archive, header) : null);
   });
   return { write, close: () => db.close() };
 }
@@ -142,8 +148,10 @@ function storeWriter(file) {
  */
 function ingestSideBySide(blocks, prepared) {
   const bare = bareWriter(join(dir, 'bare.sqlite'));
+  const summed = bareWriter(join(dir, 'bare-checksums.sqlite'), true);
   const store = storeWriter(join(dir, 'store.sqlite'));
   let bareMs = 0;
+  let summedMs = 0;
   let storeMs = 0;
   for (let from = 0; from < blocks.length; from += 50) {
     const to = Math.min(blocks.length, from + 50);
@@ -151,12 +159,17 @@ function ingestSideBySide(blocks, prepared) {
     for (let i = from; i < to; i++) bare.write(prepared[i]);
     bareMs += performance.now() - t;
     t = performance.now();
+    for (let i = from; i < to; i++) summed.write(prepared[i]);
+    summedMs += performance.now() - t;
+    t = performance.now();
     for (let i = from; i < to; i++) store.write(blocks[i]);
     storeMs += performance.now() - t;
   }
   bare.close();
+  summed.close();
   store.close();
-  return { bare: (blocks.length * 1000) / bareMs, store: (blocks.length * 1000) / storeMs };
+  const rate = (ms) => (blocks.length * 1000) / ms;
+  return { bare: rate(bareMs), summed: rate(summedMs), store: rate(storeMs) };
 }
 
 /** docs/baselines.md section 2.1: 1 block row (320 B header), 64 tx rows (256 B), 320 log rows (tag + 256 B). */
@@ -200,13 +213,16 @@ const blocks = Array.from({ length: ingestBlocks }, (_, i) =>
 );
 const prepared = blocks.map(rowsOf);
 const rowBytes = prepared[0].txs.reduce((a, t) => a + t.effect.length + 32, 0) + 440;
-const { bare, store } = ingestSideBySide(blocks, prepared);
+const { bare, summed, store } = ingestSideBySide(blocks, prepared);
 const anchor = anchorLoop(join(dir, 'anchor.sqlite'), ingestBlocks);
 const size = (f) => `${fmt(statSync(join(dir, f)).size / 2 ** 20)} MiB`;
 console.log(
   `   rows per block: 1 block, ${TXS} tx effects (${fmt(rowBytes / TXS / 1024, 2)} KiB each), ${TXS * LOGS_PER_TX} tag index entries`,
 );
 console.log(`   bare better-sqlite3 loop, same rows : ${fmt(bare)} blocks/s (${size('bare.sqlite')})`);
+console.log(
+  `   the same loop with record checksums : ${fmt(summed)} blocks/s (${size('bare-checksums.sqlite')})  ratio ${fmt(summed / bare, 2)} (the checksums' cost)`,
+);
 console.log(
   `   chain store (ChainStore.writeBlock) : ${fmt(store)} blocks/s (${size('store.sqlite')})  ratio ${fmt(store / bare, 2)} (target >= 0.7)`,
 );
@@ -220,6 +236,13 @@ benchResult(
       baseline: { name: 'bare better-sqlite3 loop, same rows', value: Number(bare.toFixed(1)) },
       ratio: store / bare,
       target: '>= 0.7',
+    },
+    {
+      name: 'block ingest, bare loop with per-record checksums',
+      value: Number(summed.toFixed(1)),
+      unit: 'blocks/s',
+      baseline: { name: 'bare better-sqlite3 loop, same rows', value: Number(bare.toFixed(1)) },
+      ratio: summed / bare,
     },
   ],
   { engine: POSEIDON2_ENGINE, blocks: ingestBlocks, txsPerBlock: TXS },
@@ -306,6 +329,13 @@ console.log(`\n3. query latency on a ${queryBlocks}-block store (8 txs x 5 priva
     const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
     console.log(`   ${label.padEnd(52)}: p50 ${fmt(q(0.5), 3)} ms, p99 ${fmt(q(0.99), 3)} ms`);
   };
+  // The checksum check on reads: a block's effects through the store (checked) and by a bare SELECT.
+  const bareEffects = db.prepare('SELECT effect FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id').pluck();
+  latency('block effects, bare SELECT (no checksum)', 2000, () => {
+    const n = 1 + rand(queryBlocks);
+    return bareEffects.all(n * 2 ** 20, (n + 1) * 2 ** 20);
+  });
+  latency('block effects, store read (checksums checked)', 2000, () => qs.txs.ofBlock(1 + rand(queryBlocks)));
   latency('getBlock (8 txs, JSON)', 500, () => JSON.stringify(qs.getBlock(1 + rand(queryBlocks)).toJSON()));
   latency('getPublicLogs {fromBlock, toBlock: +10}', 300, () => {
     const from = 1 + rand(queryBlocks - 10);

@@ -10,6 +10,7 @@ import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
 import { InThreadBatchHasher } from '../../dist/daemon/world-state/batch-hasher.js';
 import { MerkleTreeId } from '../../dist/daemon/world-state/merkle-tree-id.js';
 import { WorldState } from '../../dist/daemon/world-state/world-state.js';
+import { WorldStateRepository } from '../../dist/daemon/world-state/world-state-repository.js';
 
 /** Counts hashes (items) per width, so each figure can be set beside the hash-bound floor. */
 export class CountingHasher {
@@ -165,8 +166,36 @@ export function runL2node(w, log) {
   return out;
 }
 
+/**
+ * Runs `fn` with the world state's per-record checksums taken out (bench only: the "without" side of the
+ * checksum cost): rows are written without a checksum and read back unverified, through the same SQL.
+ */
+export function withoutChecksums(fn) {
+  const proto = WorldStateRepository.prototype;
+  const saved = { checked: proto.checked, insertNodes: proto.insertNodes, insertLeaves: proto.insertLeaves };
+  proto.checked = (_table, _key, _block, stored) => stored;
+  const bare = (repo) =>
+    (repo.bareInserts ??= {
+      node: repo.db.prepare('INSERT INTO ws_node (k, block, hash) VALUES (?, ?, ?)'),
+      leaf: repo.db.prepare('INSERT INTO ws_leaf (k, block, leaf, hash) VALUES (?, ?, ?, ?)'),
+    });
+  proto.insertNodes = function (block, rows) {
+    const { node } = bare(this);
+    for (const [k, hash] of rows) node.run(k, block, hash);
+  };
+  proto.insertLeaves = function (block, rows) {
+    const { leaf } = bare(this);
+    for (const [k, preimage, hash] of rows) leaf.run(k, block, preimage, hash);
+  };
+  try {
+    return fn();
+  } finally {
+    Object.assign(proto, saved);
+  }
+}
+
 export function runL2nodeBlocks(bySize, hasher = new CountingHasher()) {
-  const result = { times: {}, cpuTimes: {}, hashes: {}, roots: {} };
+  const result = { times: {}, cpuTimes: {}, hashes: {}, roots: {}, siblingPathUs: {} };
   for (const [size, blocks] of Object.entries(bySize)) {
     const e = openFresh(hasher);
     try {
@@ -205,6 +234,14 @@ export function runL2nodeBlocks(bySize, hasher = new CountingHasher()) {
       result.cpuTimes[size] = cpuTimes;
       result.hashes[size] = hasher.take();
       result.roots[size] = rootsAfter;
+      // Reads of the trees just built: sibling paths of random note hash leaves (the newest rows).
+      const size_ = Number(e.ws.view().getTreeInfo(MerkleTreeId.NOTE_HASH_TREE).size);
+      const reads = 2000;
+      const t = performance.now();
+      for (let i = 0; i < reads; i++) {
+        e.ws.getSiblingPath('latest', MerkleTreeId.NOTE_HASH_TREE, BigInt((i * 7919) % Math.max(1, size_)));
+      }
+      result.siblingPathUs[size] = ((performance.now() - t) * 1000) / reads;
     } finally {
       e.close();
     }

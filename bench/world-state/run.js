@@ -20,7 +20,7 @@ import { GENESIS_BLOCK_HEADER_HASH } from '../../dist/core/constants.js';
 import { POSEIDON2_ENGINE_DETAIL } from '../../dist/core/crypto/poseidon2.js';
 import { benchResult } from '../bench-result.js';
 import { loadAztec, runAztec, runAztecBlocks } from './aztec-trees.js';
-import { measureHashCost, runL2node, runL2nodeBlocks } from './l2node-trees.js';
+import { measureHashCost, runL2node, runL2nodeBlocks, withoutChecksums } from './l2node-trees.js';
 import { makeBlockWorkload, makeWorkload } from './workload.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -104,6 +104,19 @@ async function main() {
   const blocks = makeBlockWorkload({ seed: 4243, blockCounts });
   log('Running l2node blocks...');
   const oursBlocks = runL2nodeBlocks(blocks);
+  // The per-record checksums' cost (docs/architecture.md section 4.11): the same blocks without them, then with
+  // them again, so both sides see the same drift of a shared machine.
+  const bare = withoutChecksums(() => runL2nodeBlocks(blocks));
+  const again = runL2nodeBlocks(blocks);
+  const checksumCost = Object.keys(blocks).map((size) => {
+    const withMs = median([...oursBlocks.times[size], ...again.times[size]]);
+    const withoutMs = median(bare.times[size]);
+    const withUs = (oursBlocks.siblingPathUs[size] + again.siblingPathUs[size]) / 2;
+    log(
+      `  checksums, ${size}-tx blocks: applyBlock ${fmtMs(withMs)} with, ${fmtMs(withoutMs)} without (${ratio(withoutMs, withMs)} speed); sibling path ${withUs.toFixed(1)} µs with, ${bare.siblingPathUs[size].toFixed(1)} µs without`,
+    );
+    return { size, withMs, withoutMs, withUs, withoutUs: bare.siblingPathUs[size] };
+  });
   aztecBlocks = await aztecStep('blocks', () => runAztecBlocks(A, blocks, GENESIS_BLOCK_HEADER_HASH, log));
 
   const w = makeWorkload({ seed: 4242, prefill, batches: 160 });
@@ -298,6 +311,24 @@ async function main() {
     ts(`block of ${size} tx`, o, 'ms', aztecBlocks ? median(aztecBlocks.blocks[size].times) : undefined, true);
     const anchor = size === '16' ? NATIVE.block16 : size === '64' ? NATIVE.block64 : undefined;
     if (anchor) native(`block of ${size} tx`, o, 'ms', anchor, true);
+  }
+  for (const c of checksumCost) {
+    figures.push({
+      name: `block of ${c.size} tx, with per-record checksums`,
+      value: c.withMs,
+      unit: 'ms',
+      baseline: { name: 'the same blocks without checksums (same run)', value: c.withoutMs },
+      ratio: c.withoutMs / c.withMs,
+      lowerIsBetter: true,
+    });
+    figures.push({
+      name: `sibling path read after ${c.size}-tx blocks, with per-record checksums`,
+      value: c.withUs,
+      unit: 'µs',
+      baseline: { name: 'the same reads without checksums (same run)', value: c.withoutUs },
+      ratio: c.withoutUs / c.withUs,
+      lowerIsBetter: true,
+    });
   }
   benchResult('world-state', figures, {
     prefill,

@@ -48,6 +48,7 @@ import type { ChainStore } from './store/chain-store.js';
 import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
 import type { SqliteDatabase } from './store/node-database.js';
+import { StoredDataDamagedError } from './store/record-checksum.js';
 import { StorageHealth } from './store/storage-health.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
@@ -159,7 +160,7 @@ export class L2Node {
       if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
       // --snapshot-url: the database is restored from a snapshot before it opens.
       if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
-      const database = new DatabaseService(config.dataDirectory);
+      const database = new DatabaseService(config.dataDirectory, config.startupCheckBlocks);
       await runner.start(database);
       // --load-state: the database takes the dumped state before anything reads it.
       if (config.loadState) loadDevState(database.db, config.loadState, log);
@@ -238,6 +239,8 @@ export class L2Node {
             log: this.log,
           });
     const isStorageFailure = (err: unknown) => this.storage?.observe(err) ?? false;
+    // Damaged stored data was read: no block is built or applied on it (docs/reliability.md).
+    const productionHalted = () => this.storage?.productionHalted;
     const upstream = config.syncFrom
       ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
       : undefined;
@@ -318,6 +321,7 @@ export class L2Node {
               }),
             config,
             isStorageFailure,
+            halted: productionHalted,
             isExplicit: options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
             clock: this.clock,
             log: logger.module('sync'),
@@ -341,6 +345,7 @@ export class L2Node {
           logger.module('chain'),
           isStorageFailure,
           this.publicExecution.blockTxRunner(),
+          productionHalted,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -440,7 +445,14 @@ export class L2Node {
       notServing: () => (this.state === 'running' ? undefined : this.state),
       translateError: (err) => {
         const problem = isStorageFailure(err) ? this.storage?.problem : undefined;
-        return problem && rpcErrors.storageFull(problem.reason, config.dataDirectory as string);
+        if (!problem) return undefined;
+        // Each damaged record is named in its own answer; the status keeps the first one found.
+        return problem.code === 'DATA_DAMAGED'
+          ? rpcErrors.dataDamaged(
+              err instanceof StoredDataDamagedError ? err.message : problem.reason,
+              config.dataDirectory as string,
+            )
+          : rpcErrors.storageFull(problem.reason, config.dataDirectory as string);
       },
       // The admin listener's WebSocket event stream (GET /events): the dashboard's source.
       events: new NodeEventFeed({
@@ -545,7 +557,14 @@ export class L2Node {
         acceptingTxs: readiness.acceptingTxs,
         // Why a serving node is not ready (a full disk, a paused or lagging sync).
         ...(serving && readiness.reason ? { notReadyReason: readiness.reason } : {}),
-        ...(storage ? { storage: { writable: false, since: storage.since } } : {}),
+        ...(storage
+          ? {
+              storage:
+                storage.code === 'DATA_DAMAGED'
+                  ? { damaged: true, producing: false, since: storage.since }
+                  : { writable: false, since: storage.since },
+            }
+          : {}),
         // A stalled event loop shows here once it runs again (docs/reliability.md).
         eventLoopLagMs: this.eventLoopLag.recentMaxMs(),
         ...(degraded ? { degraded } : {}),

@@ -28,6 +28,11 @@ export const APPLICATION_ERRORS = {
     code: -32009,
     meaning: 'the node cannot write to its data directory (disk full or I/O error); data.dataDirectory names it',
   },
+  DATA_DAMAGED: {
+    code: -32010,
+    meaning:
+      'a stored record failed its checksum: nothing of it is served and no block is built; data.dataDirectory names the directory to check (l2node db check --full)',
+  },
 } as const;
 
 export type ApplicationErrorName = keyof typeof APPLICATION_ERRORS;
@@ -105,6 +110,8 @@ export const rpcErrors = {
   limitExceeded: (message: string, setting: string, limit: number) =>
     application('LIMIT_EXCEEDED', message, { setting, limit }),
   storageFull: (reason: string, dataDirectory: string) => application('STORAGE_FULL', reason, { dataDirectory }),
+  dataDamaged: (reason: string, dataDirectory: string) =>
+    application('DATA_DAMAGED', reason, { dataDirectory, check: 'l2node db check --full' }),
   notReady: (state: string) =>
     application('NOT_READY', `The node is ${state} and does not serve requests now; retry shortly`),
 } as const;

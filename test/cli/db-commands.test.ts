@@ -86,8 +86,10 @@ describe('db check', () => {
       'tx effects',
       'checkpoints',
       'mempool',
+      'not checked',
     ]);
     expect(checks.every((c) => c.ok)).toBe(true);
+    expect(human.stdout).toMatch(/not checked\s+the records themselves .*--full/);
     expect(human.stdout).toMatch(/^ok\s+world state vs chain\s+both at block \d+, every block hash agrees$/m);
     expect(shapeOf(json.result)).toMatchSnapshot();
   });
@@ -108,7 +110,7 @@ describe('db check', () => {
     };
     expect(checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['world state vs chain', 'tx effects']);
     expect(human.stdout).toMatch(/^FAIL\s+world state vs chain\s+1 blocks hash differently/m);
-    expect(human.stderr).toMatch(/2 of 8 checks failed on .*: world state vs chain, tx effects/);
+    expect(human.stderr).toMatch(/2 of 9 checks failed on .*: world state vs chain, tx effects/);
   });
 });
 

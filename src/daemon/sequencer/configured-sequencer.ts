@@ -27,10 +27,13 @@ export function configuredSequencer(
    * time as deadline); by default they run on this thread, synchronously, without a deadline.
    */
   blockTxs?: BlockTxRunner,
+  /** Why no block may be built (damaged stored data); see SequencerOptions.halted. */
+  halted?: () => string | undefined,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
     isStorageFailure,
+    halted,
     slots: chain.slots,
     pendingTxs,
     mode: config.sequencerMode,

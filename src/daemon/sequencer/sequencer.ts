@@ -22,6 +22,8 @@ export interface SequencerOptions {
   readonly chain: Chain;
   /** Tells the node of a failed step; true when it was a full disk (the node reports it once, not every step). */
   readonly isStorageFailure?: (err: unknown) => boolean;
+  /** Why no block may be built (stored data found damaged: never build on it); undefined while blocks may be. */
+  readonly halted?: () => string | undefined;
   readonly slots: SlotClock;
   /** Where pending txs come from (the mempool), and who says when one arrives. */
   readonly pendingTxs: PendingTxSource;
@@ -144,6 +146,8 @@ export class Sequencer implements Service, BlockProducer {
       );
     }
     if (this.#paused) throw new SequencerBusyError('the sequencer is paused (nodeAdmin_resumeSync resumes it)');
+    const halted = this.o.halted?.();
+    if (halted) throw new SequencerBusyError(`no block is built: ${halted}`);
     if (this.sealing || this.ticking) throw new SequencerBusyError('a checkpoint is being built or signed; try again');
     this.ticking = true;
     const built: number[] = [];
@@ -252,6 +256,7 @@ export class Sequencer implements Service, BlockProducer {
    * promise when the block's public txs run in a worker.
    */
   private buildNext(slot: number, mined = false): Promise<void> | undefined {
+    if (this.o.halted?.()) return;
     const { chain, slots } = this.o;
     let builder = this.current;
     // One checkpoint per slot: a slot that already has one (or blocks) builds nothing more.

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { recordChecksum, verifyRecord } from './record-checksum.js';
 
 /** One row of chain_block. */
 export interface BlockRow {
@@ -27,12 +28,16 @@ interface RawBlockRow {
   public_log_count: number;
   class_log_count: number;
   header: Buffer;
+  crc: number | null;
 }
 
 const COLUMNS =
-  'number, hash, archive_root, checkpoint, index_in_checkpoint, tx_count, public_log_count, class_log_count, header';
+  'number, hash, archive_root, checkpoint, index_in_checkpoint, tx_count, public_log_count, class_log_count, header, crc';
 
-/** chain_block: blocks by number, hash and archive root. */
+/**
+ * chain_block: blocks by number, hash and archive root. Each row carries the checksum of its number, hash,
+ * archive root and header (migration 220), checked on every read (docs/architecture.md section 4.12).
+ */
 export class BlockRepository {
   private readonly insertStmt: Statement;
   private readonly byNumber: Statement<[number], RawBlockRow>;
@@ -44,8 +49,8 @@ export class BlockRepository {
   private readonly withClassLogsStmt: Statement<[number, number], { number: number }>;
   private readonly deleteAboveStmt: Statement<[number]>;
 
-  constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(`INSERT INTO chain_block (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  constructor(private readonly db: SqliteDatabase) {
+    this.insertStmt = db.prepare(`INSERT INTO chain_block (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.byNumber = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE number = ?`);
     this.byHash = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE hash = ?`);
     this.byArchive = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE archive_root = ?`);
@@ -71,24 +76,34 @@ export class BlockRepository {
       r.publicLogCount,
       r.classLogCount,
       r.header,
+      recordChecksum(r.number, r.hash, r.archiveRoot, r.header),
     );
   }
 
   get(number: number): BlockRow | undefined {
-    return toRow(this.byNumber.get(number));
+    return this.toRow(this.byNumber.get(number));
   }
 
   getByHash(hash: Buffer): BlockRow | undefined {
-    return toRow(this.byHash.get(hash));
+    return this.toRow(this.byHash.get(hash));
   }
 
   getByArchiveRoot(root: Buffer): BlockRow | undefined {
-    return toRow(this.byArchive.get(root));
+    return this.toRow(this.byArchive.get(root));
   }
 
   /** Blocks from `from` (inclusive) to `to` (exclusive), in order. */
   getRange(from: number, to: number): BlockRow[] {
-    return this.range.all(from, to).map((r) => toRow(r) as BlockRow);
+    return this.range.all(from, to).map((r) => this.toRow(r) as BlockRow);
+  }
+
+  /** Numbers of the blocks in [from, to) whose row fails its checksum (`l2node db check`, start-up). */
+  damagedIn(from: number, to: number): number[] {
+    const bad: number[] = [];
+    for (const r of this.range.iterate(from, to)) {
+      if (r.crc !== recordChecksum(r.number, r.hash, r.archive_root, r.header)) bad.push(r.number);
+    }
+    return bad;
   }
 
   /** The highest block number stored, 0 when there is none (genesis is not stored). */
@@ -109,10 +124,23 @@ export class BlockRepository {
   deleteAbove(number: number): void {
     this.deleteAboveStmt.run(number);
   }
+
+  private toRow(r: RawBlockRow | undefined): BlockRow | undefined {
+    if (!r) return undefined;
+    verifyRecord(
+      this.db.name,
+      () => `block ${r.number} (chain_block)`,
+      r.crc,
+      r.number,
+      r.hash,
+      r.archive_root,
+      r.header,
+    );
+    return toBlockRow(r);
+  }
 }
 
-function toRow(r: RawBlockRow | undefined): BlockRow | undefined {
-  if (!r) return undefined;
+function toBlockRow(r: RawBlockRow): BlockRow {
   return {
     number: r.number,
     hash: r.hash,

@@ -25,7 +25,7 @@ import { ContractInstanceUpdateRepository } from './contract-instance-update-rep
 import { FunctionSignatureRepository } from './function-signature-repository.js';
 import { InboxMessageRepository } from './inbox-message-repository.js';
 import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
-import { LogTagRepository } from './log-tag-repository.js';
+import { LogTagRepository, type TaggedLogPosition } from './log-tag-repository.js';
 import type { SqliteDatabase } from './node-database.js';
 import { PendingStateOverrideRepository } from './pending-state-override-repository.js';
 import { StateOverrideRepository } from './state-override-repository.js';
@@ -266,13 +266,41 @@ export class ChainStore {
   }
 
   private indexTags(blockNumber: number, txIndex: number, e: StoredTxEffect, op: 'insert' | 'delete'): void {
-    for (let k = 0; k < e.privateLogCount; k++) {
-      const tag = e.privateLogTag(k);
-      if (tag) this.tags[op](tag, { blockNumber, txIndex, kind: 'private', logIndex: k });
+    for (const [tag, p] of tagEntries(blockNumber, txIndex, e)) this.tags[op](tag, p);
+  }
+
+  /** Tagged logs of a stored block that the tag index lacks (`l2node db check --full`). */
+  missingTagEntries(blockNumber: number): number {
+    let missing = 0;
+    this.txs.ofBlock(blockNumber).forEach((bytes, i) => {
+      for (const [tag, p] of tagEntries(blockNumber, i, new StoredTxEffect(bytes)))
+        if (!this.tags.has(tag, p)) missing++;
+    });
+    return missing;
+  }
+
+  /** Entries the tag index holds, and the entries the stored blocks up to `to` give it. */
+  tagEntryCount(): number {
+    return this.tags.count();
+  }
+
+  expectedTagEntryCount(to: number): number {
+    let n = 0;
+    for (const { location, effect } of this.txs.ofBlockRange(1, to + 1)) {
+      for (const _ of tagEntries(location.blockNumber, location.txIndex, new StoredTxEffect(effect))) n++;
     }
-    for (let k = 0; k < e.publicLogCount; k++) {
-      const tag = e.publicLogTag(k);
-      if (tag) this.tags[op](tag, { blockNumber, txIndex, kind: 'public', logIndex: k });
+    return n;
+  }
+
+  /** Rebuilds the tag index from the stored effects (`l2node db repair`); inside the caller's transaction. */
+  rebuildTagIndex(): void {
+    this.tags.clear();
+    // Block by block: a statement iterating the effects cannot run beside the inserts on one connection.
+    const tip = this.blocks.latest();
+    for (let n = 1; n <= tip; n++) {
+      this.txs.ofBlock(n).forEach((effect, i) => {
+        this.indexTags(n, i, new StoredTxEffect(effect), 'insert');
+      });
     }
   }
 
@@ -350,5 +378,21 @@ export class ChainStore {
   /** A contract class by id: the protocol contracts' from genesis, others from their publication. */
   getContractClass(classId: bigint): ContractClassPublic | undefined {
     return getProtocolContractClass(classId) ?? this.contractClasses.get(classId);
+  }
+}
+
+/** The tag index entries of a stored tx effect. */
+function* tagEntries(
+  blockNumber: number,
+  txIndex: number,
+  e: StoredTxEffect,
+): IterableIterator<[Buffer, TaggedLogPosition]> {
+  for (let k = 0; k < e.privateLogCount; k++) {
+    const tag = e.privateLogTag(k);
+    if (tag) yield [tag, { blockNumber, txIndex, kind: 'private', logIndex: k }];
+  }
+  for (let k = 0; k < e.publicLogCount; k++) {
+    const tag = e.publicLogTag(k);
+    if (tag) yield [tag, { blockNumber, txIndex, kind: 'public', logIndex: k }];
   }
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { tipDamage } from '../integrity/tip-damage.js';
 import type { Service } from '../lifecycle/service.js';
 import { checkDatabaseFile, isCorruptionError, refusal, startupProblems } from './database-integrity.js';
 import { runMigrations } from './migrations/run-migrations.js';
@@ -16,7 +17,11 @@ export class DatabaseService implements Service {
   /** Without a data directory: the private temp file the database lives in for one run. */
   private privateFile: PrivateDatabaseFile | undefined;
 
-  constructor(private readonly dataDirectory: string | undefined) {}
+  constructor(
+    private readonly dataDirectory: string | undefined,
+    /** Newest blocks whose commitments are recomputed at start (--startup-check-blocks). */
+    private readonly checkBlocks = 0,
+  ) {}
 
   /** Path of the database file in the data directory, or null when the node runs without one. */
   get path(): string | null {
@@ -58,6 +63,8 @@ export class DatabaseService implements Service {
       const problems = startupProblems(db);
       if (problems.length > 0) throw refusal(path, dir, problems);
       runMigrations(db);
+      const damaged = tipDamage(db, this.checkBlocks);
+      if (damaged.length > 0) throw refusal(path, dir, damaged);
     } catch (err) {
       db?.close();
       if (isCorruptionError(err)) throw refusal(path, dir, [{ what: `SQLite reports: ${(err as Error).message}` }]);

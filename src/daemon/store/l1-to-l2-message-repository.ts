@@ -17,6 +17,7 @@ export class L1ToL2MessageRepository {
   private readonly byLeaf: Statement<[Buffer], { idx: number; checkpoint: number; block: number }>;
   private readonly deleteAboveStmt: Statement<[number]>;
   private readonly rangeStmt: Statement<[number, number], { idx: number; leaf: Buffer }>;
+  private readonly allStmt: Statement<[], { idx: number; leaf: Buffer; block: number }>;
 
   constructor(db: SqliteDatabase) {
     this.insertStmt = db.prepare(
@@ -26,6 +27,7 @@ export class L1ToL2MessageRepository {
       'SELECT idx, checkpoint, block FROM chain_l1_to_l2_message WHERE leaf = ? ORDER BY idx LIMIT 1',
     );
     this.deleteAboveStmt = db.prepare('DELETE FROM chain_l1_to_l2_message WHERE block > ?');
+    this.allStmt = db.prepare('SELECT idx, leaf, block FROM chain_l1_to_l2_message ORDER BY idx');
     this.rangeStmt = db.prepare('SELECT idx, leaf FROM chain_l1_to_l2_message WHERE idx >= ? AND idx < ? ORDER BY idx');
   }
 
@@ -50,6 +52,11 @@ export class L1ToL2MessageRepository {
     const leaves = new Array<bigint>(last.idx - start + 1).fill(0n);
     for (const r of rows) leaves[r.idx - start] = readField32(r.leaf);
     return leaves;
+  }
+
+  /** Every stored message: tree leaf index, leaf and the block that inserted it (`l2node db check --full`). */
+  *leavesWithBlocks(): IterableIterator<{ index: number; leaf: bigint; block: number }> {
+    for (const r of this.allStmt.iterate()) yield { index: r.idx, leaf: readField32(r.leaf, 0), block: r.block };
   }
 
   deleteAbove(blockNumber: number): void {

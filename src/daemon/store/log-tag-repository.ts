@@ -32,18 +32,36 @@ export class LogTagRepository {
   private readonly byTagKind: Statement<[Buffer, number, number, number], Raw>;
   private readonly byTagKindAll: Statement<[Buffer, number], Raw>;
   private readonly byTag: Statement<[Buffer, number, number], Raw>;
+  private readonly hasStmt: Statement<[Buffer, number, number, number]>;
+  private readonly countStmt: Statement<[]>;
+  private readonly clearStmt: Statement<[]>;
 
   constructor(db: SqliteDatabase) {
     this.insertStmt = db.prepare(
       'INSERT OR IGNORE INTO chain_log_tag (tag, kind, block, position) VALUES (?, ?, ?, ?)',
     );
     this.deleteStmt = db.prepare('DELETE FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?');
+    this.hasStmt = db.prepare('SELECT 1 FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?');
+    this.countStmt = db.prepare('SELECT COUNT(*) FROM chain_log_tag').pluck();
+    this.clearStmt = db.prepare('DELETE FROM chain_log_tag');
     const cols = 'SELECT kind, block, position FROM chain_log_tag';
     this.byTagKind = db.prepare(`${cols} WHERE tag = ? AND kind = ? ORDER BY block, position LIMIT ? OFFSET ?`);
     this.byTagKindAll = db.prepare(`${cols} WHERE tag = ? AND kind = ? ORDER BY block, position`);
     this.byTag = db.prepare(
       `${cols} WHERE tag = ? ORDER BY block, position / ${TX_SPAN}, kind, position LIMIT ? OFFSET ?`,
     );
+  }
+
+  has(tag: Buffer, p: TaggedLogPosition): boolean {
+    return this.hasStmt.get(tag, KIND[p.kind], p.blockNumber, encode(p)) !== undefined;
+  }
+
+  clear(): void {
+    this.clearStmt.run();
+  }
+
+  count(): number {
+    return this.countStmt.get() as number;
   }
 
   insert(tag: Buffer, p: TaggedLogPosition): void {

@@ -1,5 +1,6 @@
 import { statfsSync } from 'node:fs';
 import type { Logger } from '../logging/logger.js';
+import { StoredDataDamagedError } from './record-checksum.js';
 
 /** SQLite's and the file system's ways of saying a write found no room or could not reach the disk. */
 const FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
@@ -41,6 +42,11 @@ export interface StorageHealthOptions {
 }
 
 export interface StorageProblem {
+  /**
+   * STORAGE_FULL: a write found no room (or an I/O error), over once the disk takes writes again; DATA_DAMAGED: a
+   * stored record failed its checksum, for good (the node is stopped and the directory checked and repaired).
+   */
+  readonly code: 'STORAGE_FULL' | 'DATA_DAMAGED';
   /** What the node says about it (status, RPC errors): names the data directory and what to do. */
   readonly reason: string;
   readonly since: string;
@@ -62,12 +68,28 @@ export class StorageHealth {
     return this.#problem;
   }
 
-  /** Tells whether `err` is a storage failure, starting an episode if none runs. */
+  /** Why blocks must not be built or applied: damaged stored data was read. */
+  get productionHalted(): string | undefined {
+    return this.#problem?.code === 'DATA_DAMAGED' ? this.#problem.reason : undefined;
+  }
+
+  /**
+   * Tells whether `err` is a storage failure, starting an episode if none runs. Damaged stored data ends any
+   * full-disk episode and stays: the node no longer produces and is not ready until it is repaired offline.
+   */
   observe(err: unknown): boolean {
+    if (err instanceof StoredDataDamagedError) {
+      if (this.#problem?.code === 'DATA_DAMAGED') return true;
+      this.stop();
+      this.#problem = { code: 'DATA_DAMAGED', reason: err.message, since: new Date().toISOString() };
+      this.o.log.error({ dataDirectory: this.o.dataDirectory, code: 'DATA_DAMAGED' }, err.message);
+      return true;
+    }
     if (!isStorageError(err)) return false;
     if (this.#problem) return true;
     const code = (err as { code: string }).code;
     this.#problem = {
+      code: 'STORAGE_FULL',
       reason: storageReason(this.o.dataDirectory, code, 'the node resumes by itself'),
       since: new Date().toISOString(),
     };

@@ -26,6 +26,17 @@ export const STORAGE_SETTINGS = {
     description:
       'Blocks of world-state history kept readable (sibling paths, witnesses, storage at a block); older ones are pruned once finalized. 0 keeps all. Unset: all in dev mode, 256 for a follower.',
   }),
+  startupCheckBlocks: setting<number>({
+    key: 'startupCheckBlocks',
+    flag: 'startup-check-blocks',
+    env: 'NODE_STARTUP_CHECK_BLOCKS',
+    defaultValue: 64,
+    parse: parseInteger(0, 2 ** 31 - 1),
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'Newest blocks whose every commitment is recomputed from the stored data at each start (record checksums, body against header, tree nodes and roots, indexes: what `l2node db check --full` does for all); a damaged one refuses the start naming the repair. 0 skips it.',
+  }),
   snapshotUrl: setting<string | undefined>({
     key: 'snapshotUrl',
     flag: 'snapshot-url',

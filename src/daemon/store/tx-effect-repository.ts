@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { recordChecksum, verifyRecord } from './record-checksum.js';
 
 /** A block's txs are ids block * TX_ID_SPAN + index: one rowid range per block. */
 export const TX_ID_SPAN = 2 ** 20;
@@ -14,35 +15,47 @@ export function txId(blockNumber: number, txIndex: number): number {
   return blockNumber * TX_ID_SPAN + txIndex;
 }
 
-/** chain_tx: tx effects (binary) by block position and by tx hash. */
+interface TxRow {
+  id: number;
+  hash: Buffer;
+  effect: Buffer;
+  crc: number | null;
+}
+
+/**
+ * chain_tx: tx effects (binary) by block position and by tx hash. Each row carries the checksum of its id, hash
+ * and effect (migration 220), checked on every read of the effect (docs/architecture.md section 4.12).
+ */
 export class TxEffectRepository {
-  private readonly insertStmt: Statement<[number, Buffer, Buffer]>;
-  private readonly byId: Statement<[number], { effect: Buffer }>;
-  private readonly byHash: Statement<[Buffer], { id: number; effect: Buffer }>;
+  private readonly insertStmt: Statement<[number, Buffer, Buffer, number]>;
+  private readonly byId: Statement<[number], TxRow>;
+  private readonly byHash: Statement<[Buffer], TxRow>;
   private readonly idByHash: Statement<[Buffer], { id: number }>;
-  private readonly ofBlocks: Statement<[number, number], { id: number; effect: Buffer }>;
+  private readonly ofBlocks: Statement<[number, number], TxRow>;
   private readonly deleteFromStmt: Statement<[number]>;
 
-  constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare('INSERT INTO chain_tx (id, hash, effect) VALUES (?, ?, ?)');
-    this.byId = db.prepare('SELECT effect FROM chain_tx WHERE id = ?');
-    this.byHash = db.prepare('SELECT id, effect FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
+  constructor(private readonly db: SqliteDatabase) {
+    this.insertStmt = db.prepare('INSERT INTO chain_tx (id, hash, effect, crc) VALUES (?, ?, ?, ?)');
+    this.byId = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE id = ?');
+    this.byHash = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
     this.idByHash = db.prepare('SELECT id FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
-    this.ofBlocks = db.prepare('SELECT id, effect FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
+    this.ofBlocks = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
     this.deleteFromStmt = db.prepare('DELETE FROM chain_tx WHERE id >= ?');
   }
 
   insert(blockNumber: number, txIndex: number, hash: Buffer, effect: Buffer): void {
-    this.insertStmt.run(txId(blockNumber, txIndex), hash, effect);
+    const id = txId(blockNumber, txIndex);
+    this.insertStmt.run(id, hash, effect, recordChecksum(id, hash, effect));
   }
 
   get(blockNumber: number, txIndex: number): Buffer | undefined {
-    return this.byId.get(txId(blockNumber, txIndex))?.effect;
+    const row = this.byId.get(txId(blockNumber, txIndex));
+    return row && this.checked(row).effect;
   }
 
   getByHash(hash: Buffer): { location: TxLocation; effect: Buffer } | undefined {
     const row = this.byHash.get(hash);
-    return row ? { location: location(row.id), effect: row.effect } : undefined;
+    return row ? { location: location(row.id), effect: this.checked(row).effect } : undefined;
   }
 
   locate(hash: Buffer): TxLocation | undefined {
@@ -53,13 +66,35 @@ export class TxEffectRepository {
   /** Effects of the blocks in [from, to), in chain order. */
   *ofBlockRange(from: number, to: number): IterableIterator<{ location: TxLocation; effect: Buffer }> {
     for (const row of this.ofBlocks.iterate(txId(from, 0), txId(to, 0))) {
-      yield { location: location(row.id), effect: row.effect };
+      yield { location: location(row.id), effect: this.checked(row).effect };
     }
   }
 
   /** Effects of one block, in order. */
   ofBlock(blockNumber: number): Buffer[] {
-    return this.ofBlocks.all(txId(blockNumber, 0), txId(blockNumber + 1, 0)).map((r) => r.effect);
+    return this.ofBlocks.all(txId(blockNumber, 0), txId(blockNumber + 1, 0)).map((r) => this.checked(r).effect);
+  }
+
+  /** Every effect with its checksum verified (`l2node db check --full`): the damaged ones as well, named. */
+  *verifyAll(): IterableIterator<{ location: TxLocation; ok: boolean }> {
+    for (const row of this.ofBlocks.iterate(0, Number.MAX_SAFE_INTEGER)) {
+      yield { location: location(row.id), ok: row.crc === recordChecksum(row.id, row.hash, row.effect) };
+    }
+  }
+
+  private checked(row: TxRow): TxRow {
+    verifyRecord(
+      this.db.name,
+      () => {
+        const at = location(row.id);
+        return `tx effect ${at.txIndex} of block ${at.blockNumber} (chain_tx)`;
+      },
+      row.crc,
+      row.id,
+      row.hash,
+      row.effect,
+    );
+    return row;
   }
 
   deleteAbove(blockNumber: number): void {

@@ -22,6 +22,8 @@ export interface UpstreamBlockSourceOptions {
   readonly upstream: Upstream;
   /** Tells the node of a failed step; true when it was a full disk (reported by the node's storage health). */
   readonly isStorageFailure?: (err: unknown) => boolean;
+  /** Why no block may be applied (stored data found damaged: never build on it); undefined while blocks may be. */
+  readonly halted?: () => string | undefined;
   /** The chain (open once the chain service started). */
   readonly chain: () => Chain;
   /** The chain's settlement layer, fed with the upstream's tips (the rollup's with an L1). */
@@ -265,6 +267,7 @@ export class UpstreamBlockSource implements Service, BlockProducer {
 
   private async poll(): Promise<void> {
     const { reporter } = this;
+    if (this.o.halted?.()) return;
     try {
       const tips = await this.o.upstream.tips();
       reporter.polled(tips.proposed.number);

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../store/node-database.js';
+import { checksumBytes, recordChecksum, StoredDataDamagedError } from '../store/record-checksum.js';
 
 /** Nodes of one level of one tree occupy [tree * TREE_SPAN + level * LEVEL_SPAN, + 2^42). */
 export const LEVEL_SPAN = 2 ** 42;
@@ -43,14 +44,12 @@ export class WorldStateRepository {
   private readonly nodeMany: Statement<[number, string], Buffer | null>;
   private readonly leafOne: Statement<[number, number], Buffer>;
   private readonly leafMany: Statement<[number, string], Buffer | null>;
-  private readonly leafHashOne: Statement<[number, number], Buffer>;
-  private readonly leafHashMany: Statement<[number, string], Buffer | null>;
   private readonly lowOne: Statement<[number, Buffer, number], number>;
   private readonly lowMany: Statement<[number, number, string], number | null>;
   private readonly keyMany: Statement<[string, number, number], unknown[]>;
-  private readonly insNode: Statement<[number, number, Buffer]>;
+  private readonly insNode: Statement<[number, number, Buffer, Buffer]>;
   private readonly insNodes: Statement<unknown[]>;
-  private readonly insLeaf: Statement<[number, number, Buffer, Buffer]>;
+  private readonly insLeaf: Statement<[number, number, Buffer, Buffer, Buffer]>;
   private readonly insLeaves: Statement<unknown[]>;
   private readonly insKey: Statement<[number, Buffer, number, number]>;
   private readonly insKeys: Statement<unknown[]>;
@@ -67,38 +66,28 @@ export class WorldStateRepository {
   private readonly delNodeOlder: Statement<[number, number]>;
   private readonly delLeafOlder: Statement<[number, number]>;
   private readonly delKeyIfFrom: Statement<[number, Buffer, number]>;
-  private readonly nodeRange: Statement<[number, number, number], { k: number; hash: Buffer }>;
-  private readonly leafRange: Statement<[number, number, number], { k: number; leaf: Buffer }>;
+  private readonly nodeRange: Statement<[number, number, number], { k: number; stored: Buffer }>;
+  private readonly leafRange: Statement<[number, number, number], { k: number; stored: Buffer }>;
 
   constructor(readonly db: SqliteDatabase) {
     this.nodeOne = db
       .prepare<[number, number], Buffer>(
-        'SELECT hash FROM ws_node WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1',
+        "SELECT CAST(hash || COALESCE(crc, x'') AS BLOB) FROM ws_node WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1",
       )
       .pluck();
     this.nodeMany = db
       .prepare<[number, string], Buffer | null>(
-        'SELECT (SELECT hash FROM ws_node WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
+        "SELECT (SELECT CAST(hash || COALESCE(crc, x'') AS BLOB) FROM ws_node WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key",
       )
       .pluck();
     this.leafOne = db
       .prepare<[number, number], Buffer>(
-        'SELECT leaf FROM ws_leaf WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1',
+        "SELECT CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) FROM ws_leaf WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1",
       )
       .pluck();
     this.leafMany = db
       .prepare<[number, string], Buffer | null>(
-        'SELECT (SELECT leaf FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
-      )
-      .pluck();
-    this.leafHashOne = db
-      .prepare<[number, number], Buffer>(
-        'SELECT hash FROM ws_leaf WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1',
-      )
-      .pluck();
-    this.leafHashMany = db
-      .prepare<[number, string], Buffer | null>(
-        'SELECT (SELECT hash FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
+        "SELECT (SELECT CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key",
       )
       .pluck();
     this.lowOne = db
@@ -118,10 +107,10 @@ export class WorldStateRepository {
       .raw();
     const rows = (n: number) =>
       Array.from({ length: INSERT_ROWS }, () => `(${new Array(n).fill('?').join(', ')})`).join(', ');
-    this.insNode = db.prepare('INSERT INTO ws_node (k, block, hash) VALUES (?, ?, ?)');
-    this.insNodes = db.prepare(`INSERT INTO ws_node (k, block, hash) VALUES ${rows(3)}`);
-    this.insLeaf = db.prepare('INSERT INTO ws_leaf (k, block, leaf, hash) VALUES (?, ?, ?, ?)');
-    this.insLeaves = db.prepare(`INSERT INTO ws_leaf (k, block, leaf, hash) VALUES ${rows(4)}`);
+    this.insNode = db.prepare('INSERT INTO ws_node (k, block, hash, crc) VALUES (?, ?, ?, ?)');
+    this.insNodes = db.prepare(`INSERT INTO ws_node (k, block, hash, crc) VALUES ${rows(4)}`);
+    this.insLeaf = db.prepare('INSERT INTO ws_leaf (k, block, leaf, hash, crc) VALUES (?, ?, ?, ?, ?)');
+    this.insLeaves = db.prepare(`INSERT INTO ws_leaf (k, block, leaf, hash, crc) VALUES ${rows(5)}`);
     this.insKey = db.prepare('INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
     this.insKeys = db.prepare(`INSERT INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
     this.insKeyIfNew = db.prepare('INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
@@ -141,37 +130,77 @@ export class WorldStateRepository {
     this.delNodeOlder = db.prepare('DELETE FROM ws_node WHERE k = ? AND block < ?');
     this.delLeafOlder = db.prepare('DELETE FROM ws_leaf WHERE k = ? AND block < ?');
     this.delKeyIfFrom = db.prepare('DELETE FROM ws_key WHERE tree = ? AND key = ? AND block > ?');
-    this.nodeRange = db.prepare<[number, number, number], { k: number; hash: Buffer }>(
-      'SELECT k, hash FROM ws_node WHERE k >= ? AND k < ? AND block > ?',
+    this.nodeRange = db.prepare<[number, number, number], { k: number; stored: Buffer }>(
+      "SELECT k, CAST(hash || COALESCE(crc, x'') AS BLOB) AS stored FROM ws_node WHERE k >= ? AND k < ? AND block > ?",
     );
-    this.leafRange = db.prepare<[number, number, number], { k: number; leaf: Buffer }>(
-      'SELECT k, leaf FROM ws_leaf WHERE k >= ? AND k < ? AND block > ?',
+    this.leafRange = db.prepare<[number, number, number], { k: number; stored: Buffer }>(
+      "SELECT k, CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) AS stored FROM ws_leaf WHERE k >= ? AND k < ? AND block > ?",
     );
   }
 
   getNode(key: number, block: number): Buffer | undefined {
-    return this.nodeOne.get(key, block);
+    const stored = this.nodeOne.get(key, block);
+    return stored && this.checked('ws_node', key, block, stored);
   }
 
   /** Newest hash at or below `block` for each key, in order; null where none was ever written. */
   getNodes(keys: readonly number[], block: number): (Buffer | null)[] {
-    if (keys.length <= SINGLE_READS) return keys.map((k) => this.nodeOne.get(k, block) ?? null);
-    return this.chunked(keys, (part) => this.nodeMany.all(block, JSON.stringify(part)));
+    const stored =
+      keys.length <= SINGLE_READS
+        ? keys.map((k) => this.nodeOne.get(k, block) ?? null)
+        : this.chunked(keys, (part) => this.nodeMany.all(block, JSON.stringify(part)));
+    return this.checkedAll('ws_node', keys, block, stored);
   }
 
   getLeaf(key: number, block: number): Buffer | undefined {
-    return this.leafOne.get(key, block);
+    const stored = this.leafOne.get(key, block);
+    return stored && leafOf(this.checked('ws_leaf', key, block, stored));
   }
 
   getLeaves(keys: readonly number[], block: number): (Buffer | null)[] {
-    if (keys.length <= SINGLE_READS) return keys.map((k) => this.leafOne.get(k, block) ?? null);
-    return this.chunked(keys, (part) => this.leafMany.all(block, JSON.stringify(part)));
+    return this.leafRows(keys, block).map((b) => b && leafOf(b));
   }
 
   /** Leaf hashes of indexed-tree leaves (stored with their preimages), newest at or below `block`. */
   getLeafHashes(keys: readonly number[], block: number): (Buffer | null)[] {
-    if (keys.length <= SINGLE_READS) return keys.map((k) => this.leafHashOne.get(k, block) ?? null);
-    return this.chunked(keys, (part) => this.leafHashMany.all(block, JSON.stringify(part)));
+    return this.leafRows(keys, block).map((b) => b && leafHashOf(b));
+  }
+
+  /** Preimage and hash of each leaf (one blob, the hash last), checked. */
+  private leafRows(keys: readonly number[], block: number): (Buffer | null)[] {
+    const stored =
+      keys.length <= SINGLE_READS
+        ? keys.map((k) => this.leafOne.get(k, block) ?? null)
+        : this.chunked(keys, (part) => this.leafMany.all(block, JSON.stringify(part)));
+    return this.checkedAll('ws_leaf', keys, block, stored);
+  }
+
+  private checkedAll(
+    table: string,
+    keys: readonly number[],
+    block: number,
+    stored: readonly (Buffer | null)[],
+  ): (Buffer | null)[] {
+    const out = new Array<Buffer | null>(stored.length);
+    for (let i = 0; i < stored.length; i++) {
+      const s = stored[i];
+      out[i] = s ? this.checked(table, keys[i] as number, block, s) : null;
+    }
+    return out;
+  }
+
+  /**
+   * The value of a stored `value || crc` blob once its checksum holds (docs/architecture.md section 4.12); a
+   * damaged row (or one without a checksum) throws StoredDataDamagedError naming it. (The reads CAST the
+   * concatenation back to a blob: SQLite's `||` makes text of blobs, keeping the bytes.)
+   */
+  private checked(table: string, key: number, block: number, stored: Buffer): Buffer {
+    const end = stored.length - CHECKSUM_BYTES;
+    const value = stored.subarray(0, Math.max(0, end));
+    if (end < 0 || stored.readUInt32BE(end) !== recordChecksum(key, value)) {
+      throw new StoredDataDamagedError(this.db.name, `${describeKey(key)} as of block ${block} (${table})`);
+    }
+    return value;
   }
 
   /** For each key, the index of the leaf with the largest key <= it, among keys inserted at or before `block`. */
@@ -204,40 +233,42 @@ export class WorldStateRepository {
 
   /** Node rows [store key, hash] of one block. */
   insertNodes(block: number, rows: readonly (readonly [number, Buffer])[]): void {
-    const args = new Array<unknown>(INSERT_ROWS * 3);
+    const args = new Array<unknown>(INSERT_ROWS * 4);
     let i = 0;
     for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
       for (let j = 0; j < INSERT_ROWS; j++) {
         const [k, hash] = rows[i + j] as readonly [number, Buffer];
-        args[j * 3] = k;
-        args[j * 3 + 1] = block;
-        args[j * 3 + 2] = hash;
+        args[j * 4] = k;
+        args[j * 4 + 1] = block;
+        args[j * 4 + 2] = hash;
+        args[j * 4 + 3] = checksumBytes(recordChecksum(k, hash));
       }
       this.insNodes.run(args);
     }
     for (; i < rows.length; i++) {
       const [k, hash] = rows[i] as readonly [number, Buffer];
-      this.insNode.run(k, block, hash);
+      this.insNode.run(k, block, hash, checksumBytes(recordChecksum(k, hash)));
     }
   }
 
   /** Indexed-tree leaf rows [store key, encoded preimage, leaf hash] of one block. */
   insertLeaves(block: number, rows: readonly (readonly [number, Buffer, Buffer])[]): void {
-    const args = new Array<unknown>(INSERT_ROWS * 4);
+    const args = new Array<unknown>(INSERT_ROWS * 5);
     let i = 0;
     for (; i + INSERT_ROWS <= rows.length; i += INSERT_ROWS) {
       for (let j = 0; j < INSERT_ROWS; j++) {
         const [k, leaf, hash] = rows[i + j] as readonly [number, Buffer, Buffer];
-        args[j * 4] = k;
-        args[j * 4 + 1] = block;
-        args[j * 4 + 2] = leaf;
-        args[j * 4 + 3] = hash;
+        args[j * 5] = k;
+        args[j * 5 + 1] = block;
+        args[j * 5 + 2] = leaf;
+        args[j * 5 + 3] = hash;
+        args[j * 5 + 4] = checksumBytes(recordChecksum(k, leaf, hash));
       }
       this.insLeaves.run(args);
     }
     for (; i < rows.length; i++) {
       const [k, leaf, hash] = rows[i] as readonly [number, Buffer, Buffer];
-      this.insLeaf.run(k, block, leaf, hash);
+      this.insLeaf.run(k, block, leaf, hash, checksumBytes(recordChecksum(k, leaf, hash)));
     }
   }
 
@@ -302,11 +333,65 @@ export class WorldStateRepository {
 
   /** Leaf-level node rows of keys in [from, to) written after `block` (append-only values to unindex). */
   nodesWrittenAfter(from: number, to: number, block: number): { k: number; hash: Buffer }[] {
-    return this.nodeRange.all(from, to, block);
+    return this.nodeRange
+      .all(from, to, block)
+      .map((r) => ({ k: r.k, hash: this.checked('ws_node', r.k, block, r.stored) }));
   }
 
   leavesWrittenAfter(from: number, to: number, block: number): { k: number; leaf: Buffer }[] {
-    return this.leafRange.all(from, to, block);
+    return this.leafRange
+      .all(from, to, block)
+      .map((r) => ({ k: r.k, leaf: leafOf(this.checked('ws_leaf', r.k, block, r.stored)) }));
+  }
+
+  /** Store keys of the node and leaf rows a block wrote into one tree (from its journal). */
+  rowsWrittenIn(tree: number, block: number): { nodes: number[]; leaves: number[] } {
+    const row = this.journalGet.all(block).find((j) => j.tree === tree);
+    const base = tree * TREE_SPAN;
+    const unpack = (buf: Buffer | undefined) => {
+      const out: number[] = [];
+      for (let o = 0; buf && o + 6 <= buf.length; o += 6) out.push(base + buf.readUIntBE(o, 6));
+      return out;
+    };
+    return { nodes: unpack(row?.nodes), leaves: unpack(row?.leaves) };
+  }
+
+  /** Store keys of every node and leaf row of one tree written at or below `block` (the oldest kept block). */
+  rowsAtOrBelow(tree: number, block: number): { nodes: number[]; leaves: number[] } {
+    const base = tree * TREE_SPAN;
+    const keys = (table: string) =>
+      this.db
+        .prepare(`SELECT DISTINCT k FROM ${table} WHERE k >= ? AND k < ? AND block <= ?`)
+        .pluck()
+        .all(base, base + TREE_SPAN, block) as number[];
+    return { nodes: keys('ws_node'), leaves: keys('ws_leaf') };
+  }
+
+  /** Every node and leaf row whose checksum fails (`l2node db check`): table, key and block. */
+  *damagedRows(): IterableIterator<{ table: string; k: number; block: number }> {
+    const nodes = this.db.prepare('SELECT k, block, hash, crc FROM ws_node').iterate() as IterableIterator<{
+      k: number;
+      block: number;
+      hash: Buffer;
+      crc: Buffer | null;
+    }>;
+    for (const r of nodes) {
+      if (!r.crc || r.crc.length !== CHECKSUM_BYTES || r.crc.readUInt32BE(0) !== recordChecksum(r.k, r.hash)) {
+        yield { table: 'ws_node', k: r.k, block: r.block };
+      }
+    }
+    const leaves = this.db.prepare('SELECT k, block, leaf, hash, crc FROM ws_leaf').iterate() as IterableIterator<{
+      k: number;
+      block: number;
+      leaf: Buffer;
+      hash: Buffer;
+      crc: Buffer | null;
+    }>;
+    for (const r of leaves) {
+      if (!r.crc || r.crc.length !== CHECKSUM_BYTES || r.crc.readUInt32BE(0) !== recordChecksum(r.k, r.leaf, r.hash)) {
+        yield { table: 'ws_leaf', k: r.k, block: r.block };
+      }
+    }
   }
 
   deleteBlocksAbove(block: number): void {
@@ -334,6 +419,26 @@ export class WorldStateRepository {
     }
     return out;
   }
+}
+
+const CHECKSUM_BYTES = 4;
+const HASH_BYTES = 32;
+
+/** The preimage of a checked `leaf || hash` value. */
+function leafOf(value: Buffer): Buffer {
+  return value.subarray(0, value.length - HASH_BYTES);
+}
+
+/** The leaf hash of a checked `leaf || hash` value. */
+function leafHashOf(value: Buffer): Buffer {
+  return value.subarray(value.length - HASH_BYTES);
+}
+
+/** A store key as a person reads it: tree, level and index. */
+export function describeKey(key: number): string {
+  const tree = Math.floor(key / TREE_SPAN);
+  const level = Math.floor((key % TREE_SPAN) / LEVEL_SPAN);
+  return `world-state tree ${tree} ${level === 0 ? 'leaf' : `level-${level} node`} ${key % LEVEL_SPAN}`;
 }
 
 function hexArray(keys: readonly Buffer[]): string {
