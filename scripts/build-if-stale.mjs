@@ -10,7 +10,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = join(root, 'dist', '.build-stamp');
 /** What `npm run build` reads besides src/: the compiler's settings, the oclif config, the docs generator. */
-const INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.api.json', 'scripts/generate-cli-docs.js'];
+const INPUTS = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.api.json',
+  'scripts/generate-cli-docs.js',
+];
 
 if (process.argv.includes('--stamp')) {
   writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -192,7 +192,9 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
             blockKey,
             parentBlock: fork.blockNumber,
             l1ToL2Messages: first ? input.l1ToL2Messages : undefined,
-            ...(overrides.length > 0 ? { stateOverrides: overrides.map(({ leafSlot, value }) => ({ leafSlot, value })) } : {}),
+            ...(overrides.length > 0
+              ? { stateOverrides: overrides.map(({ leafSlot, value }) => ({ leafSlot, value })) }
+              : {}),
             earlier: effectBytes,
             tx: tx.toBuffer(),
             globals: globals.toJSON(),

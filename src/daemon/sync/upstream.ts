@@ -7,8 +7,8 @@ import type { Tx } from '../../core/tx/tx.js';
 import type { L2Tips } from '../chain/l2-tips.js';
 import type { L1ContractAddresses } from '../chain/settlement/settlement-layer.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
-import type { UpstreamLatencyReading } from './upstream-latency.js';
 import type { PublicDataWrite } from '../world-state/world-state-fork.js';
+import type { UpstreamLatencyReading } from './upstream-latency.js';
 
 /** A checkpoint the upstream published, with its blocks (4.1.2 PublishedCheckpoint). */
 export interface UpstreamCheckpoint {
