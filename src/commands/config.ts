@@ -18,8 +18,7 @@ export default class Config extends BaseCommand {
   static override examples = [
     '<%= config.bin %> config',
     '<%= config.bin %> config --port 9000 --json',
-    '<%= config.bin %> config --data-directory ./data --port 9000 --dump > l2node.toml',
-    '<%= config.bin %> config --config l2node.toml',
+    '<%= config.bin %> config --data-directory ./data --port 9000 --dump',
   ];
   static override flags = {
     ...settingFlags(),

@@ -44,12 +44,12 @@ export default class Start extends Command {
     }),
   };
 
-  /** A command line start cannot run: one line (one JSON envelope with --json), exit 2, no usage dump. */
+  /** A command line start cannot run: one line naming what is wrong (one JSON envelope with --json), exit 2. */
   private usageError(message: string): never {
     if (this.jsonEnabled() || process.argv.includes('--json')) {
       const error = { code: 'USAGE', message, actions: ['see the settings: l2node start --help'] };
       process.stdout.write(`${JSON.stringify({ status: 2, error, warnings: [] })}\n`);
-    } else process.stderr.write(`l2node start: ${message}\n  - see the settings: l2node start --help\n`);
+    } else process.stderr.write(`l2node start: ${message}\n`);
     return this.exit(2);
   }
 

@@ -89,8 +89,8 @@ beforeAll(async () => {
       // One caller worker, two waiting: the 8 clients below overflow the queue.
       ...['--public-execution-workers', '1', '--public-execution-max-queue', '2'],
       // A max-gas simulation takes seconds: past this budget it is stopped and answers the budget's error.
-      ...['--public-simulation-timeout-ms', '1500'],
-      ...['--block-build-time-ms', '1500'],
+      ...['--public-simulation-timeout-ms', '300'],
+      ...['--block-build-time-ms', '300'],
     ],
   });
   builder = devTxBuilder(genesisHeader(FUNDED));
@@ -136,7 +136,7 @@ describe('public execution off the event loop', () => {
     const settings = answers.map((a) => a.error?.data?.setting);
     expect(new Set(settings)).toEqual(new Set(['public-simulation-timeout-ms', 'public-execution-max-queue']));
     const timeout = answers.find((a) => a.error?.data?.setting === 'public-simulation-timeout-ms');
-    expect(timeout?.error).toMatchObject({ code: -32008, data: { code: 'LIMIT_EXCEEDED', limit: 1500 } });
+    expect(timeout?.error).toMatchObject({ code: -32008, data: { code: 'LIMIT_EXCEEDED', limit: 300 } });
     expect(timeout?.error?.message).toContain('--public-simulation-timeout-ms');
     const full = answers.find((a) => a.error?.data?.setting === 'public-execution-max-queue');
     expect(full?.error?.message).toMatch(/--public-execution-max-queue\); retry later/);
@@ -179,7 +179,7 @@ describe('public execution off the event loop', () => {
     expect(probes.rpc).toBeGreaterThan(0);
     for (const h of [h1, h2]) {
       expect(h).toMatchObject({ status: 'dropped', dropReason: 'block_building_failed' });
-      expect(h?.dropDetail).toContain('block build time of 1500 ms (--block-build-time-ms)');
+      expect(h?.dropDetail).toContain('block build time of 300 ms (--block-build-time-ms)');
     }
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
   }, 90_000);

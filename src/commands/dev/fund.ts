@@ -11,8 +11,8 @@ export default class Fund extends AdminCommand {
     'added to). In instant mode (the default) the block is built at once. The --json result is {blockNumber} ' +
     '(null while it waits for the next block).';
   static override examples = [
-    '<%= config.bin %> dev fund 0x1f3c...9a 1000000000000000000000',
-    '<%= config.bin %> dev fund 0x1f3c...9a 0 --json',
+    '<%= config.bin %> dev fund $CONTRACT_ADDRESS 1000000000000000000000',
+    '<%= config.bin %> dev fund $CONTRACT_ADDRESS 0 --json',
   ];
   static override args = {
     address: Args.string({ required: true, ignoreStdin: true, description: 'The address to fund (0x hex).' }),

@@ -19,8 +19,8 @@ export default class SetStorage extends AdminCommand {
     'instant mode (the default) that block is built at once. A follower replays the write from its upstream. ' +
     'SLOT and VALUE take 0x hex or a decimal integer. The --json result is {blockNumber} (null while it waits).';
   static override examples = [
-    '<%= config.bin %> dev set-storage 0x2a5b...c3 1 42',
-    '<%= config.bin %> dev set-storage 0x2a5b...c3 0x0c 0x01 --json',
+    '<%= config.bin %> dev set-storage $CONTRACT_ADDRESS 1 42',
+    '<%= config.bin %> dev set-storage $CONTRACT_ADDRESS 0x0c 0x01 --json',
   ];
   static override args = {
     contract: Args.string({ required: true, ignoreStdin: true, description: 'The contract address (0x hex).' }),

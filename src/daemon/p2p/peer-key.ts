@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { secp256k1 } from '@noble/curves/secp256k1';
 
 /** Where the peer key lives when no path is set: beside the database, in the node's data directory. */
 export function defaultPeerKeyPath(dataDirectory: string): string {
@@ -21,14 +20,14 @@ export function loadOrCreatePeerKey(path: string | undefined): { key: Uint8Array
       throw new Error(`the peer key file ${path} must hold 64 hex digits (a secp256k1 private key)`);
     }
     const key = Uint8Array.from(Buffer.from(text, 'hex'));
-    if (!secp256k1.utils.isValidPrivateKey(key)) {
+    if (!isValidPrivateKey(key)) {
       throw new Error(`the peer key file ${path} does not hold a valid secp256k1 private key`);
     }
     return { key, created: false };
   }
   let key: Uint8Array;
   do key = Uint8Array.from(randomBytes(32));
-  while (!secp256k1.utils.isValidPrivateKey(key));
+  while (!isValidPrivateKey(key));
   if (path !== undefined) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     writeFileSync(path, `${Buffer.from(key).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
@@ -36,4 +35,17 @@ export function loadOrCreatePeerKey(path: string | undefined): { key: Uint8Array
     chmodSync(path, 0o600);
   }
   return { key, created: path !== undefined };
+}
+
+/** secp256k1's group order n: a private key is an integer in [1, n-1]. */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * Whether 32 bytes are a valid secp256k1 private key. Checked here rather than through @noble/curves so that a
+ * node starts without loading the curve library until its P2P stack needs it.
+ */
+function isValidPrivateKey(key: Uint8Array): boolean {
+  if (key.length !== 32) return false;
+  const k = BigInt(`0x${Buffer.from(key).toString('hex')}`);
+  return k > 0n && k < SECP256K1_ORDER;
 }

@@ -44,6 +44,9 @@ export class PublicExecutionPool implements Service {
   readonly name = 'public execution';
   private callers: Piscina | undefined;
   private blocks: Piscina | undefined;
+  /** Each pool's warm-up, started by its first job. */
+  private callersReady: Promise<void> | undefined;
+  private blocksReady: Promise<void> | undefined;
   /** Caller jobs running or waiting; bounded here (piscina's own maxQueue lets a burst through while a worker is busy). */
   private callerJobs = 0;
   /** How many caller workers run (set at start). */
@@ -63,7 +66,8 @@ export class PublicExecutionPool implements Service {
     this.callers = new Piscina({
       filename: WORKER_FILE,
       name: 'simulatePublicCalls',
-      minThreads: this.workers,
+      // Threads start with the first job (see warm): a node that runs no public call never loads the AVM.
+      minThreads: 0,
       maxThreads: this.workers,
       concurrentTasksPerWorker: 1,
       idleTimeout: Number.POSITIVE_INFINITY,
@@ -74,7 +78,7 @@ export class PublicExecutionPool implements Service {
       ? new Piscina({
           filename: WORKER_FILE,
           name: 'processBlockTx',
-          minThreads: 1,
+          minThreads: 0,
           maxThreads: 1,
           concurrentTasksPerWorker: 1,
           idleTimeout: Number.POSITIVE_INFINITY,
@@ -88,30 +92,45 @@ export class PublicExecutionPool implements Service {
         this.o.log.error({ err: err.message }, `public execution worker failed: ${err.message}`),
       );
     }
-    // The workers warm up (imports, database connection, genesis) while the node starts; the start does not wait
-    // for them (a first job waits for its worker instead). A worker that cannot open the database is reported.
+  }
+
+  /**
+   * Starts a pool's workers and waits until each has warmed up (imports, its database connection, genesis): on
+   * its first job, not at start, so a node (or a test) that never runs a public call pays nothing for them, and a
+   * first job's budget does not include the warm-up. A worker that cannot open the database is reported.
+   */
+  private warm(pool: Piscina, which: 'callers' | 'blocks'): Promise<void> {
+    const known = which === 'callers' ? this.callersReady : this.blocksReady;
+    if (known) return known;
     const started = performance.now();
-    const pools = [this.callers, ...(this.blocks ? [this.blocks] : [])];
-    Promise.all(
-      pools.flatMap((pool) => Array.from({ length: pool.maxThreads }, () => pool.run(undefined, { name: 'ready' }))),
+    const ready = Promise.all(
+      Array.from({ length: pool.maxThreads }, () => pool.run(undefined, { name: 'ready' })),
     ).then(
-      () =>
+      () => {
         this.o.log.info(
-          { workers, sequencerWorker: this.blocks !== undefined },
-          `public execution: ${this.workers} worker(s)${this.blocks ? ' and one for the sequencer' : ''} ready in ${Math.round(performance.now() - started)} ms`,
-        ),
+          { workers: pool.maxThreads, pool: which },
+          `public execution: ${pool.maxThreads} ${which === 'callers' ? 'caller' : 'sequencer'} worker(s) ready in ` +
+            `${Math.round(performance.now() - started)} ms`,
+        );
+      },
       (err: Error) => {
-        // A node stopped while its workers warmed up destroys them: nothing failed.
-        if (this.callers)
-          this.o.log.error({ err: err.message }, `public execution workers failed to start: ${err.message}`);
+        if (which === 'callers') this.callersReady = undefined;
+        else this.blocksReady = undefined;
+        this.o.log.error({ err: err.message }, `public execution workers failed to start: ${err.message}`);
+        throw err;
       },
     );
+    if (which === 'callers') this.callersReady = ready;
+    else this.blocksReady = ready;
+    return ready;
   }
 
   async stop(): Promise<void> {
     const pools = [this.callers, this.blocks];
     this.callers = undefined;
     this.blocks = undefined;
+    this.callersReady = undefined;
+    this.blocksReady = undefined;
     await Promise.all(pools.map((p) => p?.destroy()));
   }
 
@@ -127,6 +146,7 @@ export class PublicExecutionPool implements Service {
   async processBlockTx(job: BlockTxJob, budgetMs: number): Promise<BlockTxOutcome> {
     const pool = this.blocks;
     if (!pool) throw new Error('public execution: this node has no sequencer worker (it is not running)');
+    await this.warm(pool, 'blocks');
     // A worker replaced after a timeout warms up first: the tx's budget starts once its worker is ready.
     await pool.run(undefined, { name: 'ready' });
     try {
@@ -165,6 +185,7 @@ export class PublicExecutionPool implements Service {
     }
     this.callerJobs++;
     try {
+      await this.warm(pool, 'callers');
       return (await pool.run(job, { name, signal: AbortSignal.timeout(config.publicSimulationTimeoutMs) })) as A;
     } catch (err) {
       if (isAbort(err)) {
