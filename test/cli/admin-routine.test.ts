@@ -117,7 +117,13 @@ describe('scripts/admin-routine.sh', () => {
     expect(run.stdout).toMatch(/^node\s+http:\/\/127\.0\.0\.1:\d+\s+ok/m);
     expect(run.stdout).toContain('== done: rolled back to block 1');
     // The unwound txs return to the pool and may be mined again at once: the node's log tells the rollback.
-    expect(node.logs().some((l) => /^rolled back to block 1: \d+ blocks? removed, \d+ of their \d+ txs back in the pool$/.test(l.msg ?? ''))).toBe(true);
+    expect(
+      node
+        .logs()
+        .some((l) =>
+          /^rolled back to block 1: \d+ blocks? removed, \d+ of their \d+ txs back in the pool$/.test(l.msg ?? ''),
+        ),
+    ).toBe(true);
     // The upload runs in the node; it writes into the location once done.
     const deadline = Date.now() + 60_000;
     while (!(existsSync(snapshots) && readdirSync(snapshots).length > 0) && Date.now() < deadline) {
