@@ -34,7 +34,7 @@ RUN --mount=type=secret,id=ca-certificates,required=false \
  && npm ci --ignore-scripts --no-audit --no-fund \
  && npm rebuild node \
  && test "$(node_modules/.bin/node --version)" = "v$(node -p 'require("./package.json").devDependencies.node')"
-COPY tsconfig.json tsconfig.build.json binding.gyp ./
+COPY tsconfig.json tsconfig.build.json tsconfig.api.json binding.gyp ./
 COPY bin bin
 COPY native native
 COPY scripts scripts
