@@ -334,8 +334,23 @@ describe('db repair', () => {
     expect(r.code).not.toBe(0);
     const json = JSON.parse(r.stdout) as { error: { message: string; actions: string[] } };
     expect(json.error.message).toMatch(/tx effect .* cannot be re-derived/);
-    expect(json.error.actions.join(' ')).toMatch(/db rollback \d+/);
+    const below = /db rollback (\d+)/.exec(json.error.actions.join(' '));
+    expect(below, json.error.actions.join(' ')).not.toBeNull();
     expect(roots(dir)).toEqual(roots(template));
+    // The command it names works: rolled back below the damaged effect, the directory passes the full check.
+    const rollback = await runCli([
+      'db',
+      'rollback',
+      String(below?.[1]),
+      '--data-directory',
+      dir,
+      '--prefunded-accounts',
+      prefundedFlag(FUNDED),
+      '--json',
+    ]);
+    expect(rollback.code, rollback.stdout + rollback.stderr).toBe(0);
+    const after = await checkFull(dir);
+    expect(after.code, JSON.stringify(after.json)).toBe(0);
   });
 });
 

@@ -119,6 +119,17 @@ export function toCliError(err: unknown, commandLine: string): CliError {
       actions: [`see the usage: ${commandLine} --help`],
     });
   }
+  if (isStoredDataDamaged(err)) {
+    // An offline command read a record that fails its checksum: not a bug to report, but damage to name.
+    return new CliError(err.message, {
+      exitCode: EXIT_CODES.error,
+      code: 'DATA_DAMAGED',
+      actions: [
+        `see what is damaged: l2node db check --full --data-directory ${err.dataDirectory}`,
+        'then `l2node db repair`, or `l2node db rollback <block>` below a damaged block (docs/reliability.md)',
+      ],
+    });
+  }
   const message = err instanceof Error ? err.message : String(err);
   if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
   return new CliError(`internal error: ${message}`, {
@@ -126,6 +137,14 @@ export function toCliError(err: unknown, commandLine: string): CliError {
     code: 'INTERNAL',
     actions: ['run it again with DEBUG=* for the stack, and report it'],
   });
+}
+
+/**
+ * The daemon's StoredDataDamagedError, known by its name: client commands must not import the daemon
+ * (dependency rule), and only the offline `db` commands can meet it.
+ */
+function isStoredDataDamaged(err: unknown): err is Error & { dataDirectory: string } {
+  return err instanceof Error && err.name === 'StoredDataDamagedError' && 'dataDirectory' in err;
 }
 
 /** oclif words a flag's parse failure "Parsing --flag \n\t<why>\nSee more help with --help": "--flag: <why>". */

@@ -42,7 +42,8 @@ export function rollbackOffline(db: SqliteDatabase, target: number, config: Node
   };
   const pool = new TxPoolRepository(db);
   const removed = unwindBlocks(chain, target, { force: true, rederive: true, inTransaction: () => pool.clear() });
-  // The pool is cleared: no tx goes back to it.
+  // The pool is cleared: no tx goes back to it. Damaged blocks are removed but not read (not in `removed`):
+  // every block above the target went.
   const removedTxs = removed.reduce((n, b) => n + b.body.txEffects.length, 0);
-  return { targetBlockNumber: target, removedBlocks: removed.length, removedTxs, returnedTxs: 0, rederived: true };
+  return { targetBlockNumber: target, removedBlocks: latest - target, removedTxs, returnedTxs: 0, rederived: true };
 }

@@ -28,6 +28,7 @@ import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
 import { LogTagRepository, type TaggedLogPosition } from './log-tag-repository.js';
 import type { SqliteDatabase } from './node-database.js';
 import { PendingStateOverrideRepository } from './pending-state-override-repository.js';
+import { StoredDataDamagedError } from './record-checksum.js';
 import { StateOverrideRepository } from './state-override-repository.js';
 import { StoredTxEffect } from './stored-tx-effect.js';
 import { TxEffectRepository, type TxLocation } from './tx-effect-repository.js';
@@ -139,13 +140,21 @@ export class ChainStore {
     const latest = this.blocks.latest();
     const removed: L2Block[] = [];
     for (let n = latest; n > blockNumber; n--) {
-      const row = this.blocks.get(n);
-      if (!row) continue;
-      const effects = this.txs.ofBlock(n);
-      effects.forEach((bytes, i) => {
+      let read: { row: BlockRow | undefined; effects: Buffer[] };
+      try {
+        read = { row: this.blocks.get(n), effects: this.txs.ofBlock(n) };
+      } catch (err) {
+        // A damaged block is what `db rollback` is told to remove: its tags cannot be trusted, so its index
+        // entries go by block number (a scan, taken only here), and it is not among the blocks returned.
+        if (!(err instanceof StoredDataDamagedError)) throw err;
+        this.tags.deleteBlock(n);
+        continue;
+      }
+      if (!read.row) continue;
+      read.effects.forEach((bytes, i) => {
         this.indexTags(n, i, new StoredTxEffect(bytes), 'delete');
       });
-      removed.push(this.toBlock(row, effects));
+      removed.push(this.toBlock(read.row, read.effects));
     }
     this.txs.deleteAbove(blockNumber);
     this.blocks.deleteAbove(blockNumber);

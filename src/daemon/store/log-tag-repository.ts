@@ -35,6 +35,7 @@ export class LogTagRepository {
   private readonly hasStmt: Statement<[Buffer, number, number, number]>;
   private readonly countStmt: Statement<[]>;
   private readonly clearStmt: Statement<[]>;
+  private readonly deleteBlockStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
     this.insertStmt = db.prepare(
@@ -44,6 +45,7 @@ export class LogTagRepository {
     this.hasStmt = db.prepare('SELECT 1 FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?');
     this.countStmt = db.prepare('SELECT COUNT(*) FROM chain_log_tag').pluck();
     this.clearStmt = db.prepare('DELETE FROM chain_log_tag');
+    this.deleteBlockStmt = db.prepare('DELETE FROM chain_log_tag WHERE block = ?');
     const cols = 'SELECT kind, block, position FROM chain_log_tag';
     this.byTagKind = db.prepare(`${cols} WHERE tag = ? AND kind = ? ORDER BY block, position LIMIT ? OFFSET ?`);
     this.byTagKindAll = db.prepare(`${cols} WHERE tag = ? AND kind = ? ORDER BY block, position`);
@@ -62,6 +64,11 @@ export class LogTagRepository {
 
   count(): number {
     return this.countStmt.get() as number;
+  }
+
+  /** Every entry of one block, without knowing its tags: a scan of the index (for a damaged block only). */
+  deleteBlock(blockNumber: number): void {
+    this.deleteBlockStmt.run(blockNumber);
   }
 
   insert(tag: Buffer, p: TaggedLogPosition): void {
