@@ -1,4 +1,4 @@
-import type { PublicClient } from 'viem';
+import { BaseError, type PublicClient, TimeoutError } from 'viem';
 import type { Logger } from '../logging/logger.js';
 import { deployL1Contracts, type L1DeployConfig } from './deploy-l1-contracts.js';
 import { addressesFromRegistry, type L1Deployment, readL1Deployment } from './l1-deployment.js';
@@ -31,7 +31,7 @@ export class L1AttachError extends Error {
  * registry of `--registry-address` names, else a fresh deployment of Aztec's contracts. Stored once found.
  */
 export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
-  const chainId = await o.client.getChainId();
+  const chainId = await firstChainId(o);
   if (chainId !== o.chainId) {
     throw new L1AttachError(`the L1 at ${o.rpcUrl} has chain id ${chainId}, but --l1-chain-id is ${o.chainId}`);
   }
@@ -63,4 +63,29 @@ export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
   await o.persist?.();
   o.deployments.set(deployment);
   return deployment;
+}
+
+/** How long start-up waits for an L1 that answers too slowly (a just started anvil on a busy machine). */
+const FIRST_ANSWER_WAIT_MS = 120_000;
+
+/**
+ * The L1's chain id, its first answer. An L1 that is slow to answer (a request timing out: an anvil still
+ * loading on a busy machine, an L1 container starting) is asked again, with one log line, for up to two
+ * minutes; any other failure (refused, wrong URL) fails the start at once, as before.
+ */
+async function firstChainId(o: AttachL1Options): Promise<number> {
+  const started = Date.now();
+  let logged = false;
+  for (;;) {
+    try {
+      return await o.client.getChainId();
+    } catch (err) {
+      const timedOut = err instanceof BaseError && err.walk((e) => e instanceof TimeoutError) !== null;
+      if (!timedOut || o.signal?.aborted || Date.now() - started > FIRST_ANSWER_WAIT_MS) throw err;
+      if (!logged) {
+        o.log.warn(`the L1 at ${o.rpcUrl} is slow to answer; waiting for it (up to ${FIRST_ANSWER_WAIT_MS / 1000} s)`);
+        logged = true;
+      }
+    }
+  }
 }
