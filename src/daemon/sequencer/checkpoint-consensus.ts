@@ -16,6 +16,8 @@ export interface ProposerDuty {
  * attestations.
  */
 export interface CheckpointConsensus {
+  /** Whether the proposer of `slot` has its key here (the slot's blocks are this node's to publish). */
+  holdsProposerKey(slot: number): boolean;
   /** The duty of this node's proposer for `slot`, or undefined when the slot's proposer has no key here. */
   proposerFor(slot: number): ProposerDuty | undefined;
   /**
