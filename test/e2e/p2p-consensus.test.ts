@@ -11,7 +11,7 @@ import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { checkpointAttestationDigest } from '../../src/daemon/validators/consensus-digest.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 import { keystoreDir, keystoreV1, testAddress } from '../unit/daemon/validators/validator-fixtures.js';
 
 /**
@@ -85,18 +85,18 @@ beforeAll(async () => {
   });
   for (let i = 0; i < 3; i++) dataDirs.push(mkdtempSync(join(tmpdir(), 'l2node-consensus-')));
   const watch = ['--committee-addresses', MEMBERS.join(',')];
-  bootstrap = await spawnNode({ readyTimeoutMs: 60_000, args: [...common(), ...watch] });
+  bootstrap = await spawnNode({ readyTimeoutMs: scaled(150_000), args: [...common(), ...watch] });
   const enr = await result<string>(bootstrap.publicUrl, 'node_getEncodedEnr');
   const started = await Promise.all([
-    ...[0, 1, 2].map((i) => spawnNode({ readyTimeoutMs: 60_000, args: validatorArgs(i, enr) })),
-    spawnNode({ readyTimeoutMs: 60_000, args: [...common(), ...watch, '--bootstrap-nodes', enr] }),
+    ...[0, 1, 2].map((i) => spawnNode({ readyTimeoutMs: scaled(150_000), args: validatorArgs(i, enr) })),
+    spawnNode({ readyTimeoutMs: scaled(150_000), args: [...common(), ...watch, '--bootstrap-nodes', enr] }),
   ]);
   validators.push(...started.slice(0, 3));
   plain = started[3] as RunningNode;
   builder = devTxBuilder(genesisHeader(FUNDED));
   const fees = await result<{ feePerL2Gas: string }>(bootstrap.publicUrl, 'node_getCurrentMinFees');
   maxFee = 4n * BigInt(fees.feePerL2Gas);
-}, 180_000);
+}, scaled(360_000));
 
 afterAll(async () => {
   await Promise.all(all().map((n) => n?.stop()));
@@ -105,68 +105,77 @@ afterAll(async () => {
 });
 
 describe('a committee of three validator nodes over gossip', () => {
-  it('the five nodes find each other from one bootstrap ENR', async () => {
-    await until(
-      'every node to have handshaken with the four others',
-      async () => {
-        const counts = await Promise.all(
-          all().map(async (n) => (await result<unknown[]>(n.adminUrl, 'nodeAdmin_getPeers')).length),
-        );
-        return counts.every((c) => c >= 4) ? counts : undefined;
-      },
-      { timeoutMs: 60_000 },
-    );
-  });
-
-  it('txs sent round robin to all five are mined; every node has the same tips, blocks and roots', async () => {
-    const sent: string[] = [];
-    for (let i = 0; i < TXS; i++) {
-      const tx = builder.build({
-        feePayer: PAYER,
-        txRequestHash: new Fr(BigInt(i) + 7_000_000n),
-        maxFeesPerGas: new GasFees(0n, maxFee),
-      });
-      const node = all()[i % 5] as RunningNode;
-      expect((await call(node.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
-      sent.push(tx.txHash.toString());
-    }
-    // Checkpointed on every node: the txs' blocks went through re-execution and a quorum of attestations.
-    const mined = await until(
-      'every tx checkpointed on every node',
-      async () => {
-        for (const n of all()) {
-          for (const h of sent) {
-            const r = await result<{ status: string; blockNumber?: number }>(n.publicUrl, 'node_getTxReceipt', [h]);
-            if (r.status !== 'checkpointed' && r.status !== 'proven' && r.status !== 'finalized') return undefined;
-          }
-        }
-        return true;
-      },
-      { timeoutMs: 90_000, intervalMs: 500 },
-    );
-    expect(mined).toBe(true);
-    const agreed = await until(
-      'the same checkpointed tip everywhere',
-      async () => {
-        const t = await Promise.all(all().map(tips));
-        const first = t[0] as Tips;
-        return t.every((x) => x.checkpointed.block.hash === first.checkpointed.block.hash) ? first : undefined;
-      },
-      { timeoutMs: 30_000 },
-    );
-    const last = agreed.checkpointed.block.number;
-    for (let n = 1; n <= last; n++) {
-      const blocks = await Promise.all(
-        all().map((node) =>
-          result<{ header: { state: unknown }; archive: unknown }>(node.publicUrl, 'node_getBlock', [n]),
-        ),
+  it(
+    'the five nodes join from one bootstrap ENR: the bootstrap node handshakes with the four others',
+    async () => {
+      await until(
+        'the bootstrap node to list the four others, each with a passed handshake',
+        async () => {
+          const peers = await result<{ status?: unknown }[]>(bootstrap.adminUrl, 'nodeAdmin_getPeers');
+          return peers.filter((p) => p.status).length >= 4 ? true : undefined;
+        },
+        { timeoutMs: 60_000 },
       );
-      for (const b of blocks) {
-        expect(b.archive).toEqual(blocks[0]?.archive);
-        expect(b.header).toEqual(blocks[0]?.header);
+      for (const n of all().slice(1)) {
+        expect((await result<unknown[]>(n.adminUrl, 'nodeAdmin_getPeers')).length).toBeGreaterThan(0);
       }
-    }
-  });
+    },
+    scaled(90_000),
+  );
+
+  it(
+    'txs sent round robin to all five are mined; every node has the same tips, blocks and roots',
+    async () => {
+      const sent: string[] = [];
+      for (let i = 0; i < TXS; i++) {
+        const tx = builder.build({
+          feePayer: PAYER,
+          txRequestHash: new Fr(BigInt(i) + 7_000_000n),
+          maxFeesPerGas: new GasFees(0n, maxFee),
+        });
+        const node = all()[i % 5] as RunningNode;
+        expect((await call(node.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+        sent.push(tx.txHash.toString());
+      }
+      // Checkpointed on every node: the txs' blocks went through re-execution and a quorum of attestations.
+      const mined = await until(
+        'every tx checkpointed on every node',
+        async () => {
+          for (const n of all()) {
+            for (const h of sent) {
+              const r = await result<{ status: string; blockNumber?: number }>(n.publicUrl, 'node_getTxReceipt', [h]);
+              if (r.status !== 'checkpointed' && r.status !== 'proven' && r.status !== 'finalized') return undefined;
+            }
+          }
+          return true;
+        },
+        { timeoutMs: 90_000, intervalMs: 500 },
+      );
+      expect(mined).toBe(true);
+      const agreed = await until(
+        'the same checkpointed tip everywhere',
+        async () => {
+          const t = await Promise.all(all().map(tips));
+          const first = t[0] as Tips;
+          return t.every((x) => x.checkpointed.block.hash === first.checkpointed.block.hash) ? first : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
+      const last = agreed.checkpointed.block.number;
+      for (let n = 1; n <= last; n++) {
+        const blocks = await Promise.all(
+          all().map((node) =>
+            result<{ header: { state: unknown }; archive: unknown }>(node.publicUrl, 'node_getBlock', [n]),
+          ),
+        );
+        for (const b of blocks) {
+          expect(b.archive).toEqual(blocks[0]?.archive);
+          expect(b.header).toEqual(blocks[0]?.header);
+        }
+      }
+    },
+    scaled(150_000),
+  );
 
   it('each checkpoint carries attestations gathered over gossip, recovering to the committee members', async () => {
     const t = await tips(plain);
@@ -191,35 +200,47 @@ describe('a committee of three validator nodes over gossip', () => {
     expect(line ?? validators[0]?.logs().find((l) => /published checkpoint/.test(l.msg ?? ''))).toBeDefined();
   });
 
-  it('one validator stops: checkpoints stop with a line naming the slot, the attestations and the quorum; it returns and they resume', async () => {
-    const before = (await tips(plain)).checkpointed.checkpoint.number;
-    const stopped = validators[2] as RunningNode;
-    // Stopped once it holds the network's last checkpoint, so it comes back with nothing to catch up on.
-    await until('validator 2 to hold the last checkpoint', async () =>
-      (await tips(stopped)).checkpointed.checkpoint.number >= before ? true : undefined,
-    );
-    await stopped.stop();
-    const line = await until(
-      'a proposer to report a missed quorum',
-      async () =>
-        validators
-          .slice(0, 2)
-          .flatMap((v) => v.logs())
-          .find((l) => /has 2 of 3 attestations; the quorum is 3/.test(l.msg ?? '')),
-      { timeoutMs: 60_000 },
-    );
-    expect(line.slot).toBeTypeOf('number');
-    expect(line).toMatchObject({ attestations: 2, quorum: 3 });
-    const enr = await result<string>(bootstrap.publicUrl, 'node_getEncodedEnr');
-    validators[2] = await spawnNode({ readyTimeoutMs: 60_000, args: validatorArgs(2, enr) });
-    const stalled = (await tips(plain)).checkpointed.checkpoint.number;
-    await until(
-      'checkpoints to resume on every node',
-      async () => {
-        const t = await Promise.all(all().map(tips));
-        return t.every((x) => x.checkpointed.checkpoint.number > stalled + 1) ? true : undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 500 },
-    );
-  });
+  it(
+    'one validator stops: checkpoints stop with a line naming the slot, the attestations and the quorum; it returns and they resume',
+    async () => {
+      const before = (await tips(plain)).checkpointed.checkpoint.number;
+      const stopped = validators[2] as RunningNode;
+      // Stopped once it holds the network's last checkpoint, so it comes back with nothing to catch up on.
+      await until('validator 2 to hold the last checkpoint', async () =>
+        (await tips(stopped)).checkpointed.checkpoint.number >= before ? true : undefined,
+      );
+      await stopped.stop();
+      const line = await until(
+        'a proposer to report a missed quorum',
+        async () =>
+          validators
+            .slice(0, 2)
+            .flatMap((v) => v.logs())
+            .find((l) => /has 2 of 3 attestations; the quorum is 3/.test(l.msg ?? '')),
+        { timeoutMs: 60_000 },
+      );
+      expect(line.slot).toBeTypeOf('number');
+      expect(line).toMatchObject({ attestations: 2, quorum: 3 });
+      const enr = await result<string>(bootstrap.publicUrl, 'node_getEncodedEnr');
+      validators[2] = await spawnNode({ readyTimeoutMs: scaled(150_000), args: validatorArgs(2, enr) });
+      const stalled = (await tips(plain)).checkpointed.checkpoint.number;
+      try {
+        await until(
+          'checkpoints to resume on every node',
+          async () => {
+            const t = await Promise.all(all().map(tips));
+            return t.every((x) => x.checkpointed.checkpoint.number > stalled + 1) ? true : undefined;
+          },
+          { timeoutMs: 90_000, intervalMs: 500 },
+        );
+      } finally {
+        const { writeFileSync } = await import('node:fs');
+        all().forEach((n, i) => {
+          const lines = n.logs().filter((l) => !/peer (connected|disconnected)|dialled/.test(l.msg ?? ''));
+          writeFileSync(`/tmp/consensus-debug-${i}.log`, lines.map((l) => `${l.time} ${l.msg}`).join('\n'));
+        });
+      }
+    },
+    scaled(240_000),
+  );
 });

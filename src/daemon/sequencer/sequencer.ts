@@ -516,6 +516,15 @@ export class Sequencer implements Service, BlockProducer {
 
   /** A checkpoint that cannot be published: its blocks were only proposed, and are pruned (4.1.2 L2PruneUncheckpointed). */
   private drop(completed: CompletedCheckpoint, why: string): void {
+    // While it waited for attestations, the network may have replaced its blocks (another proposer's slot came
+    // over gossip): only its own blocks are pruned.
+    if (this.o.chain.store.getHeader(completed.firstBlock)?.slotNumber !== completed.slot) {
+      this.o.log.warn(
+        { checkpoint: completed.number, slot: completed.slot },
+        `checkpoint ${completed.number} (slot ${completed.slot}) is not published: ${why}; its blocks were already replaced`,
+      );
+      return;
+    }
     try {
       this.o.chain.unwindTo(completed.firstBlock - 1);
       this.o.log.warn(

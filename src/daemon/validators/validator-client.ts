@@ -48,6 +48,8 @@ export interface ValidatorClientOptions {
   readonly slasher: Slasher;
   /** How long a proposer waits for the network's attestations (ms): a slot. */
   readonly attestationTimeoutMs: () => number;
+  /** The committee signs over P2P: no slot is proposed before the network is attached (setNetwork). */
+  readonly overNetwork?: boolean;
   readonly log: Logger;
 }
 
@@ -143,6 +145,8 @@ export class ValidatorClient implements CheckpointConsensus {
   }
 
   proposerFor(slot: number): ProposerDuty | undefined {
+    // A proposal nobody hears cannot gather a quorum.
+    if (this.o.overNetwork && !this.network) return undefined;
     if (this.asked?.slot === slot) return this.asked.duty;
     const proposer = this.committeeAt(slot).proposerOf(slot);
     const identity = proposer ? this.o.keystore().get(proposer) : undefined;

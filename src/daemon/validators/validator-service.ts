@@ -151,6 +151,7 @@ export class ValidatorService implements Service {
       keystore: () => this.#keystore as ValidatorKeystore,
       otherMembers: () => config.committeeAddresses,
       slasher,
+      overNetwork: this.o.overNetwork === true,
       attestationTimeoutMs: () => slots.slotStartMs(slots.currentSlot() + 1) - slots.slotStartMs(slots.currentSlot()),
       log,
     });
