@@ -422,19 +422,24 @@ export class Sequencer implements Service, BlockProducer {
     const blocks = store.getBlocks(latest - tail.indexInCheckpoint, tail.indexInCheckpoint + 1);
     const first = blocks[0];
     if (!first) return;
-    if (this.consensus && !this.consensus.holdsProposerKey(first.slot)) {
+    const consensus = this.consensus;
+    const over = first.slot < this.o.slots.currentSlot();
+    if (consensus && (!consensus.holdsProposerKey(first.slot) || (consensus.overNetwork && over))) {
       this.pruneForeignUncheckpointed(first.slot, first.number);
       return;
     }
     this.current = resumeStoredCheckpoint(this.o.chain, this.o.slots, blocks);
   }
 
-  /** Another proposer's blocks without a checkpoint: pruned once their slot is over and half of the next is gone. */
+  /**
+   * Blocks of a past slot without a checkpoint (another proposer's, or this node's own that missed its quorum
+   * over the network): pruned three quarters into the next slot, after the proposer stopped waiting (half a slot).
+   */
   private pruneForeignUncheckpointed(slot: number, firstBlock: number): void {
     const { slots } = this.o;
     const now = slots.now();
     const next = slots.slotStartMs(slot + 1);
-    if (now < next + (slots.slotStartMs(slot + 2) - next) / 2) return;
+    if (now < next + ((slots.slotStartMs(slot + 2) - next) * 3) / 4) return;
     this.o.chain.unwindTo(firstBlock - 1);
     this.o.log.warn(
       { slot, firstBlock },
@@ -516,6 +521,14 @@ export class Sequencer implements Service, BlockProducer {
 
   /** A checkpoint that cannot be published: its blocks were only proposed, and are pruned (4.1.2 L2PruneUncheckpointed). */
   private drop(completed: CompletedCheckpoint, why: string): void {
+    if (this.consensus?.overNetwork) {
+      // Every node prunes it at the same point unless a late quorum arrives (resumeUnpublished).
+      this.o.log.warn(
+        { checkpoint: completed.number, slot: completed.slot },
+        `checkpoint ${completed.number} (slot ${completed.slot}) is not published by this node: ${why}; its blocks ${completed.firstBlock} to ${completed.lastBlock} stay proposed until a quorum arrives or they are pruned`,
+      );
+      return;
+    }
     // While it waited for attestations, the network may have replaced its blocks (another proposer's slot came
     // over gossip): only its own blocks are pruned.
     if (this.o.chain.store.getHeader(completed.firstBlock)?.slotNumber !== completed.slot) {

@@ -82,6 +82,10 @@ export class ValidatorClient implements CheckpointConsensus {
     this.network = network;
   }
 
+  get overNetwork(): boolean {
+    return this.o.overNetwork === true;
+  }
+
   holdsProposerKey(slot: number): boolean {
     const proposer = this.committeeAt(slot).proposerOf(slot);
     return proposer !== undefined && this.o.keystore().has(proposer);

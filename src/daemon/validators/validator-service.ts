@@ -152,7 +152,9 @@ export class ValidatorService implements Service {
       otherMembers: () => config.committeeAddresses,
       slasher,
       overNetwork: this.o.overNetwork === true,
-      attestationTimeoutMs: () => slots.slotStartMs(slots.currentSlot() + 1) - slots.slotStartMs(slots.currentSlot()),
+      // Half a slot: the other nodes prune a checkpoint's blocks three quarters into the next slot without a quorum.
+      attestationTimeoutMs: () =>
+        (slots.slotStartMs(slots.currentSlot() + 1) - slots.slotStartMs(slots.currentSlot())) / 2,
       log,
     });
     sentinel.init(slots.currentSlot());
