@@ -233,6 +233,7 @@ export class ConsensusGossip implements CheckpointNetwork {
     }
     const key = payloadKey(slot, a.payload.header.hash().toString(), a.payload.archive.toString());
     if (this.attestations.get(key)?.has(attester.toString())) return ignore('duplicate');
+    this.forgetBefore(this.o.slots.currentSlot() - SLOTS_KEPT);
     this.addAttestation(key, attester, a);
     void this.enqueue(() => this.checkpointProgress(slot));
     return accept;
