@@ -32,6 +32,7 @@ import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import type { ProductionStatus } from './operations/production-status.js';
+import { ConsensusGossip } from './p2p/consensus-gossip.js';
 import { P2PService } from './p2p/p2p-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { PublicExecutionPool } from './public-execution/public-execution-pool.js';
@@ -298,8 +299,28 @@ export class L2Node {
             }
           : undefined,
     });
+    // A committee over the network (docs/network.md): proposals and attestations travel by gossip.
+    const consensus =
+      config.p2pEnabled && (config.keyStoreDirectory !== undefined || config.committeeAddresses.length > 0)
+        ? new ConsensusGossip({
+            chain: () => chain,
+            slots: this.chain.slots,
+            l1ChainId: config.l1ChainId,
+            rollupVersion: config.rollupVersion,
+            validators: () => this.validators.client,
+            mempool: this.mempool,
+            blockTxs: () => this.publicExecution.blockTxRunner(),
+            log: logger.module('p2p'),
+          })
+        : undefined;
     this.p2p = config.p2pEnabled
-      ? new P2PService({ config, chain: () => chain, mempool: this.mempool, log: logger.module('p2p') })
+      ? new P2PService({
+          config,
+          chain: () => chain,
+          mempool: this.mempool,
+          log: logger.module('p2p'),
+          ...(consensus ? { consensus } : {}),
+        })
       : undefined;
     chain.addObserver(this.mempool);
     chain.addObserver(this.feeModel);
@@ -358,7 +379,9 @@ export class L2Node {
       clock: this.clock,
       log: logger.module('validators'),
       onSlot: (result) => this.events.emit('validatorSlot', result),
+      overNetwork: config.p2pEnabled,
     });
+    if (consensus) this.sequencer?.onBlockBuilt((built) => consensus.proposeBlock(built.blockNumber));
     this.operations = new OperationsService({
       config,
       db,

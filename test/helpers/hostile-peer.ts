@@ -12,7 +12,7 @@ import { gossipMessageId } from '../../src/core/p2p/gossip-message.js';
 import { successResponseChunks } from '../../src/core/p2p/reqresp-framing.js';
 import { REQRESP_PROTOCOLS, type ReqRespProtocolName } from '../../src/core/p2p/reqresp-protocols.js';
 import { encodeStatusMessage } from '../../src/core/p2p/status-message.js';
-import { topicString } from '../../src/core/p2p/topics.js';
+import { type GossipTopicType, topicString } from '../../src/core/p2p/topics.js';
 
 /**
  * A peer that speaks the node's stack (TCP, Noise, Yamux, gossipsub StrictNoSign with 4.1.2's message id) and
@@ -77,7 +77,12 @@ export class HostilePeer {
 
   /** Publishes `data` as it is on the node's tx topic, once the node is known to subscribe to it. */
   async publishTx(data: Uint8Array): Promise<void> {
-    const topic = topicString('tx', this.version);
+    await this.publish('tx', data);
+  }
+
+  /** Publishes `data` as it is (already framed and compressed) on one of the node's topics, once it subscribes. */
+  async publish(type: GossipTopicType, data: Uint8Array): Promise<void> {
+    const topic = topicString(type, this.version);
     const pubsub = this.node.services.pubsub;
     for (let i = 0; i < 100 && !pubsub.getSubscribers(topic).some((p) => p.toString() === this.target.id); i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -78,7 +78,14 @@ export class ChainState {
     const slots = new SlotClock(
       o.clock,
       {
-        genesisTime: genesisTime(db, store, o.clock, config.slotDuration, o.genesisTime, o.forkGenesisTime),
+        genesisTime: genesisTime(
+          db,
+          store,
+          o.clock,
+          config.slotDuration,
+          o.genesisTime,
+          o.forkGenesisTime ?? config.genesisTime,
+        ),
         slotDuration: config.slotDuration,
         blocksPerSlot: config.blocksPerSlot,
         epochDuration: config.epochDuration,

@@ -41,7 +41,7 @@ import {
   SMALL_RESPONSE_MAX_BYTES,
 } from '../../core/p2p/reqresp-protocols.js';
 import { decodeStatusMessage, encodeStatusMessage, type StatusMessage } from '../../core/p2p/status-message.js';
-import { topicString, topicTypeOf } from '../../core/p2p/topics.js';
+import { type GossipTopicType, topicString, topicTypeOf } from '../../core/p2p/topics.js';
 import { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
 import type { Logger } from '../logging/logger.js';
@@ -62,9 +62,22 @@ export interface Libp2pPeerContext {
   /** Validates a tx received by gossip as node_sendTx does and, when valid, adds it to the pool. */
   readonly receiveTx: (tx: Tx) => Promise<'accepted' | 'duplicate' | 'invalid' | 'rejected'>;
   readonly txsByHash: (hashes: readonly TxHash[]) => Tx[];
+  /** The consensus topics' handlers (consensus-gossip.ts); a topic without one is not joined. */
+  readonly topicHandlers?: Partial<Record<GossipTopicType, GossipHandler>>;
   readonly stats: P2PStats;
   readonly log: Logger;
 }
+
+/**
+ * What a topic's handler decided about a message (its payload, the gossip framing already removed): forward it
+ * (`accept`), drop it quietly (`ignore`: stale, a duplicate, not decidable now), or drop it and charge the sender
+ * (`reject`, with the penalty and why).
+ */
+export type GossipVerdict =
+  | { readonly result: 'accept' | 'ignore'; readonly outcome: string }
+  | { readonly result: 'reject'; readonly outcome: string; readonly penalty: PeerPenaltyName; readonly why: string };
+
+export type GossipHandler = (payload: Buffer, from: string) => Promise<GossipVerdict>;
 
 export interface PeerView {
   readonly id: string;
@@ -244,6 +257,9 @@ export class Libp2pPeer {
       void this.onGossip(propagationSource.toString(), msgId, msg.topic, msg.data);
     });
     pubsub.subscribe(this.txTopic);
+    for (const type of Object.keys(this.ctx.topicHandlers ?? {})) {
+      pubsub.subscribe(topicString(type as GossipTopicType, this.ctx.versionString));
+    }
     this.node.addEventListener('peer:connect', (evt) => void this.onConnect(evt.detail.toString()));
     this.node.addEventListener('peer:disconnect', (evt) => {
       const id = evt.detail.toString();
@@ -292,6 +308,16 @@ export class Libp2pPeer {
       this.ctx.stats.gossip('tx', 'published');
     } catch (err) {
       this.ctx.log.warn({ err: (err as Error).message, txHash: tx.txHash.toString() }, 'could not gossip a tx');
+    }
+  }
+
+  /** Gossips a consensus message (its payload; the framing is added here) on one of the node's topics. */
+  async publish(type: GossipTopicType, payload: Uint8Array): Promise<void> {
+    try {
+      await this.pubsub.publish(topicString(type, this.ctx.versionString), encodeGossipMessageData(payload));
+      this.ctx.stats.gossip(type, 'published');
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error).message, topic: type }, `could not gossip a ${type}`);
     }
   }
 
@@ -354,7 +380,7 @@ export class Libp2pPeer {
       this.penalize(from, 'HighTolerance', 'floods gossip');
       return report(TopicValidatorResult.Ignore, 'rate_limited');
     }
-    if (topic !== this.txTopic) return report(TopicValidatorResult.Ignore, 'unhandled');
+    if (topic !== this.txTopic) return this.onTopicMessage(from, type, topic, data, report);
     let tx: Tx;
     try {
       tx = Tx.fromBuffer(decodeGossipMessageData(data));
@@ -377,6 +403,39 @@ export class Libp2pPeer {
     }
     // A tx the pool has, or one it does not take now (its fee, a full pool): not the sender's fault.
     return report(TopicValidatorResult.Ignore, outcome);
+  }
+
+  /** A message on a consensus topic, given to its handler; undecodable framing is the sender's fault. */
+  private async onTopicMessage(
+    from: string,
+    type: GossipTopicType | 'unknown',
+    topic: string,
+    data: Uint8Array,
+    report: (result: TopicValidatorResult, outcome: string) => void,
+  ): Promise<void> {
+    const handler = type === 'unknown' ? undefined : this.ctx.topicHandlers?.[type];
+    if (!handler || topic !== topicString(type as GossipTopicType, this.ctx.versionString)) {
+      return report(TopicValidatorResult.Ignore, 'unhandled');
+    }
+    let payload: Buffer;
+    try {
+      payload = decodeGossipMessageData(data);
+    } catch (err) {
+      this.penalize(from, 'LowTolerance', `gossiped an undecodable ${type}: ${(err as Error).message}`);
+      return report(TopicValidatorResult.Reject, 'undecodable');
+    }
+    let verdict: GossipVerdict;
+    try {
+      verdict = await handler(payload, from);
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error).message, topic: type }, `a gossiped ${type} could not be checked`);
+      return report(TopicValidatorResult.Ignore, 'error');
+    }
+    if (verdict.result === 'reject') {
+      this.penalize(from, verdict.penalty, verdict.why);
+      return report(TopicValidatorResult.Reject, verdict.outcome);
+    }
+    report(verdict.result === 'accept' ? TopicValidatorResult.Accept : TopicValidatorResult.Ignore, verdict.outcome);
   }
 
   // ---- req/resp ----

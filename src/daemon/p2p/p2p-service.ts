@@ -7,6 +7,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { Mempool } from '../mempool/mempool.js';
 import { PACKAGE_VERSION } from '../package-version.js';
+import type { ConsensusGossip } from './consensus-gossip.js';
 import type { Libp2pPeer, PeerView } from './libp2p-peer.js';
 import { P2PStats } from './p2p-stats.js';
 import { defaultPeerKeyPath, loadOrCreatePeerKey } from './peer-key.js';
@@ -16,6 +17,8 @@ export interface P2PServiceOptions {
   readonly chain: () => Chain;
   readonly mempool: Mempool;
   readonly log: Logger;
+  /** The committee's topics (block and checkpoint proposals, attestations), when the node follows a committee. */
+  readonly consensus?: ConsensusGossip;
 }
 
 /** What `l2node status` and node-info show of the node's P2P side. */
@@ -66,10 +69,16 @@ export class P2PService implements Service {
         return result.outcome;
       },
       txsByHash: (hashes) => this.o.mempool.txsByHash(hashes),
+      ...(this.o.consensus ? { topicHandlers: this.o.consensus.handlers() } : {}),
       stats: this.stats,
       log,
     });
     await this.peer.start();
+    const peer = this.peer;
+    this.o.consensus?.attach({
+      publish: (type, payload) => peer.publish(type, payload),
+      requestTxs: (hashes) => peer.requestTxs(hashes),
+    });
     log.info(
       { peerId: this.peer.peerId, addresses: this.peer.listenAddresses(), version: versionString },
       `p2p running as ${this.peer.peerId}; ENR ${this.peer.encodedEnr()}`,

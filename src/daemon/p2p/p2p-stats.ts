@@ -10,6 +10,8 @@ const GOSSIP_OUTCOMES = new Set([
   'undecodable',
   'rate_limited',
   'unhandled',
+  'ignored',
+  'stale',
   'error',
 ]);
 const GOSSIP_TOPICS = new Set(['tx', 'block_proposal', 'checkpoint_proposal', 'checkpoint_attestation']);

@@ -16,6 +16,13 @@ export interface ProposerDuty {
  * attestations.
  */
 export interface CheckpointConsensus {
+  /**
+   * Whether the committee signs over P2P: a checkpoint without a quorum then keeps its blocks until the
+   * network's prune point (a late quorum may still make it), as every other node does.
+   */
+  readonly overNetwork: boolean;
+  /** Whether the proposer of `slot` has its key here (the slot's blocks are this node's to publish). */
+  holdsProposerKey(slot: number): boolean;
   /** The duty of this node's proposer for `slot`, or undefined when the slot's proposer has no key here. */
   proposerFor(slot: number): ProposerDuty | undefined;
   /**

@@ -42,6 +42,20 @@ export const SEQUENCER_SETTINGS = {
     description:
       'Seconds per L2 slot; the blocks of one slot form a checkpoint (docs/dev-chain.md). At runtime: from the next slot.',
   }),
+  genesisTime: setting<number | undefined>({
+    key: 'genesisTime',
+    flag: 'genesis-time',
+    env: 'NODE_GENESIS_TIME',
+    defaultValue: undefined,
+    parse: parseInteger(1, 2 ** 40),
+    parseJson: jsonInteger(1, 2 ** 40),
+    kind: 'string',
+    group: 'Dev chain',
+    description:
+      'Unix time (seconds) at which slot 0 starts, for a chain without an L1; default: one slot before its first ' +
+      'start. The nodes of one P2P network without an L1 must all be given the same value, so they agree on ' +
+      "each slot and its proposer (docs/network.md). Recorded at the chain's first start; with an L1 the rollup's.",
+  }),
   blocksPerSlot: setting<number>({
     key: 'blocksPerSlot',
     flag: 'blocks-per-slot',

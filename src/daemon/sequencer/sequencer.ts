@@ -2,7 +2,6 @@ import type { AztecAddress } from '../../core/aztec-address.js';
 import type { EthAddress } from '../../core/eth-address.js';
 import { Fr } from '../../core/fr.js';
 import { GasFees } from '../../core/gas/gas-fees.js';
-import { computeCheckpointOutHash } from '../../core/messaging/out-hash.js';
 import type { BlockProducer } from '../chain/block-producer.js';
 import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
 import { ClockLoop } from '../lifecycle/clock-loop.js';
@@ -17,6 +16,7 @@ import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.j
 import type { PendingTxSource } from './pending-tx-source.js';
 import type { SequencerMode } from './sequencer-settings.js';
 import type { SlotClock } from './slot-clock.js';
+import { previousOutHashes, resumeStoredCheckpoint } from './stored-checkpoint.js';
 
 export interface SequencerOptions {
   readonly chain: Chain;
@@ -269,13 +269,20 @@ export class Sequencer implements Service, BlockProducer {
     if (!builder) {
       const number = (chain.store.checkpoints.latest()?.number ?? 0) + 1;
       const messages = chain.settlement.inboxMessages(number);
+      // Another proposer's blocks without their checkpoint yet (its quorum on its way): not built on.
+      if (this.consensus && chain.latestBlockNumber > (chain.store.checkpoints.latest()?.lastBlock ?? 0)) return;
       const duty = this.consensus?.proposerFor(slot);
       if (this.consensus && !duty) return;
       if (!mined && head.done && messages.length === 0 && overrides.length === 0 && this.o.minTxsPerBlock > 0) return;
       const constants = this.constants(number, slot, duty);
       // A real L1 sets the checkpoint's min fee exactly: until it is read for this slot and parent, wait.
       if (!constants) return;
-      builder = new CheckpointBuilder(constants, messages, this.previousOutHashes(slot), chain.settlement.blobsHash);
+      builder = new CheckpointBuilder(
+        constants,
+        messages,
+        previousOutHashes(this.o.chain, this.o.slots, slot),
+        chain.settlement.blobsHash,
+      );
       this.current = builder;
     }
     const first = builder.blockCount === 0;
@@ -397,10 +404,15 @@ export class Sequencer implements Service, BlockProducer {
     }
   }
 
-  /** After a restart or an unwind, picks up a checkpoint whose blocks are stored but which was never published. */
+  /**
+   * After a restart or an unwind, picks up a checkpoint whose blocks are stored but which was never published.
+   * With a committee over the network, stored blocks may be another proposer's (applied from gossip): those are
+   * never published here. They become checkpointed when the network's quorum arrives; if none came by the middle
+   * of the next slot, they are pruned (4.1.2 prunes uncheckpointed blocks) so this node's slot can build.
+   */
   private resumeUnpublished(): void {
     if (this.current) return;
-    const { store, settlement } = this.o.chain;
+    const { store } = this.o.chain;
     const latest = store.latestBlockNumber();
     if (latest === 0) return;
     const published = store.checkpoints.latest();
@@ -410,21 +422,28 @@ export class Sequencer implements Service, BlockProducer {
     const blocks = store.getBlocks(latest - tail.indexInCheckpoint, tail.indexInCheckpoint + 1);
     const first = blocks[0];
     if (!first) return;
-    const base = this.constants(tail.checkpoint, first.slot, undefined, first.header.globalVariables.gasFees);
-    const constants: CheckpointConstants = {
-      ...base,
-      timestamp: first.timestamp,
-      coinbase: first.header.globalVariables.coinbase,
-      feeRecipient: first.header.globalVariables.feeRecipient,
-      gasFees: first.header.globalVariables.gasFees,
-    };
-    const messages = settlement.inboxMessages(tail.checkpoint);
-    this.current = CheckpointBuilder.resume(
-      constants,
-      messages,
-      this.previousOutHashes(first.slot),
-      blocks,
-      settlement.blobsHash,
+    const consensus = this.consensus;
+    const over = first.slot < this.o.slots.currentSlot();
+    if (consensus && (!consensus.holdsProposerKey(first.slot) || (consensus.overNetwork && over))) {
+      this.pruneForeignUncheckpointed(first.slot, first.number);
+      return;
+    }
+    this.current = resumeStoredCheckpoint(this.o.chain, this.o.slots, blocks);
+  }
+
+  /**
+   * Blocks of a past slot without a checkpoint (another proposer's, or this node's own that missed its quorum
+   * over the network): pruned three quarters into the next slot, after the proposer stopped waiting (half a slot).
+   */
+  private pruneForeignUncheckpointed(slot: number, firstBlock: number): void {
+    const { slots } = this.o;
+    const now = slots.now();
+    const next = slots.slotStartMs(slot + 1);
+    if (now < next + ((slots.slotStartMs(slot + 2) - next) * 3) / 4) return;
+    this.o.chain.unwindTo(firstBlock - 1);
+    this.o.log.warn(
+      { slot, firstBlock },
+      `pruned the uncheckpointed blocks of slot ${slot} from block ${firstBlock}: no checkpoint with a quorum of attestations arrived for them`,
     );
   }
 
@@ -502,6 +521,23 @@ export class Sequencer implements Service, BlockProducer {
 
   /** A checkpoint that cannot be published: its blocks were only proposed, and are pruned (4.1.2 L2PruneUncheckpointed). */
   private drop(completed: CompletedCheckpoint, why: string): void {
+    if (this.consensus?.overNetwork) {
+      // Every node prunes it at the same point unless a late quorum arrives (resumeUnpublished).
+      this.o.log.warn(
+        { checkpoint: completed.number, slot: completed.slot },
+        `checkpoint ${completed.number} (slot ${completed.slot}) is not published by this node: ${why}; its blocks ${completed.firstBlock} to ${completed.lastBlock} stay proposed until a quorum arrives or they are pruned`,
+      );
+      return;
+    }
+    // While it waited for attestations, the network may have replaced its blocks (another proposer's slot came
+    // over gossip): only its own blocks are pruned.
+    if (this.o.chain.store.getHeader(completed.firstBlock)?.slotNumber !== completed.slot) {
+      this.o.log.warn(
+        { checkpoint: completed.number, slot: completed.slot },
+        `checkpoint ${completed.number} (slot ${completed.slot}) is not published: ${why}; its blocks were already replaced`,
+      );
+      return;
+    }
     try {
       this.o.chain.unwindTo(completed.firstBlock - 1);
       this.o.log.warn(
@@ -518,27 +554,18 @@ export class Sequencer implements Service, BlockProducer {
 
   /**
    * What the blocks of checkpoint `number` in `slot` share; undefined while a real L1 has not said the min fee
-   * for it yet. `gasFees`: the fees its stored blocks already carry (a resumed checkpoint).
+   * for it yet.
    */
-  private constants(number: number, slot: number, duty?: ProposerDuty, gasFees?: GasFees): CheckpointConstants;
-  private constants(number: number, slot: number, duty?: ProposerDuty): CheckpointConstants | undefined;
-  private constants(
-    number: number,
-    slot: number,
-    duty?: ProposerDuty,
-    gasFees?: GasFees,
-  ): CheckpointConstants | undefined {
+  private constants(number: number, slot: number, duty?: ProposerDuty): CheckpointConstants | undefined {
     const o = this.o;
-    let fees = gasFees;
-    if (!fees) {
-      const settlement = o.chain.settlement;
-      if (settlement.manaMinFee) {
-        const fee = settlement.manaMinFee(slot, number - 1);
-        if (fee === undefined) return undefined;
-        fees = new GasFees(0n, fee);
-      } else {
-        fees = o.minFees();
-      }
+    let fees: GasFees;
+    const settlement = o.chain.settlement;
+    if (settlement.manaMinFee) {
+      const fee = settlement.manaMinFee(slot, number - 1);
+      if (fee === undefined) return undefined;
+      fees = new GasFees(0n, fee);
+    } else {
+      fees = o.minFees();
     }
     return {
       number,
@@ -551,20 +578,6 @@ export class Sequencer implements Service, BlockProducer {
       feeRecipient: duty?.feeRecipient ?? o.feeRecipient,
       gasFees: fees,
     };
-  }
-
-  /** Out hashes of the published checkpoints of `slot`'s epoch before it (they accumulate into epochOutHash). */
-  private previousOutHashes(slot: number): bigint[] {
-    const { store } = this.o.chain;
-    const { epochDuration } = this.o.slots.timing;
-    const epochStart = this.o.slots.epochOf(slot) * epochDuration;
-    const out: bigint[] = [];
-    for (const c of store.checkpoints.inSlotRange(epochStart, slot)) {
-      const messages: bigint[][][] = [];
-      for (let n = c.firstBlock; n <= c.lastBlock; n++) messages.push(store.getL2ToL1Messages(n) ?? []);
-      out.push(computeCheckpointOutHash(messages));
-    }
-    return out;
   }
 
   private nextDelay(): number {

@@ -1,7 +1,15 @@
 import type { Hex } from 'viem';
+import type { BlockHeader } from '../../core/block/block-header.js';
 import { CommitteeAttestation } from '../../core/block/committee-attestation.js';
+import { EthSignature, keccak256 } from '../../core/crypto/eth-signature.js';
 import type { EthAddress } from '../../core/eth-address.js';
+import { Fr } from '../../core/fr.js';
+import { BlockProposal } from '../../core/p2p/block-proposal.js';
+import { CheckpointAttestation } from '../../core/p2p/checkpoint-attestation.js';
+import { CheckpointProposal } from '../../core/p2p/checkpoint-proposal.js';
+import { ConsensusPayload } from '../../core/p2p/consensus-payload.js';
 import { bytesToBigInt } from '../../core/serialize/field-bytes.js';
+import type { TxHash } from '../../core/tx-hash.js';
 import type { CompletedCheckpoint } from '../chain/chain.js';
 import type { Logger } from '../logging/logger.js';
 import type { CheckpointConsensus, ProposerDuty } from '../sequencer/checkpoint-consensus.js';
@@ -14,6 +22,23 @@ import type { ValidatorStore } from './store/validator-store.js';
 import type { ValidatorIdentity } from './validator-identity.js';
 import type { ValidatorKeystore } from './validator-keystore.js';
 
+/**
+ * The committee's network (p2p/consensus-gossip.ts): where a proposer's checkpoint proposal goes and the other
+ * members' attestations come from. Without one, only the keys held here sign.
+ */
+export interface CheckpointNetwork {
+  /**
+   * Gossips the proposal and this node's own attestations, then waits until the committee's attestations of it
+   * reach `quorum` or `timeoutMs` passes. Answers the 65-byte signatures gathered, by attester address.
+   */
+  collectAttestations(
+    proposal: CheckpointProposal,
+    own: readonly CheckpointAttestation[],
+    quorum: number,
+    timeoutMs: number,
+  ): Promise<Map<string, Buffer>>;
+}
+
 export interface ValidatorClientOptions {
   readonly store: ValidatorStore;
   /** The keystore in force (a reload swaps it). */
@@ -21,6 +46,10 @@ export interface ValidatorClientOptions {
   /** Committee members whose keys are elsewhere (the committeeAddresses setting). */
   readonly otherMembers: () => readonly EthAddress[];
   readonly slasher: Slasher;
+  /** How long a proposer waits for the network's attestations (ms): a slot. */
+  readonly attestationTimeoutMs: () => number;
+  /** The committee signs over P2P: no slot is proposed before the network is attached (setNetwork). */
+  readonly overNetwork?: boolean;
   readonly log: Logger;
 }
 
@@ -35,6 +64,7 @@ export interface ValidatorClientOptions {
 export class ValidatorClient implements CheckpointConsensus {
   /** The last slot the sequencer asked about, and the answer (it asks at every tick of the slot). */
   private asked: { slot: number; duty: ProposerDuty | undefined } | undefined;
+  private network: CheckpointNetwork | undefined;
 
   constructor(private readonly o: ValidatorClientOptions) {}
 
@@ -47,7 +77,80 @@ export class ValidatorClient implements CheckpointConsensus {
     return committee;
   }
 
+  /** Attestations then come from the committee's other nodes too (P2P on). */
+  setNetwork(network: CheckpointNetwork): void {
+    this.network = network;
+  }
+
+  get overNetwork(): boolean {
+    return this.o.overNetwork === true;
+  }
+
+  holdsProposerKey(slot: number): boolean {
+    const proposer = this.committeeAt(slot).proposerOf(slot);
+    return proposer !== undefined && this.o.keystore().has(proposer);
+  }
+
+  /**
+   * Signs a block this node's proposer built, as the block proposal gossiped to the committee (4.1.2
+   * BlockProposal); undefined when the block's slot is not this node's.
+   */
+  async signBlockProposal(
+    header: BlockHeader,
+    indexWithinCheckpoint: number,
+    inHash: Fr,
+    archiveRoot: Fr,
+    txHashes: readonly TxHash[],
+  ): Promise<BlockProposal | undefined> {
+    const slot = header.slotNumber;
+    const proposer = this.committeeAt(slot).proposerOf(slot);
+    const identity = proposer ? this.o.keystore().get(proposer) : undefined;
+    if (!identity) return undefined;
+    const unsigned = new BlockProposal(
+      header,
+      indexWithinCheckpoint,
+      inHash,
+      archiveRoot,
+      txHashes,
+      EthSignature.EMPTY,
+    );
+    const signature = await identity.signDigest(`0x${keccak256(unsigned.payloadToSign()).toString('hex')}`);
+    return new BlockProposal(
+      header,
+      indexWithinCheckpoint,
+      inHash,
+      archiveRoot,
+      txHashes,
+      EthSignature.fromCompact65(Buffer.from(signature.slice(2), 'hex')),
+    );
+  }
+
+  /**
+   * Attests a checkpoint proposal this node checked against the blocks it re-executed, with every key it holds
+   * in the slot's committee (each signature recorded first; a second, different payload for a slot is refused).
+   */
+  async attest(proposal: CheckpointProposal): Promise<CheckpointAttestation[]> {
+    const slot = proposal.slotNumber;
+    const keystore = this.o.keystore();
+    const digest = checkpointAttestationDigest({
+      header: proposal.checkpointHeader,
+      archiveRoot: proposal.archive.value,
+      feeAssetPriceModifier: proposal.feeAssetPriceModifier,
+    });
+    const payload = new ConsensusPayload(proposal.checkpointHeader, proposal.archive, proposal.feeAssetPriceModifier);
+    const out: CheckpointAttestation[] = [];
+    for (const member of this.committeeAt(slot).members) {
+      const attester = keystore.get(member);
+      const signature = attester && (await this.signOnce(attester, slot, SignatureKind.attestation, digest));
+      if (signature)
+        out.push(new CheckpointAttestation(payload, EthSignature.fromCompact65(signature), proposal.signature));
+    }
+    return out;
+  }
+
   proposerFor(slot: number): ProposerDuty | undefined {
+    // A proposal nobody hears cannot gather a quorum.
+    if (this.o.overNetwork && !this.network) return undefined;
     if (this.asked?.slot === slot) return this.asked.duty;
     const proposer = this.committeeAt(slot).proposerOf(slot);
     const identity = proposer ? this.o.keystore().get(proposer) : undefined;
@@ -90,6 +193,31 @@ export class ValidatorClient implements CheckpointConsensus {
       attestations.push(
         signature ? CommitteeAttestation.signed(member, signature) : CommitteeAttestation.missing(member),
       );
+    }
+    const network = this.network;
+    if (network) {
+      const proposal = new CheckpointProposal(
+        c.header,
+        new Fr(payload.archiveRoot),
+        0n,
+        EthSignature.fromCompact65(proposalSignature),
+      );
+      const consensusPayload = new ConsensusPayload(c.header, proposal.archive, 0n);
+      const own = attestations.flatMap((a) =>
+        a.isSigned
+          ? [new CheckpointAttestation(consensusPayload, EthSignature.fromCompact65(a.signature), proposal.signature)]
+          : [],
+      );
+      const gathered = await network.collectAttestations(
+        proposal,
+        own,
+        committee.quorum,
+        this.o.attestationTimeoutMs(),
+      );
+      for (const [i, member] of committee.members.entries()) {
+        const signature = gathered.get(member.toString());
+        if (signature && !attestations[i]?.isSigned) attestations[i] = CommitteeAttestation.signed(member, signature);
+      }
     }
     const signed = attestations.filter((a) => a.isSigned).length;
     if (signed < committee.quorum) {

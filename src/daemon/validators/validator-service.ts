@@ -33,6 +33,11 @@ export interface ValidatorServiceOptions {
   readonly log: Logger;
   /** Told of each slot the sentinel judged (the dashboard's event stream). */
   readonly onSlot?: (result: ValidatorSlotResult) => void;
+  /**
+   * P2P is on: the committee may sign on other nodes, so a node without a keystore that names the committee
+   * (--committee-addresses) follows it: it checks proposals and attestations and proposes nothing.
+   */
+  readonly overNetwork?: boolean;
 }
 
 /** A request the validators cannot answer because the node runs without a committee. */
@@ -55,12 +60,13 @@ interface Parts {
  * bring viem's accounts and signature recovery, which a node without a committee never loads.
  */
 async function loadCommitteeModules() {
-  const [keystore, sentinel, slasher, store, client] = await Promise.all([
+  const [keystore, sentinel, slasher, store, client, keystoreClass] = await Promise.all([
     import('./load-keystore.js'),
     import('./sentinel.js'),
     import('./slasher.js'),
     import('./store/validator-store.js'),
     import('./validator-client.js'),
+    import('./validator-keystore.js'),
   ]);
   return {
     loadKeystore: keystore.loadKeystore,
@@ -68,6 +74,7 @@ async function loadCommitteeModules() {
     Slasher: slasher.Slasher,
     ValidatorStore: store.ValidatorStore,
     ValidatorClient: client.ValidatorClient,
+    ValidatorKeystore: keystoreClass.ValidatorKeystore,
   };
 }
 
@@ -93,6 +100,11 @@ export class ValidatorService implements Service {
     return this.#parts !== undefined;
   }
 
+  /** The validator client (proposals, attestations, the slots' committees); undefined without a committee. */
+  get client(): ValidatorClient | undefined {
+    return this.#parts?.client;
+  }
+
   /** The keystore in force. */
   get keystore(): ValidatorKeystore | undefined {
     return this.#keystore;
@@ -101,7 +113,8 @@ export class ValidatorService implements Service {
   async start(): Promise<void> {
     const { config, log } = this.o;
     const path = config.keyStoreDirectory;
-    if (!path) {
+    const watchOnly = !path && config.committeeAddresses.length > 0 && this.o.overNetwork === true;
+    if (!path && !watchOnly) {
       if (config.committeeAddresses.length > 0) {
         throw new Error(
           '--committee-addresses (NODE_COMMITTEE_ADDRESSES) names members of a committee, which needs a keystore: set --keystore-directory',
@@ -110,8 +123,9 @@ export class ValidatorService implements Service {
       log.info('no keystore (--keystore-directory): the dev sequencer builds every slot itself, without a committee');
       return;
     }
-    const { loadKeystore, Sentinel, Slasher, ValidatorStore, ValidatorClient } = await loadCommitteeModules();
-    const keystore = loadKeystore(path);
+    const { loadKeystore, Sentinel, Slasher, ValidatorStore, ValidatorClient, ValidatorKeystore } =
+      await loadCommitteeModules();
+    const keystore = path ? loadKeystore(path) : new ValidatorKeystore('(none)', []);
     this.#keystore = keystore;
     const slots = this.o.slots;
     const store = new ValidatorStore(this.o.db);
@@ -137,6 +151,10 @@ export class ValidatorService implements Service {
       keystore: () => this.#keystore as ValidatorKeystore,
       otherMembers: () => config.committeeAddresses,
       slasher,
+      overNetwork: this.o.overNetwork === true,
+      // Half a slot: the other nodes prune a checkpoint's blocks three quarters into the next slot without a quorum.
+      attestationTimeoutMs: () =>
+        (slots.slotStartMs(slots.currentSlot() + 1) - slots.slotStartMs(slots.currentSlot())) / 2,
       log,
     });
     sentinel.init(slots.currentSlot());
@@ -146,7 +164,7 @@ export class ValidatorService implements Service {
     const elsewhere = config.committeeAddresses.filter((a) => !keystore.has(a)).map((a) => a.toString());
     log.info(
       { keystore: path, validators: here, otherMembers: elsewhere, publishers: [...keystore.publisherAddresses()] },
-      `validators: ${here.length} key(s) here, committee of ${here.length + elsewhere.length} (${elsewhere.length} signing elsewhere)`,
+      `validators${watchOnly ? ' (following the committee over P2P, no key here)' : ''}: ${here.length} key(s) here, committee of ${here.length + elsewhere.length} (${elsewhere.length} signing elsewhere)`,
     );
     if (here.length + elsewhere.length === 0)
       log.warn('the committee is empty: no slot has a proposer, nothing is built');
