@@ -107,6 +107,54 @@ describe('a network of two nodes', () => {
     );
   });
 
+  it('a late node with --sync-from p2p catches up over req/resp block, then follows; its txs reach the network', async () => {
+    // A few more blocks on A first: the late node has to fetch several.
+    for (let i = 0; i < 2; i++) {
+      const tx = build();
+      expect((await call(a.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+      await until('the tx to be mined on A', async () => {
+        const r = await result<{ status: string }>(a.publicUrl, 'node_getTxReceipt', [tx.txHash.toString()]);
+        return r.status !== 'pending' ? true : undefined;
+      });
+    }
+    const tipA = await result<number>(a.publicUrl, 'node_getBlockNumber');
+    expect(tipA).toBeGreaterThanOrEqual(3);
+    const late = await spawnNode({
+      readyTimeoutMs: 60_000,
+      args: [...COMMON, '--sync-from', 'p2p', '--bootstrap-nodes', enrA],
+    });
+    try {
+      await until('the late node to reach A', async () =>
+        (await result<number>(late.publicUrl, 'node_getBlockNumber')) >= tipA ? true : undefined,
+      );
+      const hashes = async (url: string) =>
+        Promise.all(
+          Array.from({ length: tipA }, async (_, i) => {
+            const h = await result<{ blockHash?: string } | null>(url, 'node_getBlockHeader', [i + 1]);
+            return JSON.stringify(h);
+          }),
+        );
+      expect(await hashes(late.publicUrl)).toEqual(await hashes(a.publicUrl));
+      // Each block was re-executed and checked by the follower's verifier, one import line per block.
+      const imported = late.logs().filter((l) => /^imported block \d+/.test(l.msg ?? ''));
+      expect(imported.length).toBeGreaterThanOrEqual(tipA);
+      // A tx sent to the late node is gossiped, mined by A, and its block comes back to the late node.
+      const tx = build();
+      expect((await call(late.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+      const receipt = await until('the tx mined and followed by the late node', async () => {
+        const r = await result<{ status: string; blockNumber?: number }>(late.publicUrl, 'node_getTxReceipt', [
+          tx.txHash.toString(),
+        ]);
+        return r.blockNumber !== undefined ? r : undefined;
+      });
+      const hash = async (url: string) =>
+        JSON.stringify(await result(url, 'node_getBlockHeader', [receipt.blockNumber]));
+      expect(await hash(late.publicUrl)).toBe(await hash(a.publicUrl));
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('a node on another rollup version is refused, and the log says which component differs', async () => {
     const c = await spawnNode({
       readyTimeoutMs: 60_000,
