@@ -5,6 +5,7 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { P2P_FLAGS, peersOf } from '../helpers/p2p-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -16,8 +17,7 @@ import { until } from '../helpers/until.js';
  */
 const PAYER = new AztecAddress(0x5001n);
 const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
-const P2P = ['--p2p-enabled', '--p2p-port', '0', '--p2p-listen-address', '127.0.0.1'];
-const COMMON = ['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key', ...P2P];
+const COMMON = ['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key', ...P2P_FLAGS];
 
 let a: RunningNode;
 let b: RunningNode;
@@ -32,14 +32,6 @@ const build = () =>
     txRequestHash: new Fr(++nonce + 9_000_000n),
     maxFeesPerGas: new GasFees(0n, maxFee),
   });
-
-interface Peer {
-  id: string;
-  direction: string;
-  score: number;
-  gossipScore: number;
-  status?: { latestBlockNumber: number };
-}
 
 beforeAll(async () => {
   a = await spawnNode({ readyTimeoutMs: 60_000, args: [...COMMON, '--sequencer-mode', 'on-demand'] });
@@ -75,9 +67,8 @@ describe('a network of two nodes', () => {
   });
 
   it('B finds A from its ENR; both pass the status handshake and list each other as peers', async () => {
-    const peersOf = (url: string) => result<Peer[]>(url, 'nodeAdmin_getPeers');
     const [pa, pb] = await until('the two nodes to have handshaken', async () => {
-      const both = [await peersOf(a.adminUrl), await peersOf(b.adminUrl)];
+      const both = [await peersOf(a), await peersOf(b)];
       return both.every((p) => p.length === 1 && p[0]?.status) ? both : undefined;
     });
     expect(pb[0]).toMatchObject({ direction: 'outbound', score: 0 });
@@ -166,9 +157,7 @@ describe('a network of two nodes', () => {
         [...a.logs(), ...c.logs()].find((l) => /it is on another network: rollup version differs/.test(l.msg ?? '')),
       );
       expect(line.msg).toMatch(/rollup version differs: ours is (7|1), the peer's is (1|7)/);
-      await until('C to have no peer', async () =>
-        (await result<Peer[]>(c.adminUrl, 'nodeAdmin_getPeers')).length === 0 ? true : undefined,
-      );
+      await until('C to have no peer', async () => ((await peersOf(c)).length === 0 ? true : undefined));
     } finally {
       await c.stop();
     }

@@ -502,13 +502,14 @@ export class Libp2pPeer {
       // inbound stream slots.
       const request = await readAll(stream, requestLimit(name), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
       const limiter = this.limiters.get(name) as PeerRateLimiter;
-      if (!(this.globalLimiters.get(name) as PeerRateLimiter).allow(ALL_PEERS)) {
-        return await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
-      }
+      // The peer's own limit first: a peer that floods is scored for it even while the global limit is spent.
       if (!limiter.allow(peer)) {
         // Answered first: a penalty may end the connection.
         await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
         return this.penalize(peer, 'HighTolerance', `exceeds the ${name} rate limit`);
+      }
+      if (!(this.globalLimiters.get(name) as PeerRateLimiter).allow(ALL_PEERS)) {
+        return await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
       }
       let body: Uint8Array;
       try {
@@ -594,7 +595,15 @@ export class Libp2pPeer {
       const res = decodeResponseChunks(raw.length === 0 ? [] : [raw.subarray(0, 1), raw.subarray(1)], maxBytes);
       if (res.status !== ReqRespStatus.SUCCESS) {
         this.ctx.stats.reqresp(name, 'outbound', reqRespStatusName(res.status).toLowerCase());
-        if (res.status === ReqRespStatus.UNKNOWN) this.penalize(peer, 'MidTolerance', `a bad ${name} response`);
+        // A response that does not decode (its framing, or a snappy body past the limit it declares): a
+        // well-behaved peer never sends one.
+        if (res.status === ReqRespStatus.UNKNOWN) {
+          this.penalize(
+            peer,
+            'LowTolerance',
+            `sent a ${name} response that does not decode: ${res.reason ?? 'an unknown status'}`,
+          );
+        }
         return undefined;
       }
       this.ctx.stats.reqresp(name, 'outbound', 'success');
