@@ -4,10 +4,11 @@ import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import { l2node } from '../helpers/cli.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { P2P_FLAGS, peersOf } from '../helpers/p2p-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 /**
  * Two nodes on loopback joined over libp2p (issue 28): A builds blocks, B builds none and knows A only by the
@@ -98,53 +99,68 @@ describe('a network of two nodes', () => {
     );
   });
 
-  it('a late node with --sync-from p2p catches up over req/resp block, then follows; its txs reach the network', async () => {
-    // A few more blocks on A first: the late node has to fetch several.
-    for (let i = 0; i < 2; i++) {
-      const tx = build();
-      expect((await call(a.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
-      await until('the tx to be mined on A', async () => {
-        const r = await result<{ status: string }>(a.publicUrl, 'node_getTxReceipt', [tx.txHash.toString()]);
-        return r.status !== 'pending' ? true : undefined;
+  it(
+    'a late node with --sync-from p2p catches up over req/resp block, finds B through discv5, then follows; its txs reach the network',
+    async () => {
+      // A few blocks on A first: the late node has to fetch several.
+      while ((await result<number>(a.publicUrl, 'node_getBlockNumber')) < 3) {
+        const tx = build();
+        expect((await call(a.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+        await until('the tx to be mined on A', async () => {
+          const r = await result<{ status: string }>(a.publicUrl, 'node_getTxReceipt', [tx.txHash.toString()]);
+          return r.status !== 'pending' ? true : undefined;
+        });
+      }
+      const tipA = await result<number>(a.publicUrl, 'node_getBlockNumber');
+      expect(tipA).toBeGreaterThanOrEqual(3);
+      const late = await spawnNode({
+        readyTimeoutMs: 60_000,
+        args: [...COMMON, '--sync-from', 'p2p', '--bootstrap-nodes', enrA],
       });
-    }
-    const tipA = await result<number>(a.publicUrl, 'node_getBlockNumber');
-    expect(tipA).toBeGreaterThanOrEqual(3);
-    const late = await spawnNode({
-      readyTimeoutMs: 60_000,
-      args: [...COMMON, '--sync-from', 'p2p', '--bootstrap-nodes', enrA],
-    });
-    try {
-      await until('the late node to reach A', async () =>
-        (await result<number>(late.publicUrl, 'node_getBlockNumber')) >= tipA ? true : undefined,
-      );
-      const hashes = async (url: string) =>
-        Promise.all(
-          Array.from({ length: tipA }, async (_, i) => {
-            const h = await result<{ blockHash?: string } | null>(url, 'node_getBlockHeader', [i + 1]);
-            return JSON.stringify(h);
-          }),
+      try {
+        await until('the late node to reach A', async () =>
+          (await result<number>(late.publicUrl, 'node_getBlockNumber')) >= tipA ? true : undefined,
         );
-      expect(await hashes(late.publicUrl)).toEqual(await hashes(a.publicUrl));
-      // Each block was re-executed and checked by the follower's verifier, one import line per block.
-      const imported = late.logs().filter((l) => /^imported block \d+/.test(l.msg ?? ''));
-      expect(imported.length).toBeGreaterThanOrEqual(tipA);
-      // A tx sent to the late node is gossiped, mined by A, and its block comes back to the late node.
-      const tx = build();
-      expect((await call(late.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
-      const receipt = await until('the tx mined and followed by the late node', async () => {
-        const r = await result<{ status: string; blockNumber?: number }>(late.publicUrl, 'node_getTxReceipt', [
-          tx.txHash.toString(),
-        ]);
-        return r.blockNumber !== undefined ? r : undefined;
-      });
-      const hash = async (url: string) =>
-        JSON.stringify(await result(url, 'node_getBlockHeader', [receipt.blockNumber]));
-      expect(await hash(late.publicUrl)).toBe(await hash(a.publicUrl));
-    } finally {
-      await late.stop();
-    }
-  });
+        const hashes = async (url: string) =>
+          Promise.all(
+            Array.from({ length: tipA }, async (_, i) => {
+              const h = await result<{ blockHash?: string } | null>(url, 'node_getBlockHeader', [i + 1]);
+              return JSON.stringify(h);
+            }),
+          );
+        expect(await hashes(late.publicUrl)).toEqual(await hashes(a.publicUrl));
+        // Each block was re-executed and checked by the follower's verifier, one import line per block.
+        const imported = late.logs().filter((l) => /^imported block \d+/.test(l.msg ?? ''));
+        expect(imported.length).toBeGreaterThanOrEqual(tipA);
+        // Given only A's ENR, it found B through A's discv5 and dialled it; `l2node query peers` shows both.
+        const idB = ENR.decodeTxt(await result<string>(b.publicUrl, 'node_getEncodedEnr')).peerId.toString();
+        const idA = ENR.decodeTxt(enrA).peerId.toString();
+        await until('the late node to connect to B, found through discovery', async () =>
+          (await peersOf(late)).some((p) => p.id === idB && p.status) ? true : undefined,
+        );
+        const cli = await l2node(['query', 'peers', '--admin-url', late.adminUrl]);
+        expect(cli.code).toBe(0);
+        const rowOf = (id: string) => cli.stdout.split('\n').find((l) => l.startsWith(id)) ?? '';
+        expect(rowOf(idA)).toMatch(/ outbound +-?[0-9.]+ +-?[0-9.]+ +\d+ /);
+        expect(rowOf(idB)).toMatch(/ (outbound|inbound) +-?[0-9.]+ +-?[0-9.]+ +\d+ /);
+        // A tx sent to the late node is gossiped, mined by A, and its block comes back to the late node.
+        const tx = build();
+        expect((await call(late.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+        const receipt = await until('the tx mined and followed by the late node', async () => {
+          const r = await result<{ status: string; blockNumber?: number }>(late.publicUrl, 'node_getTxReceipt', [
+            tx.txHash.toString(),
+          ]);
+          return r.blockNumber !== undefined ? r : undefined;
+        });
+        const hash = async (url: string) =>
+          JSON.stringify(await result(url, 'node_getBlockHeader', [receipt.blockNumber]));
+        expect(await hash(late.publicUrl)).toBe(await hash(a.publicUrl));
+      } finally {
+        await late.stop();
+      }
+    },
+    scaled(120_000),
+  );
 
   it('a node on another rollup version is refused, and the log says which component differs', async () => {
     const c = await spawnNode({

@@ -829,13 +829,17 @@ function tcpAddressOf(enr: ENR): Multiaddr | undefined {
 
 /**
  * discv5's UDP bind address. It reads a bind multiaddr through `toOptions()`, which only the multiaddr line it
- * was built with has; the object carries exactly what it reads.
+ * was built with has, and compares every destination with it by its bytes (the same binary form in both lines)
+ * before it sends; the object carries exactly what it reads.
  */
 function udpBindAddress(host: string, port: number): never {
   const text = `/ip4/${host}/udp/${port}`;
+  const bytes = multiaddr(text).bytes;
   return {
+    bytes,
     toOptions: () => ({ family: 4, host, transport: 'udp', port }),
     toString: () => text,
+    equals: (other: { bytes?: Uint8Array }) => other.bytes !== undefined && Buffer.from(bytes).equals(other.bytes),
   } as never;
 }
 
