@@ -199,6 +199,21 @@ describe('an l2node peer, seen from the 4.1.2 oracle', () => {
     expect(peers.find((p) => p.id === oracle.peerId)?.score).toBe(0);
   });
 
+  it("serves a block by req/resp that 4.1.2's L2Block decodes, the node's own block byte for byte", async () => {
+    await result(node.adminUrl, 'nodeDev_mineBlocks', [1]);
+    const n = await result<number>(node.publicUrl, 'node_getBlockNumber');
+    expect(n).toBeGreaterThan(0);
+    const body = await oracle.requestBlock(nodePeerId, n);
+    const { L2Block: StdL2Block } = await import('@aztec/stdlib/block');
+    const block = StdL2Block.fromBuffer(body);
+    expect(block.number).toBe(n);
+    const ours = await result<{ archive: { root: string } }>(node.publicUrl, 'node_getBlock', [n]);
+    expect(block.archive.root.toString()).toBe(ours.archive.root);
+    expect(block.toBuffer()).toEqual(body);
+    // A block it does not have: SUCCESS with an empty body, as 4.1.2 answers.
+    expect(await oracle.requestBlock(nodePeerId, n + 1000)).toHaveLength(0);
+  });
+
   it('disconnects a 4.1.2 peer on another network after the handshake, naming the component that differs', async () => {
     const parts = version.split('-');
     parts[3] = String(Number(parts[3]) + 1);
