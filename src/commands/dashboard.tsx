@@ -54,7 +54,8 @@ export default class Dashboard extends BaseCommand {
       resumeSync: () => admin.call('nodeAdmin_resumeSync'),
     };
     // Interactive even under CI=true (ink would otherwise print only the last frame): stdout is a terminal here.
-    const app = render(<DashboardApp source={source} actions={actions} target={adminUrl} />, {
+    const peers = () => admin.call('nodeAdmin_getPeers');
+    const app = render(<DashboardApp source={source} actions={actions} target={adminUrl} peers={peers} />, {
       interactive: true,
       alternateScreen: true,
     });

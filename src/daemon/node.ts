@@ -34,6 +34,7 @@ import { OperationsService } from './operations/operations-service.js';
 import type { ProductionStatus } from './operations/production-status.js';
 import { ConsensusGossip } from './p2p/consensus-gossip.js';
 import { P2PService } from './p2p/p2p-service.js';
+import { P2P_UPSTREAM, PeerUpstream } from './p2p/peer-upstream.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { PublicExecutionPool } from './public-execution/public-execution-pool.js';
 import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
@@ -52,6 +53,7 @@ import type { SqliteDatabase } from './store/node-database.js';
 import { StoredDataDamagedError } from './store/record-checksum.js';
 import { StorageHealth } from './store/storage-health.js';
 import { RpcUpstream } from './sync/rpc-upstream.js';
+import type { Upstream } from './sync/upstream.js';
 import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
 import { UpstreamSettlement } from './sync/upstream-settlement.js';
@@ -151,6 +153,9 @@ export class L2Node {
         "--load-state and --dump-state are for the dev stand-in: with an L1 the chain lives on the rollup, and the data directory (with the L1's state under l1/) is what restarts it",
       );
     }
+    if (config.syncFrom === P2P_UPSTREAM && !config.p2pEnabled) {
+      throw new Error('--sync-from p2p follows the P2P network: it needs --p2p-enabled (NODE_P2P_ENABLED)');
+    }
     if (config.syncFrom && (config.loadState || config.dumpState)) {
       throw new Error(
         '--load-state and --dump-state are dev mode only: a follower (--sync-from) takes its chain from its upstream',
@@ -242,9 +247,17 @@ export class L2Node {
     const isStorageFailure = (err: unknown) => this.storage?.observe(err) ?? false;
     // Damaged stored data was read: no block is built or applied on it (docs/reliability.md).
     const productionHalted = () => this.storage?.productionHalted;
-    const upstream = config.syncFrom
-      ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
-      : undefined;
+    const upstream: Upstream | undefined =
+      config.syncFrom === P2P_UPSTREAM
+        ? new PeerUpstream({
+            network: () => this.p2p?.running,
+            chain: () => this.chain.chain,
+            config,
+            l1ContractAddresses: l1?.deployment.addresses,
+          })
+        : config.syncFrom
+          ? new RpcUpstream({ url: config.syncFrom, maxResponseSize: config.syncMaxResponseSize })
+          : undefined;
     // A follower's settlement layer is its upstream, read through the chain store it is built on; a sequencer
     // with an L1 settles on the rollup contract; else the dev stand-in.
     let settlement: UpstreamSettlement | undefined;
@@ -287,7 +300,11 @@ export class L2Node {
     // On a real L1 the rollup says the min fee (getManaMinFeeAt over real L1 prices), not the simulated model.
     if (l1Settlement) this.feeModel.setMinFeeSource(() => l1Settlement.currentMinFee());
     // A tx node_sendTx took goes to the upstream (a follower) and to the network (P2P on).
-    const toUpstream = upstream && upstreamTxForwarder(upstream, logger.module('sync'));
+    // A P2P follower's txs reach the network by the gossip below.
+    const toUpstream =
+      upstream && !(upstream instanceof PeerUpstream)
+        ? upstreamTxForwarder(upstream, logger.module('sync'))
+        : undefined;
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
       onPoolChange: (change) => this.events.emit('pool', change),

@@ -12,6 +12,7 @@ import type {
   StreamValidators,
 } from '../rpc/node-stream-event.js';
 import { describeEvent, type LogLevel, type LogLine } from './event-log.js';
+import type { PeerRow } from './peers-panel.js';
 import { addCounts, EMPTY_RATES, type RateHistory, startRates } from './rate-history.js';
 
 /** Everything the dashboard shows, built from the event stream. The node's parts are absent until a snapshot. */
@@ -33,12 +34,15 @@ export interface DashboardState {
   readonly rates: RateHistory;
   /** Oldest first. */
   readonly log: readonly LogLine[];
+  /** The node's P2P peers as last polled (nodeAdmin_getPeers); absent until the first answer. */
+  readonly peers?: readonly PeerRow[];
 }
 
 export type DashboardAction =
   | { readonly kind: 'event'; readonly event: NodeStreamEvent; readonly at: number }
   | { readonly kind: 'connection'; readonly state: EventStreamState; readonly at: number }
-  | { readonly kind: 'note'; readonly level: LogLevel; readonly text: string; readonly at: number };
+  | { readonly kind: 'note'; readonly level: LogLevel; readonly text: string; readonly at: number }
+  | { readonly kind: 'peers'; readonly peers: readonly PeerRow[] };
 
 const MAX_BLOCKS = 50;
 const MAX_LOG = 200;
@@ -57,6 +61,8 @@ export function initialDashboardState(streamUrl: string): DashboardState {
 /** The dashboard's reducer: pure, so panels and tests see the same state for the same events. */
 export function reduceDashboard(state: DashboardState, action: DashboardAction): DashboardState {
   switch (action.kind) {
+    case 'peers':
+      return { ...state, peers: action.peers };
     case 'note':
       return withLog(state, { at: action.at, level: action.level, text: action.text });
     case 'connection':

@@ -7,6 +7,7 @@ import { HelpPanel } from './help-panel.js';
 import { L1Panel } from './l1-panel.js';
 import { LogPanel } from './log-panel.js';
 import { MempoolPanel } from './mempool-panel.js';
+import { PeersPanel } from './peers-panel.js';
 import { averageRate } from './rate-history.js';
 import { RatesPanel } from './rates-panel.js';
 import { SyncPanel } from './sync-panel.js';
@@ -129,6 +130,7 @@ function Overview({
           <BlocksPanel blocks={state.blocks} rows={middle - 4} flexGrow={3} height={middle} />
           {l1 ? <L1Panel l1={l1} flexGrow={3} height={middle} /> : null}
           <ValidatorsPanel validators={state.validators} rows={middle - 6} flexGrow={2} height={middle} />
+          {state.peers ? <PeersPanel peers={state.peers} rows={middle - 3} flexGrow={2} height={middle} /> : null}
         </Box>
       ) : null}
       <RatesPanel rates={state.rates} now={now} seconds={seconds} />

@@ -5,6 +5,7 @@ import type { NodeStreamEvent } from '../rpc/node-stream-event.js';
 import { initialDashboardState, pausedByOperator, reduceDashboard } from './dashboard-state.js';
 import { DashboardView } from './dashboard-view.js';
 import { DASHBOARD_TABS, type DashboardTab, type PendingConfirm } from './footer-bar.js';
+import type { PeerRow } from './peers-panel.js';
 
 /** Where the dashboard's events come from: the admin event stream client (src/rpc/client/event-stream-client.ts). */
 export interface DashboardSource {
@@ -32,6 +33,10 @@ export interface DashboardProps {
   readonly tickMs?: number;
   /** A fixed size instead of the terminal's (tests). */
   readonly size?: { readonly columns: number; readonly rows: number };
+  /** The node's peers (nodeAdmin_getPeers), polled every `peersPollMs`; without it there is no peers panel. */
+  readonly peers?: () => Promise<readonly PeerRow[]>;
+  /** Default 2 s. */
+  readonly peersPollMs?: number;
 }
 
 /**
@@ -39,7 +44,16 @@ export interface DashboardProps {
  * sync after a y/n question, Tab switches the tab, ? shows the help. Without a terminal on stdin the keys are
  * off (ink cannot read them without raw mode) and the view still runs.
  */
-export function Dashboard({ source, actions, target, now = Date.now, tickMs = 1000, size }: DashboardProps) {
+export function Dashboard({
+  source,
+  actions,
+  target,
+  now = Date.now,
+  tickMs = 1000,
+  size,
+  peers,
+  peersPollMs = 2000,
+}: DashboardProps) {
   const { exit } = useApp();
   const { isRawModeSupported } = useStdin();
   const terminal = useWindowSize();
@@ -66,6 +80,26 @@ export function Dashboard({ source, actions, target, now = Date.now, tickMs = 10
     const timer = setInterval(() => setClock(now()), tickMs);
     return () => clearInterval(timer);
   }, [now, tickMs]);
+
+  useEffect(() => {
+    if (!peers) return;
+    let stopped = false;
+    // One call at a time: a slow node is not asked again before it answered.
+    const poll = async () => {
+      try {
+        const list = await peers();
+        if (!stopped) dispatch({ kind: 'peers', peers: list });
+      } catch {
+        // The connection state and the event stream say when the node is unreachable.
+      }
+      if (!stopped) timer = setTimeout(poll, peersPollMs);
+    };
+    let timer = setTimeout(poll, 0);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [peers, peersPollMs]);
 
   const note = useCallback(
     (level: 'info' | 'warn' | 'error', text: string) => dispatch({ kind: 'note', level, text, at: now() }),

@@ -1,52 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../src/core/aztec-address.js';
+import { L2Block } from '../../src/core/block/l2-block.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { encodeGossipMessageData } from '../../src/core/p2p/gossip-message.js';
+import { BitVector, encodeBlockRequest, encodeBlockTxsRequest } from '../../src/core/p2p/reqresp-payloads.js';
 import { snappyCompress } from '../../src/core/p2p/snappy-block.js';
 import { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../src/daemon/config/published-chain-values.js';
-import { HostilePeer } from '../helpers/hostile-peer.js';
+import { type HostileAnswer, HostilePeer, type HostilePeerOptions } from '../helpers/hostile-peer.js';
 import { genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { connectHostilePeer, expectDropped, P2P_FLAGS, peerView } from '../helpers/p2p-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
 /**
  * Hostile peers against one node (issue 28): each case connects a fresh peer that passes the status handshake,
- * then sends garbage, oversized or invalid gossip and req/resp messages. Each is dropped and scored; the worst
- * get the peer disconnected; the pool takes none of it and the node keeps answering RPC.
+ * then sends garbage, oversized or invalid gossip and req/resp messages, on every protocol. Each is dropped and
+ * scored; the worst get the peer disconnected; the pool and the chain take none of it and the node keeps
+ * answering RPC. The node follows the network (--sync-from p2p), so it also asks peers that claim to be ahead for
+ * blocks, and their hostile answers are checked the same way.
  */
 const PAYER = new AztecAddress(0x5001n);
 const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
 
 let node: RunningNode;
-let enr: string;
 const peers: HostilePeer[] = [];
 
-interface Peer {
-  id: string;
-  score: number;
-  gossipScore: number;
-}
-
-const peerView = async (id: string) =>
-  (await result<Peer[]>(node.adminUrl, 'nodeAdmin_getPeers')).find((p) => p.id === id);
-
-async function hostile(): Promise<HostilePeer> {
-  const p = await HostilePeer.connect(enr);
-  peers.push(p);
-  // Kept by the node: the handshake passed.
-  await until('the node to list the peer', async () => ((await peerView(p.id)) ? true : undefined));
-  return p;
-}
-
-async function disconnected(p: HostilePeer): Promise<void> {
-  await until('the node to drop the peer', async () => ((await peerView(p.id)) === undefined ? true : undefined));
-  expect(node.logs().some((l) => l.msg?.includes(`peer ${p.id}`) && /disconnecting|banning/.test(l.msg))).toBe(true);
-}
+const hostile = (options?: HostilePeerOptions) => connectHostilePeer(node, peers, options);
+const disconnected = (p: HostilePeer) => expectDropped(node, p);
+const peerScore = async (p: HostilePeer) => peerView(node, p.id);
+/** A peer that claims block 5 as its tip: the node asks it for block 1 on. */
+const AHEAD = { number: 5, hash: `0x${'ab'.repeat(32)}` };
+const blockAnswer =
+  (body: Uint8Array): HostileAnswer =>
+  () => [Uint8Array.of(0), body];
 
 beforeAll(async () => {
   // The libp2p stack takes seconds to load on a busy machine.
@@ -56,16 +47,11 @@ beforeAll(async () => {
       '--prefunded-accounts',
       prefundedFlag(FUNDED),
       '--disable-admin-api-key',
-      '--sequencer-mode',
-      'off',
-      '--p2p-enabled',
-      '--p2p-port',
-      '0',
-      '--p2p-listen-address',
-      '127.0.0.1',
+      '--sync-from',
+      'p2p',
+      ...P2P_FLAGS,
     ],
   });
-  enr = await result<string>(node.publicUrl, 'node_getEncodedEnr');
 }, 90_000);
 
 afterAll(async () => {
@@ -87,7 +73,7 @@ describe('hostile peers', () => {
     await p.publishTx(Buffer.from([0x80, 0x80, 0x80, 0x08, 0x00, 1, 2, 3]));
     await p.publishTx(Buffer.from('\xff\xff\xff\xff\xff plain junk'));
     const seen = await until('gossipsub to score the invalid deliveries', async () => {
-      const v = await peerView(p.id);
+      const v = await peerScore(p);
       return v && v.gossipScore < 0 ? v : undefined;
     });
     expect(seen.gossipScore).toBeLessThan(0);
@@ -110,7 +96,7 @@ describe('hostile peers', () => {
     });
     await p.publishTx(snappyCompress(encodeGossipMessageData(tx.toBuffer())));
     const seen = await until('the penalty', async () => {
-      const v = await peerView(p.id);
+      const v = await peerScore(p);
       return v && v.score < 0 ? v : undefined;
     });
     expect(seen.score).toBeLessThan(0);
@@ -141,6 +127,87 @@ describe('hostile peers', () => {
     // RATE_LIMIT_EXCEEDED (1) once the burst is spent.
     expect(answers.some((a) => Buffer.isBuffer(a) && a.equals(Buffer.from([1])))).toBe(true);
     await disconnected(p);
+  });
+
+  it('a malformed block request is answered BADLY_FORMED_REQUEST and the sender disconnected', async () => {
+    const p = await hostile();
+    expect(await p.request('block', Buffer.from([1, 2, 3]))).toEqual(Buffer.from([2]));
+    await disconnected(p);
+  });
+
+  it('a block the node does not have is answered SUCCESS with an empty body, as 4.1.2 answers it', async () => {
+    const p = await hostile();
+    expect(await p.request('block', encodeBlockRequest(1_000))).toEqual(Buffer.from([0]));
+    expect((await peerScore(p))?.score).toBe(0);
+  });
+
+  it('a block request flood is refused past 2 a second, then the peer is disconnected', async () => {
+    const p = await hostile();
+    const answers: (Buffer | string)[] = [];
+    for (let round = 0; round < 10 && p.connected(); round++) {
+      answers.push(...(await Promise.all(Array.from({ length: 8 }, () => p.request('block', encodeBlockRequest(7))))));
+    }
+    expect(answers.some((a) => Buffer.isBuffer(a) && a.equals(Buffer.from([1])))).toBe(true);
+    await disconnected(p);
+  });
+
+  it('a malformed block_txs request is answered BADLY_FORMED_REQUEST and the sender disconnected', async () => {
+    const p = await hostile();
+    expect(await p.request('block_txs', Buffer.alloc(40, 0xff))).toEqual(Buffer.from([2]));
+    await disconnected(p);
+  });
+
+  it('block_txs for a proposal the node does not know, without tx hashes, is NOT_FOUND', async () => {
+    const p = await hostile();
+    const req = encodeBlockTxsRequest({ archiveRoot: new Fr(123n), txHashes: [], txIndices: BitVector.of(3, [0]) });
+    expect(await p.request('block_txs', req)).toEqual(Buffer.from([4]));
+    expect((await peerScore(p))?.score).toBe(0);
+  });
+
+  it('an oversized goodbye, status or tx request is cut off and the sender disconnected', async () => {
+    for (const name of ['goodbye', 'status', 'tx'] as const) {
+      const p = await hostile();
+      await p.request(name, Buffer.alloc(64 * 1024, 7));
+      await disconnected(p);
+    }
+  });
+
+  it('a peer whose STATUS answer does not decode is disconnected at the handshake', async () => {
+    const enr = await result<string>(node.publicUrl, 'node_getEncodedEnr');
+    const p = await until(
+      'a hostile peer to connect',
+      () =>
+        HostilePeer.connect(enr, {
+          answers: { status: () => [Uint8Array.of(0), snappyCompress(Buffer.from('not a status'))] },
+        }),
+      { retryErrors: true, intervalMs: 300 },
+    );
+    peers.push(p);
+    await until('the node to refuse the status', async () =>
+      node.logs().some((l) => l.msg?.includes(`peer ${p.id}`) && /its status does not decode/.test(l.msg))
+        ? true
+        : undefined,
+    );
+    expect(await peerView(node, p.id)).toBeUndefined();
+  });
+
+  it('a peer ahead that answers block requests with garbage, an oversized body or the wrong block is disconnected', async () => {
+    const answers: Record<string, HostileAnswer> = {
+      garbage: blockAnswer(snappyCompress(Buffer.from('not a block'))),
+      // A snappy preamble announcing 16 MiB, past the 3 MiB of a block: refused before it is decompressed.
+      oversized: blockAnswer(Buffer.from([0x80, 0x80, 0x80, 0x08, 0x00, 1, 2, 3])),
+      // A well-formed block, but block 0 when block 1 was asked for.
+      'the wrong block': blockAnswer(snappyCompress(L2Block.empty().toBuffer())),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      const p = await hostile({ tip: AHEAD, answers: { block: answer } });
+      await disconnected(p);
+      expect(
+        node.logs().some((l) => l.msg?.includes(`peer ${p.id}`) && /block/.test(l.msg)),
+        what,
+      ).toBe(true);
+    }
+    expect(await result(node.publicUrl, 'node_getBlockNumber')).toBe(0);
   });
 
   it('keeps serving RPC after all of it', async () => {

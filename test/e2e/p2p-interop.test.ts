@@ -19,6 +19,7 @@ import { Tx } from '../../src/core/tx/tx.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { AztecP2pOracle } from '../helpers/aztec-p2p-oracle/aztec-p2p-oracle.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { P2P_FLAGS, peersOf } from '../helpers/p2p-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -124,11 +125,7 @@ describe('an l2node peer, seen from the 4.1.2 oracle', () => {
         '--disable-admin-api-key',
         '--sequencer-mode',
         'off',
-        '--p2p-enabled',
-        '--p2p-port',
-        '0',
-        '--p2p-listen-address',
-        '127.0.0.1',
+        ...P2P_FLAGS,
       ],
     });
     const enr = ENR.decodeTxt(await result<string>(node.publicUrl, 'node_getEncodedEnr'));
@@ -198,8 +195,23 @@ describe('an l2node peer, seen from the 4.1.2 oracle', () => {
     await until('the tx in the node', async () =>
       (await result(node.publicUrl, 'node_getTxByHash', [tx.getTxHash().toString()])) ? true : undefined,
     );
-    const peers = await result<{ id: string; score: number }[]>(node.adminUrl, 'nodeAdmin_getPeers');
+    const peers = await peersOf(node);
     expect(peers.find((p) => p.id === oracle.peerId)?.score).toBe(0);
+  });
+
+  it("serves a block by req/resp that 4.1.2's L2Block decodes, the node's own block byte for byte", async () => {
+    await result(node.adminUrl, 'nodeDev_mineBlocks', [1]);
+    const n = await result<number>(node.publicUrl, 'node_getBlockNumber');
+    expect(n).toBeGreaterThan(0);
+    const body = await oracle.requestBlock(nodePeerId, n);
+    const { L2Block: StdL2Block } = await import('@aztec/stdlib/block');
+    const block = StdL2Block.fromBuffer(body);
+    expect(block.number).toBe(n);
+    const ours = await result<{ archive: { root: string } }>(node.publicUrl, 'node_getBlock', [n]);
+    expect(block.archive.root.toString()).toBe(ours.archive.root);
+    expect(block.toBuffer()).toEqual(body);
+    // A block it does not have: SUCCESS with an empty body, as 4.1.2 answers.
+    expect(await oracle.requestBlock(nodePeerId, n + 1000)).toHaveLength(0);
   });
 
   it('disconnects a 4.1.2 peer on another network after the handshake, naming the component that differs', async () => {

@@ -4,9 +4,11 @@ import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
+import { l2node } from '../helpers/cli.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { P2P_FLAGS, peersOf } from '../helpers/p2p-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 /**
  * Two nodes on loopback joined over libp2p (issue 28): A builds blocks, B builds none and knows A only by the
@@ -16,8 +18,7 @@ import { until } from '../helpers/until.js';
  */
 const PAYER = new AztecAddress(0x5001n);
 const FUNDED = [{ address: PAYER, amount: 10n ** 24n }];
-const P2P = ['--p2p-enabled', '--p2p-port', '0', '--p2p-listen-address', '127.0.0.1'];
-const COMMON = ['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key', ...P2P];
+const COMMON = ['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key', ...P2P_FLAGS];
 
 let a: RunningNode;
 let b: RunningNode;
@@ -32,14 +33,6 @@ const build = () =>
     txRequestHash: new Fr(++nonce + 9_000_000n),
     maxFeesPerGas: new GasFees(0n, maxFee),
   });
-
-interface Peer {
-  id: string;
-  direction: string;
-  score: number;
-  gossipScore: number;
-  status?: { latestBlockNumber: number };
-}
 
 beforeAll(async () => {
   a = await spawnNode({ readyTimeoutMs: 60_000, args: [...COMMON, '--sequencer-mode', 'on-demand'] });
@@ -75,9 +68,8 @@ describe('a network of two nodes', () => {
   });
 
   it('B finds A from its ENR; both pass the status handshake and list each other as peers', async () => {
-    const peersOf = (url: string) => result<Peer[]>(url, 'nodeAdmin_getPeers');
     const [pa, pb] = await until('the two nodes to have handshaken', async () => {
-      const both = [await peersOf(a.adminUrl), await peersOf(b.adminUrl)];
+      const both = [await peersOf(a), await peersOf(b)];
       return both.every((p) => p.length === 1 && p[0]?.status) ? both : undefined;
     });
     expect(pb[0]).toMatchObject({ direction: 'outbound', score: 0 });
@@ -107,6 +99,69 @@ describe('a network of two nodes', () => {
     );
   });
 
+  it(
+    'a late node with --sync-from p2p catches up over req/resp block, finds B through discv5, then follows; its txs reach the network',
+    async () => {
+      // A few blocks on A first: the late node has to fetch several.
+      while ((await result<number>(a.publicUrl, 'node_getBlockNumber')) < 3) {
+        const tx = build();
+        expect((await call(a.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+        await until('the tx to be mined on A', async () => {
+          const r = await result<{ status: string }>(a.publicUrl, 'node_getTxReceipt', [tx.txHash.toString()]);
+          return r.status !== 'pending' ? true : undefined;
+        });
+      }
+      const tipA = await result<number>(a.publicUrl, 'node_getBlockNumber');
+      expect(tipA).toBeGreaterThanOrEqual(3);
+      const late = await spawnNode({
+        readyTimeoutMs: 60_000,
+        args: [...COMMON, '--sync-from', 'p2p', '--bootstrap-nodes', enrA],
+      });
+      try {
+        await until('the late node to reach A', async () =>
+          (await result<number>(late.publicUrl, 'node_getBlockNumber')) >= tipA ? true : undefined,
+        );
+        const hashes = async (url: string) =>
+          Promise.all(
+            Array.from({ length: tipA }, async (_, i) => {
+              const h = await result<{ blockHash?: string } | null>(url, 'node_getBlockHeader', [i + 1]);
+              return JSON.stringify(h);
+            }),
+          );
+        expect(await hashes(late.publicUrl)).toEqual(await hashes(a.publicUrl));
+        // Each block was re-executed and checked by the follower's verifier, one import line per block.
+        const imported = late.logs().filter((l) => /^imported block \d+/.test(l.msg ?? ''));
+        expect(imported.length).toBeGreaterThanOrEqual(tipA);
+        // Given only A's ENR, it found B through A's discv5 and dialled it; `l2node query peers` shows both.
+        const idB = ENR.decodeTxt(await result<string>(b.publicUrl, 'node_getEncodedEnr')).peerId.toString();
+        const idA = ENR.decodeTxt(enrA).peerId.toString();
+        await until('the late node to connect to B, found through discovery', async () =>
+          (await peersOf(late)).some((p) => p.id === idB && p.status) ? true : undefined,
+        );
+        const cli = await l2node(['query', 'peers', '--admin-url', late.adminUrl]);
+        expect(cli.code).toBe(0);
+        const rowOf = (id: string) => cli.stdout.split('\n').find((l) => l.startsWith(id)) ?? '';
+        expect(rowOf(idA)).toMatch(/ outbound +-?[0-9.]+ +-?[0-9.]+ +\d+ /);
+        expect(rowOf(idB)).toMatch(/ (outbound|inbound) +-?[0-9.]+ +-?[0-9.]+ +\d+ /);
+        // A tx sent to the late node is gossiped, mined by A, and its block comes back to the late node.
+        const tx = build();
+        expect((await call(late.publicUrl, 'node_sendTx', [tx.toJSON()])).error).toBeUndefined();
+        const receipt = await until('the tx mined and followed by the late node', async () => {
+          const r = await result<{ status: string; blockNumber?: number }>(late.publicUrl, 'node_getTxReceipt', [
+            tx.txHash.toString(),
+          ]);
+          return r.blockNumber !== undefined ? r : undefined;
+        });
+        const hash = async (url: string) =>
+          JSON.stringify(await result(url, 'node_getBlockHeader', [receipt.blockNumber]));
+        expect(await hash(late.publicUrl)).toBe(await hash(a.publicUrl));
+      } finally {
+        await late.stop();
+      }
+    },
+    scaled(120_000),
+  );
+
   it('a node on another rollup version is refused, and the log says which component differs', async () => {
     const c = await spawnNode({
       readyTimeoutMs: 60_000,
@@ -118,9 +173,7 @@ describe('a network of two nodes', () => {
         [...a.logs(), ...c.logs()].find((l) => /it is on another network: rollup version differs/.test(l.msg ?? '')),
       );
       expect(line.msg).toMatch(/rollup version differs: ours is (7|1), the peer's is (1|7)/);
-      await until('C to have no peer', async () =>
-        (await result<Peer[]>(c.adminUrl, 'nodeAdmin_getPeers')).length === 0 ? true : undefined,
-      );
+      await until('C to have no peer', async () => ((await peersOf(c)).length === 0 ? true : undefined));
     } finally {
       await c.stop();
     }

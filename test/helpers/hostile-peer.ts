@@ -14,6 +14,16 @@ import { REQRESP_PROTOCOLS, type ReqRespProtocolName } from '../../src/core/p2p/
 import { encodeStatusMessage } from '../../src/core/p2p/status-message.js';
 import { type GossipTopicType, topicString } from '../../src/core/p2p/topics.js';
 
+/** The chunks a hostile peer writes as its answer to a request (status byte first), given the request. */
+export type HostileAnswer = (request: Buffer) => Uint8Array[];
+
+export interface HostilePeerOptions {
+  /** The tip its STATUS announces (default block 0): a follower asks a peer ahead for blocks. */
+  readonly tip?: { readonly number: number; readonly hash: string };
+  /** How it answers req/resp protocols; STATUS defaults to an honest status of its tip. */
+  readonly answers?: Partial<Record<ReqRespProtocolName, HostileAnswer>>;
+}
+
 /**
  * A peer that speaks the node's stack (TCP, Noise, Yamux, gossipsub StrictNoSign with 4.1.2's message id) and
  * answers the STATUS handshake so the node keeps it, then sends whatever a test wants: its gossip goes out
@@ -26,7 +36,7 @@ export class HostilePeer {
     private readonly target: { id: string; addr: string },
   ) {}
 
-  static async connect(enrText: string): Promise<HostilePeer> {
+  static async connect(enrText: string, options: HostilePeerOptions = {}): Promise<HostilePeer> {
     const enr = ENR.decodeTxt(enrText);
     const version = new TextDecoder().decode(enr.kvs.get('aztec'));
     const node = await createLibp2p({
@@ -51,19 +61,32 @@ export class HostilePeer {
       id: enr.peerId.toString(),
       addr: `/ip4/${enr.ip}/tcp/${enr.tcp}/p2p/${enr.peerId.toString()}`,
     });
-    await node.handle(REQRESP_PROTOCOLS.status, async (stream) => {
-      for await (const _ of stream) break;
-      const status = {
-        compressedComponentsVersion: version,
-        latestBlockNumber: 0,
-        latestBlockHash: `0x${'0'.repeat(64)}`,
-        finalizedBlockNumber: 0,
-      };
-      for (const chunk of successResponseChunks(encodeStatusMessage(status))) stream.send(chunk);
-      await stream.close();
-    });
+    const status = {
+      compressedComponentsVersion: version,
+      latestBlockNumber: options.tip?.number ?? 0,
+      latestBlockHash: options.tip?.hash ?? `0x${'0'.repeat(64)}`,
+      finalizedBlockNumber: 0,
+    };
+    const answers: Partial<Record<ReqRespProtocolName, HostileAnswer>> = {
+      status: () => successResponseChunks(encodeStatusMessage(status)),
+      ...options.answers,
+    };
+    for (const [name, answer] of Object.entries(answers)) {
+      await node.handle(REQRESP_PROTOCOLS[name as ReqRespProtocolName], async (stream) => {
+        const chunks: Uint8Array[] = [];
+        for await (const c of stream) chunks.push(c instanceof Uint8Array ? c : c.subarray());
+        // Separate writes: the status byte is a chunk of its own, as 4.1.2 reads it.
+        for (const chunk of answer(Buffer.concat(chunks))) stream.send(chunk);
+        await stream.close();
+      });
+    }
     node.services.pubsub.subscribe(topicString('tx', version));
-    await node.dial(dialTarget(peer.target.addr));
+    try {
+      await node.dial(dialTarget(peer.target.addr));
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
     return peer;
   }
 

@@ -79,6 +79,45 @@ const paused = {
 } as const satisfies NodeStreamEvent;
 
 describe('Dashboard', () => {
+  it('polls the peers and shows them in a peers panel, the lowest score first, updated as they change', async () => {
+    const source = new TestSource();
+    let answer = [
+      {
+        id: '16Uiu2HAmAAAAAAaaaaa1',
+        direction: 'outbound',
+        score: 0,
+        gossipScore: 0,
+        status: { latestBlockNumber: 12 },
+      },
+      { id: '16Uiu2HAmBBBBBBbbbbb2', direction: 'inbound', score: -12.5, gossipScore: -20 },
+    ];
+    let calls = 0;
+    const peers = async () => {
+      calls++;
+      return answer;
+    };
+    const app = render(
+      <Dashboard
+        source={source}
+        actions={new TestActions()}
+        target={ADMIN}
+        now={now}
+        size={{ columns: 160, rows: 40 }}
+        peers={peers}
+        peersPollMs={20}
+      />,
+    );
+    unmounts.push(app.unmount);
+    source.connect();
+    const text = await waitForFrame(app.lastFrame, (t) => t.includes('Peers (2)'), 'the peers panel');
+    expect(text).toMatch(/…bbbbb2 in +-12\.5 +-20 --/);
+    expect(text).toMatch(/…aaaaa1 out +0 +0 12/);
+    expect(text.indexOf('bbbbb2')).toBeLessThan(text.indexOf('aaaaa1'));
+    answer = [];
+    await waitForFrame(app.lastFrame, (t) => t.includes('no peers'), 'the peers gone');
+    expect(calls).toBeGreaterThan(1);
+  });
+
   it('starts its source, draws the snapshot, and follows new blocks', async () => {
     const { source, lastFrame } = mount();
     expect(source.started).toBe(1);

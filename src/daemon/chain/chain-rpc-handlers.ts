@@ -221,7 +221,7 @@ export function chainRpcHandlers(
 }
 
 /** 4.1.2's ProtocolContractAddresses: the canonical small addresses as hex64. */
-const PROTOCOL_CONTRACT_ADDRESSES = {
+export const PROTOCOL_CONTRACT_ADDRESSES = {
   classRegistry: toHex64(CONTRACT_CLASS_REGISTRY_CONTRACT_ADDRESS),
   feeJuice: toHex64(FEE_JUICE_ADDRESS),
   instanceRegistry: toHex64(CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS),

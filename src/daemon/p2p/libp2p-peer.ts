@@ -11,6 +11,7 @@ import { peerIdFromString } from '@libp2p/peer-id';
 import { tcp } from '@libp2p/tcp';
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p, type Libp2p } from 'libp2p';
+import { L2Block } from '../../core/block/l2-block.js';
 import { compareComponentVersions, describeVersionMismatch } from '../../core/p2p/component-versions.js';
 import {
   decodeGossipMessageData,
@@ -25,11 +26,20 @@ import {
   successResponseChunks,
 } from '../../core/p2p/reqresp-framing.js';
 import {
+  type BlockTxsRequest,
+  type BlockTxsResponse,
+  decodeBlockRequest,
+  decodeBlockTxsRequest,
+  decodeBlockTxsResponse,
   decodeGoodbyeReason,
   decodeTxHashes,
   decodeTxs,
+  encodeBlockRequest,
+  encodeBlockTxsRequest,
+  encodeBlockTxsResponse,
   encodeTxHashes,
   encodeTxs,
+  MAX_TXS_PER_BLOCK,
   maxResponseBytes,
   PING_RESPONSE,
 } from '../../core/p2p/reqresp-payloads.js';
@@ -45,6 +55,7 @@ import { type GossipTopicType, topicString, topicTypeOf } from '../../core/p2p/t
 import { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
 import type { Logger } from '../logging/logger.js';
+import { checkBlockTxsResponse } from './block-txs-check.js';
 import type { P2PConfig } from './p2p-settings.js';
 import type { P2PStats } from './p2p-stats.js';
 import { BAN_SCORE, DISCONNECT_SCORE, type PeerPenaltyName, PeerScoring } from './peer-scoring.js';
@@ -64,6 +75,10 @@ export interface Libp2pPeerContext {
   readonly txsByHash: (hashes: readonly TxHash[]) => Tx[];
   /** The consensus topics' handlers (consensus-gossip.ts); a topic without one is not joined. */
   readonly topicHandlers?: Partial<Record<GossipTopicType, GossipHandler>>;
+  /** The stored block of that number (req/resp `block`), undefined when the node has none. */
+  readonly blockByNumber: (n: number) => L2Block | undefined;
+  /** The answer to a req/resp `block_txs` request from the node's store and pool (block-txs-answer.ts). */
+  readonly answerBlockTxs: (request: BlockTxsRequest) => BlockTxsResponse | undefined;
   readonly stats: P2PStats;
   readonly log: Logger;
 }
@@ -90,7 +105,11 @@ export interface PeerView {
   readonly status?: Omit<StatusMessage, 'compressedComponentsVersion'>;
 }
 
-const SERVED_PROTOCOLS: readonly ReqRespProtocolName[] = ['ping', 'status', 'goodbye', 'tx'];
+/**
+ * `auth` is not offered: 4.1.2 answers it only on a validator node, with a signature by its validator key over a
+ * challenge, to let a peer past a validator-only gate this node does not run (docs/compatibility.md).
+ */
+const SERVED_PROTOCOLS: readonly ReqRespProtocolName[] = ['ping', 'status', 'goodbye', 'tx', 'block', 'block_txs'];
 /** How long a req/resp exchange may take end to end (4.1.2's individual request timeout is of this order). */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** How long a peer is banned at the ban score. */
@@ -99,16 +118,36 @@ const BAN_MS = 60 * 60 * 1000;
 const HEARTBEAT_MS = 2_000;
 /** Most txs one `tx` request may ask for (4.1.2 caps a request's hashes by the response size). */
 const MAX_TX_REQUEST_HASHES = 16;
-/** Req/resp rate limits per peer (requests per second, burst), 4.1.2's order of magnitude per protocol. */
+/** Most txs one `block_txs` answer holds: 16 txs of at most 512 KiB bound it at 8 MiB, as for `tx`. */
+const MAX_BLOCK_TXS_SERVED = 16;
+/**
+ * Req/resp rate limits per peer (requests per second, burst), 4.1.2's order of magnitude per protocol; `block`
+ * and `block_txs` are 4.1.2's exactly (2 and 10 a second per peer), which the catch-up's pacing keeps to.
+ */
 const RATE_LIMITS: Readonly<Record<ReqRespProtocolName, [number, number]>> = {
   ping: [5, 10],
   status: [5, 10],
   goodbye: [2, 5],
   tx: [10, 20],
-  block: [5, 10],
+  block: [2, 2],
   auth: [2, 5],
-  block_txs: [10, 20],
+  block_txs: [10, 10],
 };
+/**
+ * Across all peers (4.1.2's global limits): past them requests are refused with RATE_LIMIT_EXCEEDED but no
+ * peer is scored, since none of them alone caused it.
+ */
+const GLOBAL_RATE_LIMITS: Readonly<Record<ReqRespProtocolName, [number, number]>> = {
+  ping: [10, 10],
+  status: [10, 10],
+  goodbye: [10, 10],
+  tx: [200, 200],
+  block: [5, 5],
+  auth: [10, 10],
+  block_txs: [200, 200],
+};
+/** The key of the global buckets in the per-peer limiters. */
+const ALL_PEERS = '*';
 /** Gossip messages per second one peer may deliver before it counts as a flood. */
 const GOSSIP_RATE: [number, number] = [200, 400];
 /** The tx topic only scores invalid deliveries (P4, -20 each; 4.1.2 topic_score_params). */
@@ -122,6 +161,7 @@ const INVALID_MESSAGE_WEIGHT = -20;
 export class Libp2pPeer {
   private readonly scoring: PeerScoring;
   private readonly limiters = new Map<ReqRespProtocolName, PeerRateLimiter>();
+  private readonly globalLimiters = new Map<ReqRespProtocolName, PeerRateLimiter>();
   private readonly gossipLimiter = new PeerRateLimiter(...GOSSIP_RATE);
   private readonly banned = new Map<string, number>();
   private readonly statuses = new Map<string, Omit<StatusMessage, 'compressedComponentsVersion'>>();
@@ -140,6 +180,9 @@ export class Libp2pPeer {
     this.scoring = new PeerScoring((id) => this.trustedIds.has(id));
     for (const [name, [rate, burst]] of Object.entries(RATE_LIMITS)) {
       this.limiters.set(name as ReqRespProtocolName, new PeerRateLimiter(rate, burst));
+    }
+    for (const [name, [rate, burst]] of Object.entries(GLOBAL_RATE_LIMITS)) {
+      this.globalLimiters.set(name as ReqRespProtocolName, new PeerRateLimiter(rate, burst));
     }
     this.txTopic = topicString('tx', ctx.versionString);
   }
@@ -244,8 +287,6 @@ export class Libp2pPeer {
   }
 
   async start(): Promise<void> {
-    // `block`, `block_txs` and `auth` are not served yet: their protocol ids are not offered, so a peer's
-    // negotiation fails cleanly instead of a request being refused as malformed.
     for (const name of SERVED_PROTOCOLS) {
       await this.node.handle(REQRESP_PROTOCOLS[name], (stream, connection) =>
         this.serveRequest(name, stream, connection.remotePeer.toString()),
@@ -367,6 +408,75 @@ export class Libp2pPeer {
     return found;
   }
 
+  /** The peers that passed the status handshake, with the status they last gave. */
+  peerStatuses(): { id: string; status: Omit<StatusMessage, 'compressedComponentsVersion'> }[] {
+    return [...this.statuses].map(([id, status]) => ({ id, status }));
+  }
+
+  /**
+   * Asks a handshaken peer for its status again (its tip moves on); a peer that no longer answers, or answers
+   * another network's, is dropped as at the handshake. Undefined when it is gone.
+   */
+  async refreshStatus(peer: string): Promise<Omit<StatusMessage, 'compressedComponentsVersion'> | undefined> {
+    if (!this.statuses.has(peer)) return undefined;
+    const body = await this.request(peer, 'status', encodeStatusMessage(this.ownStatus()), SMALL_RESPONSE_MAX_BYTES);
+    if (body === undefined) return this.statuses.get(peer);
+    const status = this.checkedStatus(peer, body);
+    return status && this.statuses.has(peer) ? status : undefined;
+  }
+
+  /**
+   * Req/resp `block`: the peer's block `n`, checked as 4.1.2 checks a BLOCK response (it decodes, it is the block
+   * asked for, and, when this node has that block, it is the same block); a peer that fails a check is scored.
+   * Undefined when the peer has no such block or the request failed.
+   */
+  async requestBlock(peer: string, n: number): Promise<L2Block | undefined> {
+    const body = await this.request(peer, 'block', encodeBlockRequest(n), maxResponseBytes('block', Buffer.alloc(0)));
+    if (body === undefined || body.length === 0) return undefined;
+    let block: L2Block;
+    try {
+      block = L2Block.fromBuffer(body);
+    } catch (err) {
+      this.penalize(peer, 'LowTolerance', `sent an undecodable block: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (block.number !== n) {
+      this.penalize(peer, 'LowTolerance', `answered block ${block.number} when asked for block ${n}`);
+      return undefined;
+    }
+    const ours = this.ctx.blockByNumber(n);
+    if (ours && ours.hash().value !== block.hash().value) {
+      this.penalize(peer, 'MidTolerance', `sent a block ${n} that is not this node's block ${n}`);
+      return undefined;
+    }
+    return block;
+  }
+
+  /**
+   * Req/resp `block_txs`: the txs of a proposal (by its archive root) at the indices asked for, checked against
+   * the proposal's tx hashes as 4.1.2 checks them (block-txs-check.ts); a peer whose answer fails is scored.
+   */
+  async requestBlockTxs(peer: string, request: BlockTxsRequest, proposalTxHashes: readonly TxHash[]): Promise<Tx[]> {
+    const bytes = encodeBlockTxsRequest(request);
+    const body = await this.request(peer, 'block_txs', bytes, maxResponseBytes('block_txs', bytes));
+    if (body === undefined) return [];
+    let problem: string | undefined;
+    let txs: Tx[] = [];
+    try {
+      const res = decodeBlockTxsResponse(body);
+      problem = checkBlockTxsResponse(request, res, proposalTxHashes);
+      txs = [...res.txs];
+    } catch (err) {
+      this.penalize(peer, 'LowTolerance', `sent an undecodable block_txs response: ${(err as Error).message}`);
+      return [];
+    }
+    if (problem) {
+      this.penalize(peer, 'MidTolerance', `sent a block_txs response that ${problem}`);
+      return [];
+    }
+    return txs;
+  }
+
   // ---- gossip ----
 
   private async onGossip(from: string, msgId: string, topic: string, data: Uint8Array): Promise<void> {
@@ -451,15 +561,20 @@ export class Libp2pPeer {
       // inbound stream slots.
       const request = await readAll(stream, requestLimit(name), AbortSignal.timeout(REQUEST_TIMEOUT_MS));
       const limiter = this.limiters.get(name) as PeerRateLimiter;
+      // The peer's own limit first: a peer that floods is scored for it even while the global limit is spent.
       if (!limiter.allow(peer)) {
         // Answered first: a penalty may end the connection.
         await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
         return this.penalize(peer, 'HighTolerance', `exceeds the ${name} rate limit`);
       }
+      if (!(this.globalLimiters.get(name) as PeerRateLimiter).allow(ALL_PEERS)) {
+        return await reply([errorResponseChunk(ReqRespStatus.RATE_LIMIT_EXCEEDED)], 'rate_limited');
+      }
       let body: Uint8Array;
       try {
         body = this.answer(name, request, peer);
       } catch (err) {
+        if (err instanceof NotFound) return await reply([errorResponseChunk(ReqRespStatus.NOT_FOUND)], 'not_found');
         if (!(err instanceof BadRequest)) throw err;
         await reply([errorResponseChunk(ReqRespStatus.BADLY_FORMED_REQUEST)], 'bad_request');
         return this.penalize(peer, 'LowTolerance', `sent a malformed ${name} request: ${err.message}`);
@@ -498,6 +613,30 @@ export class Libp2pPeer {
         }
         return encodeTxs(this.ctx.txsByHash(hashes));
       }
+      case 'block': {
+        let n: number;
+        try {
+          n = decodeBlockRequest(request);
+        } catch (err) {
+          throw new BadRequest((err as Error).message);
+        }
+        // 4.1.2 answers SUCCESS with an empty body for a block it does not have.
+        return this.ctx.blockByNumber(n)?.toBuffer() ?? Buffer.alloc(0);
+      }
+      case 'block_txs': {
+        let req: BlockTxsRequest;
+        try {
+          req = decodeBlockTxsRequest(request);
+        } catch (err) {
+          throw new BadRequest((err as Error).message);
+        }
+        if (req.txIndices.setIndices().length > MAX_BLOCK_TXS_SERVED || req.txHashes.length > MAX_BLOCK_TXS_SERVED) {
+          throw new BadRequest(`more than the ${MAX_BLOCK_TXS_SERVED} txs served at once`);
+        }
+        const res = this.ctx.answerBlockTxs(req);
+        if (!res) throw new NotFound();
+        return encodeBlockTxsResponse(res);
+      }
       default:
         throw new BadRequest(`this node does not serve ${name} requests yet`);
     }
@@ -515,7 +654,15 @@ export class Libp2pPeer {
       const res = decodeResponseChunks(raw.length === 0 ? [] : [raw.subarray(0, 1), raw.subarray(1)], maxBytes);
       if (res.status !== ReqRespStatus.SUCCESS) {
         this.ctx.stats.reqresp(name, 'outbound', reqRespStatusName(res.status).toLowerCase());
-        if (res.status === ReqRespStatus.UNKNOWN) this.penalize(peer, 'MidTolerance', `a bad ${name} response`);
+        // A response that does not decode (its framing, or a snappy body past the limit it declares): a
+        // well-behaved peer never sends one.
+        if (res.status === ReqRespStatus.UNKNOWN) {
+          this.penalize(
+            peer,
+            'LowTolerance',
+            `sent a ${name} response that does not decode: ${res.reason ?? 'an unknown status'}`,
+          );
+        }
         return undefined;
       }
       this.ctx.stats.reqresp(name, 'outbound', 'success');
@@ -536,21 +683,32 @@ export class Libp2pPeer {
   private async onConnect(peer: string): Promise<void> {
     const body = await this.request(peer, 'status', encodeStatusMessage(this.ownStatus()), SMALL_RESPONSE_MAX_BYTES);
     if (body === undefined) return this.dropPeer(peer, 'it did not answer the status handshake');
+    const status = this.checkedStatus(peer, body);
+    if (!status) return;
+    this.ctx.log.info(
+      { peer, latestBlockNumber: status.latestBlockNumber },
+      'peer connected (status handshake passed)',
+    );
+  }
+
+  /** A status the peer sent, kept when it decodes and is of this network; else the peer is dropped. */
+  private checkedStatus(peer: string, body: Buffer): Omit<StatusMessage, 'compressedComponentsVersion'> | undefined {
     let status: StatusMessage;
     try {
       status = decodeStatusMessage(body);
     } catch (err) {
       this.penalize(peer, 'LowTolerance', 'sent an undecodable status');
-      return this.dropPeer(peer, `its status does not decode: ${(err as Error).message}`);
+      void this.dropPeer(peer, `its status does not decode: ${(err as Error).message}`);
+      return undefined;
     }
     const mismatch = compareComponentVersions(this.ctx.versionString, status.compressedComponentsVersion);
-    if (mismatch) return this.dropPeer(peer, `it is on another network: ${describeVersionMismatch(mismatch)}`);
+    if (mismatch) {
+      void this.dropPeer(peer, `it is on another network: ${describeVersionMismatch(mismatch)}`);
+      return undefined;
+    }
     const { compressedComponentsVersion: _, ...rest } = status;
     this.statuses.set(peer, rest);
-    this.ctx.log.info(
-      { peer, latestBlockNumber: status.latestBlockNumber },
-      'peer connected (status handshake passed)',
-    );
+    return rest;
   }
 
   private async dropPeer(peer: string, why: string): Promise<void> {
@@ -644,6 +802,7 @@ type GossipSub = GossipSubApi & {
 type Stream = Parameters<Parameters<Libp2p['handle']>[1]>[0];
 
 class BadRequest extends Error {}
+class NotFound extends Error {}
 class TooLarge extends Error {}
 
 /** Reads a stream to its end; more than `max` bytes aborts it (a peer cannot make the node buffer more). */
@@ -668,7 +827,10 @@ async function readAll(stream: Stream, max: number, signal: AbortSignal): Promis
 
 /** The largest request body each protocol takes: a status, a few hashes, a block number. */
 function requestLimit(name: ReqRespProtocolName): number {
-  return name === 'tx' || name === 'block_txs' ? 4 + 32 * 256 : SMALL_RESPONSE_MAX_BYTES;
+  if (name === 'tx') return 4 + 32 * 256;
+  // An archive root, up to 256 hashes, and a bit vector of up to a block's most txs.
+  if (name === 'block_txs') return 32 + 4 + 32 * 256 + 4 + MAX_TXS_PER_BLOCK / 8;
+  return SMALL_RESPONSE_MAX_BYTES;
 }
 
 function round(n: number): number {
@@ -726,13 +888,17 @@ function tcpAddressOf(enr: ENR): Multiaddr | undefined {
 
 /**
  * discv5's UDP bind address. It reads a bind multiaddr through `toOptions()`, which only the multiaddr line it
- * was built with has; the object carries exactly what it reads.
+ * was built with has, and compares every destination with it by its bytes (the same binary form in both lines)
+ * before it sends; the object carries exactly what it reads.
  */
 function udpBindAddress(host: string, port: number): never {
   const text = `/ip4/${host}/udp/${port}`;
+  const bytes = multiaddr(text).bytes;
   return {
+    bytes,
     toOptions: () => ({ family: 4, host, transport: 'udp', port }),
     toString: () => text,
+    equals: (other: { bytes?: Uint8Array }) => other.bytes !== undefined && Buffer.from(bytes).equals(other.bytes),
   } as never;
 }
 

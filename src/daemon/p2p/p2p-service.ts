@@ -8,6 +8,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Mempool } from '../mempool/mempool.js';
 import { PACKAGE_VERSION } from '../package-version.js';
 import type { ConsensusGossip } from './consensus-gossip.js';
+import { answerBlockTxs } from './block-txs-answer.js';
 import type { Libp2pPeer, PeerView } from './libp2p-peer.js';
 import { P2PStats } from './p2p-stats.js';
 import { defaultPeerKeyPath, loadOrCreatePeerKey } from './peer-key.js';
@@ -70,6 +71,16 @@ export class P2PService implements Service {
       },
       txsByHash: (hashes) => this.o.mempool.txsByHash(hashes),
       ...(this.o.consensus ? { topicHandlers: this.o.consensus.handlers() } : {}),
+      blockByNumber: (n) => this.o.chain().store.getBlock(n),
+      answerBlockTxs: (req) =>
+        answerBlockTxs(req, {
+          blockTxHashes: (root) =>
+            this.o
+              .chain()
+              .store.getBlockByArchiveRoot(root.value)
+              ?.body.txEffects.map((e) => e.txHash),
+          txsByHash: (hashes) => this.o.mempool.txsByHash(hashes),
+        }),
       stats: this.stats,
       log,
     });
@@ -111,6 +122,11 @@ export class P2PService implements Service {
   /** node_getEncodedEnr: the `enr:` text, undefined while P2P is not running. */
   encodedEnr(): string | undefined {
     return this.peer?.encodedEnr();
+  }
+
+  /** The running libp2p peer (req/resp calls of the P2P catch-up), undefined while P2P is not running. */
+  get running(): Libp2pPeer | undefined {
+    return this.peer;
   }
 
   peers(): PeerView[] {

@@ -50,7 +50,7 @@ export const P2P_SETTINGS = {
     kind: 'boolean',
     group: 'P2P',
     description:
-      'Joins the libp2p network: gossips txs, answers status/ping/tx requests, finds peers with discv5 (docs/network.md).',
+      'Joins the libp2p network: gossips txs, answers status/ping/tx/block/block_txs requests, finds peers with discv5 (docs/network.md).',
   }),
   p2pPort: setting<number>({
     key: 'p2pPort',

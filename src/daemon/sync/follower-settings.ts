@@ -9,12 +9,14 @@ export const FOLLOWER_SETTINGS = {
     flag: 'sync-from',
     env: 'NODE_SYNC_FROM',
     defaultValue: undefined,
-    parse: parseHttpUrl,
+    // `p2p`: the peers of the P2P network are the upstream (docs/network.md, catch-up over P2P).
+    parse: (raw) => (raw.trim() === 'p2p' ? 'p2p' : parseHttpUrl(raw)),
     kind: 'string',
     group: 'Follower',
     description:
       "Follow this upstream node's public JSON-RPC URL instead of building blocks: every block is re-executed and " +
-      'checked before it is stored, txs are forwarded upstream (docs/follower.md).',
+      'checked before it is stored, txs are forwarded upstream (docs/follower.md). `p2p` follows the P2P ' +
+      'network instead: blocks come from the peers by req/resp (needs --p2p-enabled; docs/network.md).',
   }),
   syncMaxResponseSize: byteSize(
     'syncMaxResponseSize',

@@ -172,6 +172,20 @@ export class AztecP2pOracle {
     return this.modules.StatusMessage.fromBuffer(res.data);
   }
 
+  /** Req/resp BLOCK as 4.1.2 asks it: the block number as a field; the raw SUCCESS body (empty when none). */
+  async requestBlock(peerId: string, blockNumber: number): Promise<Buffer> {
+    const peer = this.node.getPeers().find((p: Any) => p.toString() === peerId);
+    if (!peer) throw new Error(`not connected to ${peerId}`);
+    const { Fr } = await import('@aztec/foundation/curves/bn254');
+    const res = await this.reqresp.sendRequestToPeer(
+      peer,
+      this.modules.ReqRespSubProtocol.BLOCK,
+      new Fr(blockNumber).toBuffer(),
+    );
+    if (res.status !== 0) throw new Error(`BLOCK failed with status ${res.status}`);
+    return res.data;
+  }
+
   async ping(peerId: string): Promise<string> {
     const peer = this.node.getPeers().find((p: Any) => p.toString() === peerId);
     const res = await this.reqresp.sendRequestToPeer(peer, this.modules.ReqRespSubProtocol.PING, Buffer.from([1]));

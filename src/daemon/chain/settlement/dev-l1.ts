@@ -137,7 +137,7 @@ const CONTRACTS = [
   'governance',
 ] as const;
 
-const DEV_L1_CONTRACT_ADDRESSES = Object.fromEntries(
+export const DEV_L1_CONTRACT_ADDRESSES = Object.fromEntries(
   CONTRACTS.map((name) => [
     `${name}Address`,
     `0x${createHash('sha256').update(`l2node dev L1 ${name}`).digest('hex').slice(-40)}`,
