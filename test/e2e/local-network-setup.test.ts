@@ -8,6 +8,7 @@
  */
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { l2node } from '../helpers/cli.js';
 import { type LocalNetworkGenesis, localNetworkGenesis } from '../helpers/local-network-oracle.js';
 import { openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { rpcResult } from '../helpers/rpc-result.js';
@@ -70,6 +71,10 @@ describe("l2node start as 4.1.2's local network", () => {
       expect(node.logs().some((l) => l.msg?.startsWith('local network set-up done'))).toBe(true);
       session = await openOfficialWallet(node.publicUrl);
       expect(done.accounts).toEqual(session.accounts.map((a) => a.address.toString()));
+      const status = await l2node(['status', '--full', '--node-url', node.publicUrl, '--admin-url', node.adminUrl]);
+      expect(status.stdout).toMatch(
+        new RegExp(`local network +set up in [0-9.]+ s: test accounts deployed, BananaFPC ${oracle.bananaFpc}`),
+      );
     },
     scaled(360_000),
   );

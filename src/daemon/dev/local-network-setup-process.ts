@@ -62,6 +62,9 @@ async function setUp(nodeUrl: string): Promise<void> {
   }
 }
 
+// The node that started this process is gone (the IPC channel closed): nothing is left to set up.
+process.on('disconnect', () => process.exit(1));
+
 const nodeUrl = process.argv[2];
 if (!nodeUrl) {
   report({ event: 'failed', error: 'usage: local-network-setup-process <node url>' });

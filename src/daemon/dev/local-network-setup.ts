@@ -56,7 +56,8 @@ export class LocalNetworkSetup implements Service {
     this.startedAt = Date.now();
     const url = loopbackUrl(this.o.nodeUrl());
     this.o.log.info({ nodeUrl: url }, 'local network set-up: deploying the test accounts and the BananaFPC');
-    const child = spawn(process.execPath, [CHILD, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The IPC channel is only there to close: a node that dies without stopping it ends the child too.
+    const child = spawn(process.execPath, [CHILD, url], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     this.child = child;
     let stderr = '';
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
