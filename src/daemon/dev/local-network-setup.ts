@@ -42,9 +42,20 @@ export class LocalNetworkSetup implements Service {
   private child: ChildProcess | undefined;
   private current: LocalNetworkSetupStatus;
   private startedAt = 0;
+  private readonly ended: Promise<void>;
+  private end: () => void = () => {};
 
   constructor(private readonly o: LocalNetworkSetupOptions) {
     this.current = o.skipReason ? { state: 'skipped', reason: o.skipReason } : { state: 'running', accounts: [] };
+    this.ended = new Promise((resolve) => {
+      this.end = resolve;
+    });
+    if (o.skipReason) this.end();
+  }
+
+  /** Resolves once the set-up is done, failed or skipped (or the node stopped it). */
+  finished(): Promise<void> {
+    return this.ended;
   }
 
   status(): LocalNetworkSetupStatus {
@@ -75,6 +86,7 @@ export class LocalNetworkSetup implements Service {
 
   async stop(): Promise<void> {
     const child = this.child;
+    this.end();
     if (!child) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
@@ -104,6 +116,7 @@ export class LocalNetworkSetup implements Service {
         break;
       case 'done':
         this.current = { ...s, state: 'done', seconds };
+        this.end();
         this.o.log.info({ ...this.current }, 'local network set-up done: test accounts deployed, BananaFPC set up');
         break;
       case 'failed':
@@ -116,6 +129,7 @@ export class LocalNetworkSetup implements Service {
     const s = this.current;
     if (s.state !== 'running') return;
     this.current = { ...s, state: 'failed', error, seconds: Math.round((Date.now() - this.startedAt) / 1000) };
+    this.end();
     this.o.log.error({ error }, 'local network set-up failed (the chain runs on; deploy the accounts yourself)');
   }
 }
