@@ -57,6 +57,8 @@ function startNode() {
     BIN,
     'start',
     ...['--port', '0', '--admin-port', '0', '--log-format', 'json', '--no-save-api-key'],
+    // The local network set-up (test accounts deployed at first start) would run beside the figures: off.
+    ...['--local-network-setup', 'false'],
   ]);
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('NODE_') || k === 'NODE_OPTIONS'),
@@ -154,6 +156,7 @@ async function timeStart(extraArgs = []) {
   const [cmd, argv] = onCpu(0, [
     process.execPath,
     ...[BIN, 'start', '--port', '0', '--admin-port', '0', '--data-directory', dataDirectory, '--no-save-api-key'],
+    ...['--local-network-setup', 'false'],
     ...extraArgs,
   ]);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'ignore'], env });

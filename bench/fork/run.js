@@ -26,7 +26,19 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function start(args) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const flags = ['start', '--port', '0', '--admin-port', '0', '--host', '127.0.0.1', '--json'];
+    // The local network set-up (test accounts deployed at first start) would run beside the figures: off.
+    const flags = [
+      'start',
+      '--local-network-setup',
+      'false',
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--json',
+    ];
     const p = spawn(process.execPath, [BIN, ...flags, '--log-level', 'error', '--no-save-api-key', ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -56,6 +56,8 @@ const env = Object.fromEntries(
 const argv = [
   ...[BIN, 'start', '--l1', 'anvil', '--data-directory', dataDirectory, '--slot-duration', String(slotDuration)],
   ...['--port', '0', '--admin-port', '0', '--no-save-api-key', '--log-format', 'json'],
+  // The local network set-up's txs would be published beside the measured ones: off.
+  ...['--local-network-setup', 'false'],
   ...nodeArgs,
 ];
 process.stdout.write(`l2node ${argv.slice(1).join(' ')}\n`);

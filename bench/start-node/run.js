@@ -24,7 +24,20 @@ async function inProcess() {
 function child() {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const args = [BIN, 'start', '--port', '0', '--admin-port', '0', '--host', '127.0.0.1', '--json'];
+    // The local network set-up (test accounts deployed at first start) would run beside the figures: off.
+    const args = [
+      BIN,
+      'start',
+      '--local-network-setup',
+      'false',
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--json',
+    ];
     const p = spawn(process.execPath, [...args, '--log-level', 'error', '--no-save-api-key'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -30,7 +30,18 @@ const ENV = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !k.startsWith('NODE_') || k === 'NODE_OPTIONS'),
 );
 ENV.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'l2node-bench-config-'));
-const NODE_FLAGS = ['--port', '0', '--admin-port', '0', '--log-format', 'json', '--no-save-api-key'];
+// The local network set-up (test accounts deployed at first start) would run beside the figures: off.
+const NODE_FLAGS = [
+  '--port',
+  '0',
+  '--admin-port',
+  '0',
+  '--log-format',
+  'json',
+  '--no-save-api-key',
+  '--local-network-setup',
+  'false',
+];
 
 const msSince = (t) => Number(process.hrtime.bigint() - t) / 1e6;
 

@@ -17,7 +17,7 @@ export interface NodeFixture {
 export interface NodeFixtureOptions extends StartNodeOptions {
   /** What else runs once the node is up (deploying accounts, contracts), before the first snapshot. */
   readonly setup?: (node: StartedNode) => Promise<unknown>;
-  /** Milliseconds the start (and `setup`) may take; default 120 s. */
+  /** Milliseconds the start (the local network set-up included) and `setup` may take; default 300 s. */
   readonly timeoutMs?: number;
 }
 
@@ -30,7 +30,7 @@ export interface NodeFixtureOptions extends StartNodeOptions {
 export function nodeFixture(hooks: TestHooks, options: NodeFixtureOptions = {}): NodeFixture {
   let node: StartedNode | undefined;
   let snapshot: number | undefined;
-  const timeout = options.timeoutMs ?? 120_000;
+  const timeout = options.timeoutMs ?? 300_000;
   hooks.beforeAll(async () => {
     const startNode = await loadStartNode();
     node = await startNode(options);

@@ -39,6 +39,8 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Started
   const node = await L2Node.init(config, logger, { print: () => {}, sources });
   try {
     await node.start();
+    // A test's state starts where 4.1.2's local network starts: the accounts deployed, unless turned off.
+    await node.localNetworkSetup?.finished();
   } catch (err) {
     await node.stop();
     throw err;

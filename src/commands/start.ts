@@ -135,6 +135,7 @@ export default class Start extends Command {
       sequencer: `${config.sequencerMode}, ${config.slotDuration} s slots, ${config.blocksPerSlot} blocks per slot`,
       prefunded: node.chain.prefundedAccounts,
       sponsoredFpc: node.chain.sponsoredFpc,
+      bananaFpc: node.chain.bananaFpc,
       adminKey: node.rpc.adminKey,
       keySave,
       bot: config.bot && feePayer ? `a tx every ${config.botTxIntervalSeconds} s from ${feePayer}` : undefined,

@@ -21,6 +21,30 @@ interface StatusBody {
   readonly l1?: Partial<StreamL1>;
   /** Present when P2P is on (docs/network.md). */
   readonly p2p?: { readonly peerId?: string; readonly peerCount?: number; readonly enr?: string };
+  /** A dev chain's local network set-up at first start (docs/dev-chain.md). */
+  readonly localNetworkSetup?: {
+    readonly state?: string;
+    readonly reason?: string;
+    readonly accounts?: readonly string[];
+    readonly bananaFpc?: string;
+    readonly error?: string;
+    readonly seconds?: number;
+  };
+}
+
+/** The `local network` line: whether the test accounts and the BananaFPC are deployed yet. */
+function localNetworkLine(s: NonNullable<StatusBody['localNetworkSetup']>, full: boolean): string {
+  const accounts = `${s.accounts?.length ?? 0} of 3 test accounts deployed`;
+  switch (s.state) {
+    case 'running':
+      return `setting up: ${accounts}, then the BananaFPC`;
+    case 'done':
+      return `set up in ${s.seconds} s: test accounts deployed, BananaFPC ${shortHex(s.bananaFpc ?? '-', full)}`;
+    case 'failed':
+      return `set-up FAILED after ${accounts}: ${s.error ?? 'no reason given'}`;
+    default:
+      return `set-up ${s.state ?? '-'}${s.reason ? `: ${s.reason}` : ''}`;
+  }
 }
 
 /** The `l1` line: chain, latest block, rollup, publisher balance; or why the L1 does not answer. */
@@ -141,6 +165,7 @@ export default class Status extends BaseCommand {
         ],
         ['p2p', body.p2p ? `${body.p2p.peerCount ?? 0} peers; peer id ${body.p2p.peerId}` : undefined],
         ['enr', body.p2p?.enr],
+        ['local network', body.localNetworkSetup ? localNetworkLine(body.localNetworkSetup, flags.full) : undefined],
         ['l1', l1 ? l1Line(l1, flags.full) : undefined],
         ['l1 contracts', l1 ? l1ContractsLine(l1, flags.full) : undefined],
         ['l1 accounts', l1?.anvil ? l1AccountsLine(l1.anvil, flags.full) : undefined],
@@ -185,6 +210,7 @@ export default class Status extends BaseCommand {
         follower: follower ?? null,
       },
       l1: l1 ?? null,
+      localNetworkSetup: body.localNetworkSetup ?? null,
       info: info ? wireOf('node_getNodeInfo', info) : null,
       tips: tips ? wireOf('node_getL2Tips', tips) : null,
       mempool: minFees ? { pending, minFees: wireOf('node_getCurrentMinFees', minFees) } : null,

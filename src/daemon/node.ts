@@ -10,6 +10,7 @@ import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
 import { DevTools } from './dev/dev-tools.js';
 import { loadDevState } from './dev/load-state.js';
+import { LocalNetworkSetup } from './dev/local-network-setup.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
 import { type ForkPlan, planFork } from './fork/fork-plan.js';
@@ -26,6 +27,7 @@ import type { Logger, NodeLogger } from './logging/logger.js';
 import { NodeLogLines } from './logging/node-log-lines.js';
 import { worldStateReader } from './mempool/committed-state-reader.js';
 import { Mempool } from './mempool/mempool.js';
+import { TOKEN_ALLOWED_SETUP_FUNCTIONS } from './mempool/tx-checks/token-allowed-setup.js';
 import { EventLoopLag } from './metrics/event-loop-lag.js';
 import { MetricsService } from './metrics/metrics-service.js';
 import { NodeEventFeed } from './node-event-feed.js';
@@ -106,6 +108,8 @@ export class L2Node {
   readonly sequencer: Sequencer | undefined;
   /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
   readonly devTools: DevTools | undefined;
+  /** Dev mode: 4.1.2's local network set-up at the first start of a fresh chain (test accounts, BananaFPC). */
+  readonly localNetworkSetup: LocalNetworkSetup | undefined;
   /** A fork (--fork-url): makes blocks 0 to N the upstream's before the sequencer builds on them. */
   readonly forkReplay: ForkReplay | undefined;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
@@ -290,7 +294,7 @@ export class L2Node {
       forkGenesisTime: fork?.genesisTime,
     });
     this.l1Settlement?.attach(this.chain.chain);
-    print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc));
+    print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc, this.chain.bananaFpc));
     const chain = this.chain.chain;
 
     // The fee model and the pool change with every block, inside its transaction: they join the chain's block
@@ -307,6 +311,9 @@ export class L2Node {
         : undefined;
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
+      // A dev chain with 4.1.2's local network genesis allows what that network allows: FPC payments in its
+      // BananaCoin. A follower's upstream decides what it takes.
+      chainAllowedSetup: this.chain.bananaFpc && !upstream ? TOKEN_ALLOWED_SETUP_FUNCTIONS : undefined,
       onPoolChange: (change) => this.events.emit('pool', change),
       forwardTx:
         toUpstream || config.p2pEnabled
@@ -422,6 +429,13 @@ export class L2Node {
             log: logger.module('dev'),
           })
         : undefined;
+    this.localNetworkSetup = this.sequencer
+      ? new LocalNetworkSetup({
+          skipReason: localNetworkSetupSkipReason(config, this.chain),
+          nodeUrl: () => this.rpc.publicUrl,
+          log: logger.module('dev'),
+        })
+      : undefined;
     this.logLines = new NodeLogLines({
       chain: this.chain.chain,
       log: logger.module('chain'),
@@ -533,6 +547,8 @@ export class L2Node {
     await this.runner.start(this.metrics);
     await this.runner.start(this.logLines);
     await this.runner.start(this.rpc);
+    // Its txs go through the public listener, in the background: start-up does not wait for them.
+    if (this.localNetworkSetup) await this.runner.start(this.localNetworkSetup);
     this.eventLoopLag.start();
     this.state = 'running';
     this.log.info('node running');
@@ -622,6 +638,8 @@ export class L2Node {
         ...(this.sync ? { follower: this.sync.status() } : {}),
         // With an L1 (--l1 anvil, --l1-rpc-urls): its chain, latest block, contracts, publisher and reachability.
         ...(l1 ? { l1 } : {}),
+        // Dev mode: whether the test accounts and the BananaFPC are deployed yet (4.1.2's local network set-up).
+        ...(this.localNetworkSetup ? { localNetworkSetup: this.localNetworkSetup.status() } : {}),
         // With P2P on: the peer id, the ENR, the peer count.
         ...(p2p ? { p2p } : {}),
       },
@@ -731,7 +749,7 @@ function newMempool(
   chain: ChainState,
   feeModel: FeeModel,
   clock: Clock,
-  o: Pick<ConstructorParameters<typeof Mempool>[0], 'log' | 'onPoolChange' | 'forwardTx'>,
+  o: Pick<ConstructorParameters<typeof Mempool>[0], 'log' | 'onPoolChange' | 'forwardTx' | 'chainAllowedSetup'>,
 ): Mempool {
   const mempool = new Mempool({
     db,
@@ -760,6 +778,21 @@ function newMempool(
     'mempool running',
   );
   return mempool;
+}
+
+/**
+ * Why this start does not set up 4.1.2's local network, or undefined when it does: only a fresh chain (no block
+ * yet, neither loaded nor forked) whose genesis funds the test accounts and the BananaFPC, with a sequencer that
+ * includes txs.
+ */
+function localNetworkSetupSkipReason(config: NodeConfig, chain: ChainState): string | undefined {
+  if (!config.localNetworkSetup) return 'turned off (--local-network-setup false)';
+  if (config.loadState) return 'the chain comes from --load-state';
+  if (config.forkUrl) return 'the chain is a fork (--fork-url)';
+  if (!chain.bananaFpc) return 'the genesis is not the default one (--prefunded-accounts)';
+  if (config.sequencerMode === 'off') return 'the sequencer is off (--sequencer-mode off): no tx would be included';
+  if (chain.chain.latestBlockNumber > 0) return 'the chain already has blocks: only a fresh chain is set up';
+  return undefined;
 }
 
 /** The sync state in the status line's words: "synced", "paused (by operator)", "syncing, 12 blocks behind". */

@@ -20,7 +20,12 @@ const userPath = (process.env.PATH ?? '')
   .split(delimiter)
   .filter((p) => !p.includes('node_modules'))
   .join(delimiter);
-const env = () => ({ ...process.env, PATH: `${join(prefix, 'bin')}${delimiter}${userPath}` });
+// The node's local network set-up (a minute of wallet work) is not what these cases start a node for.
+const env = () => ({
+  ...process.env,
+  PATH: `${join(prefix, 'bin')}${delimiter}${userPath}`,
+  NODE_LOCAL_NETWORK_SETUP: 'false',
+});
 
 beforeAll(async () => {
   prefix = mkdtempSync(join(tmpdir(), 'l2node-global-'));

@@ -80,9 +80,9 @@ describe('l2node start --l1 anvil', () => {
     expect(outbox.toLowerCase()).toBe(addresses.outboxAddress);
     expect(portal.toLowerCase()).toBe(addresses.feeJuicePortalAddress);
     expect(feeAsset.toLowerCase()).toBe(addresses.feeJuiceAddress);
-    // The portal backs the FeeJuice of the genesis state: 10^22 for each test account and the sponsored FPC.
+    // The portal backs the FeeJuice of the genesis state: 10^22 for each test account and the two FPCs.
     const held = await l1.readContract({ address: feeAsset, abi: erc20Abi, functionName: 'balanceOf', args: [portal] });
-    expect(held).toBe(4n * 10n ** 22n);
+    expect(held).toBe(5n * 10n ** 22n);
     // The rollup's version is the chain's: txs and L1-to-L2 messages carry it.
     expect(await result<number>(node.publicUrl, 'node_getVersion')).toBe(Number(version));
     expect(

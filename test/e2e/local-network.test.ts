@@ -62,6 +62,12 @@ describe('l2node start with no flags, as a local network for the official 4.1.2 
     const instance = await session.node.getContract(sponsoredFpc);
     expect(instance?.address.toString()).toBe(sponsoredFpc.toString());
     expect(await session.node.getContractClass(instance!.currentContractClassId)).toBeDefined();
+    // This node skips the local network set-up (test/helpers/spawn-node.ts): its accounts wait to be deployed.
+    const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as { localNetworkSetup: unknown };
+    expect(status.localNetworkSetup).toEqual({
+      state: 'skipped',
+      reason: 'turned off (--local-network-setup false)',
+    });
   });
 
   it('deploys the test accounts as the first txs: one through SponsoredFeePaymentMethod, one with its own FeeJuice', async () => {

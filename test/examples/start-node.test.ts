@@ -8,6 +8,7 @@ import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { nodeFixture, startNode } from 'l2node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
+import { scaled } from '../helpers/until.js';
 
 let session: WalletSession;
 let owner: AztecAddress;
@@ -17,6 +18,8 @@ let tokenAddress: AztecAddress;
 const fixture = nodeFixture(
   { beforeAll, afterAll, beforeEach, afterEach },
   {
+    // This file deploys the account it uses itself; the local network set-up would take a minute more.
+    flags: { 'local-network-setup': 'false' },
     setup: async (node) => {
       session = await openOfficialWallet(node.publicUrl);
       await deployAccount(session, session.accounts[0]);
@@ -82,4 +85,28 @@ describe('startNode and nodeFixture', () => {
       await other.stop();
     }
   });
+
+  it(
+    "answers, by default, once 4.1.2's local network set-up is done: the test accounts and the BananaFPC deployed",
+    async () => {
+      const local = await startNode();
+      try {
+        const status = (await (await fetch(`${local.publicUrl}/status`)).json()) as {
+          localNetworkSetup: { state: string; accounts: string[]; bananaFpc: string };
+        };
+        expect(status.localNetworkSetup.state).toBe('done');
+        expect(status.localNetworkSetup.accounts).toEqual(local.accounts.map((a) => a.address));
+        const { createAztecNodeClient } = await import('@aztec/aztec.js/node');
+        const { AztecAddress } = await import('@aztec/aztec.js/addresses');
+        const client = createAztecNodeClient(local.publicUrl);
+        // Three account deployments, then the token and its FPC (their instances published).
+        expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(4);
+        const fpc = AztecAddress.fromString(status.localNetworkSetup.bananaFpc);
+        expect(await client.getContract(fpc)).toBeDefined();
+      } finally {
+        await local.stop();
+      }
+    },
+    scaled(300_000),
+  );
 });

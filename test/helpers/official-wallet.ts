@@ -1,22 +1,18 @@
 /**
  * The official Aztec 4.1.2 wallet stack (aztec.js node client, PXE with fake proofs, EmbeddedWallet) pointed at
- * a spawned l2node, for end-to-end tests that use the node exactly as an Aztec developer does.
- *
- * On machines whose libstdc++ is older than `@aztec/native` needs (Debian 12), the package entries that load it
- * (`@aztec/wallets/embedded`, `@aztec/pxe/server`) cannot be imported. The wallet is therefore assembled from
- * parts that do not: `createPXE` of `@aztec/pxe/client/bundle` over the LMDB store of `@aztec/kv-store/lmdb`, and
- * `EmbeddedWallet`, `WalletDB` and `BundleAccountContractsProvider` imported by file path (the package's exports
- * map hides them). bb.js is pinned to WebAssembly first (initAztecOracle), and `BarretenbergSync` too, which
- * the account contracts' signing uses.
+ * a spawned l2node, for end-to-end tests that use the node exactly as an Aztec developer does. The wallet is
+ * the one the node's local network set-up uses (src/daemon/dev/official-wallet.ts: assembled from parts that do
+ * not load `@aztec/native`, bb.js on WebAssembly).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import type { AztecNode } from '@aztec/aztec.js/node';
-import type { Wallet } from '@aztec/aztec.js/wallet';
-import { BackendType, BarretenbergSync } from '@aztec/bb.js';
-import { initAztecOracle } from './aztec-oracle.js';
-import { REPO_ROOT } from './spawn-node.js';
+import {
+  type AccountManagerLike,
+  type OfficialWallet,
+  openOfficialWallet as openWallet,
+} from '../../src/daemon/dev/official-wallet.js';
+
+export type { AccountManagerLike, OfficialWallet };
 
 /** The three Schnorr test accounts of `getInitialTestAccountsData()` (`@aztec/accounts/testing`). */
 export interface TestAccount {
@@ -24,24 +20,6 @@ export interface TestAccount {
   readonly secret: unknown;
   readonly salt: unknown;
   readonly signingKey: unknown;
-}
-
-/** The subset of EmbeddedWallet the tests use (the class is imported by path, so it has no static type here). */
-export interface OfficialWallet extends Wallet {
-  createSchnorrAccount(
-    secret: unknown,
-    salt: unknown,
-    signingKey?: unknown,
-    alias?: string,
-  ): Promise<AccountManagerLike>;
-  stop(): Promise<void>;
-}
-
-export interface AccountManagerLike {
-  readonly address: AztecAddress;
-  getDeployMethod(): Promise<{
-    send(options: { from: AztecAddress; fee?: { paymentMethod: unknown } }): Promise<unknown>;
-  }>;
 }
 
 export interface WalletSession {
@@ -52,37 +30,10 @@ export interface WalletSession {
   stop(): Promise<void>;
 }
 
-const WALLETS_EMBEDDED = join(REPO_ROOT, 'node_modules/@aztec/wallets/dest/embedded');
-
-function importByPath(file: string): Promise<Record<string, unknown>> {
-  return import(pathToFileURL(join(WALLETS_EMBEDDED, file)).href) as Promise<Record<string, unknown>>;
-}
-
 /** Builds the wallet against `nodeUrl` and registers the official test accounts in it. */
 export async function openOfficialWallet(nodeUrl: string): Promise<WalletSession> {
-  await initWasmBackends();
-  const { createAztecNodeClient } = await import('@aztec/aztec.js/node');
-  const { createPXE } = await import('@aztec/pxe/client/bundle');
-  const { getPXEConfig } = await import('@aztec/pxe/config');
-  const { openTmpStore } = await import('@aztec/kv-store/lmdb');
+  const { node, wallet } = await openWallet(nodeUrl);
   const { getInitialTestAccountsData } = await import('@aztec/accounts/testing');
-  const { EmbeddedWallet } = await importByPath('embedded_wallet.js');
-  const { WalletDB } = await importByPath('wallet_db.js');
-  const { BundleAccountContractsProvider } = await importByPath('account-contract-providers/bundle.js');
-
-  const node = createAztecNodeClient(nodeUrl);
-  const pxe = await createPXE(
-    node,
-    { ...getPXEConfig(), proverEnabled: false, l1Contracts: await node.getL1ContractAddresses() },
-    { store: await openTmpStore(true) },
-  );
-  const walletDb = (WalletDB as { init(store: unknown, log: () => void): unknown }).init(
-    await openTmpStore(true),
-    () => {},
-  );
-  const Wallet = EmbeddedWallet as new (...args: unknown[]) => OfficialWallet;
-  const Provider = BundleAccountContractsProvider as new () => unknown;
-  const wallet = new Wallet(pxe, node, walletDb, new Provider());
   const accounts: TestAccount[] = [];
   for (const a of await getInitialTestAccountsData()) {
     const manager = await wallet.createSchnorrAccount(a.secret, a.salt, a.signingKey);
@@ -104,13 +55,4 @@ export async function deployAccount(
   const deploy = await manager.getDeployMethod();
   const { AztecAddress } = await import('@aztec/aztec.js/addresses');
   await deploy.send({ from: AztecAddress.ZERO, ...(paymentMethod ? { fee: { paymentMethod } } : {}) });
-}
-
-let wasm: Promise<void> | undefined;
-function initWasmBackends(): Promise<void> {
-  wasm ??= (async () => {
-    await initAztecOracle();
-    await BarretenbergSync.initSingleton({ backend: BackendType.Wasm });
-  })();
-  return wasm;
 }

@@ -95,6 +95,9 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
   env.XDG_CONFIG_HOME = CONFIG_HOME;
   // Tests bind port 0: --l1 anvil's default port (8545) would be shared by every file's anvil.
   env.NODE_L1_PORT = '0';
+  // A fresh dev chain deploys the test accounts and the BananaFPC at start (4.1.2's local network set-up): tests
+  // that do not ask for it (NODE_LOCAL_NETWORK_SETUP: 'true') neither wait for it nor find the accounts taken.
+  env.NODE_LOCAL_NETWORK_SETUP = 'false';
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

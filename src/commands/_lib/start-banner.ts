@@ -25,6 +25,7 @@ export interface StartBannerFacts {
   readonly prefunded: readonly PrefundedAccount[];
   /** The sponsored FPC at genesis, if the chain has it. */
   readonly sponsoredFpc: AztecAddress | undefined;
+  readonly bananaFpc: AztecAddress | undefined;
   readonly adminKey: AdminApiKey;
   readonly keySave: KeySaveOutcome | undefined;
   /** Set when the tx bot runs beside the node. */
@@ -61,7 +62,7 @@ export function renderStartBanner(f: StartBannerFacts): string {
       ['Tx bot', f.bot],
     ]),
     ...(f.l1 ? [l1Banner(f.l1)] : []),
-    prefundedAccountsBanner(f.prefunded, f.sponsoredFpc).trimEnd(),
+    prefundedAccountsBanner(f.prefunded, f.sponsoredFpc, f.bananaFpc).trimEnd(),
   ];
   if (f.adminKey.enabled && f.adminKey.newKey) {
     lines.push(adminKeyBanner(f.adminKey.newKey, f.adminUrl, f.adminKey.file).trimEnd());
@@ -133,6 +134,7 @@ export function startEnvelope(f: StartBannerFacts): { status: 0; result: Record<
         return { address: a.address.toString(), amount: a.amount.toString(), ...known };
       }),
       sponsoredFPC: f.sponsoredFpc?.toString() ?? null,
+      bananaFPC: f.bananaFpc?.toString() ?? null,
       adminAuth: f.adminKey.enabled ? 'api-key' : 'disabled',
       adminApiKey: f.adminKey.enabled && f.adminKey.newKey ? f.adminKey.newKey : null,
       credentialsFile: f.keySave?.saved ? f.keySave.file : null,

@@ -1,7 +1,12 @@
 import type { AztecAddress } from '../../core/aztec-address.js';
 import type { Clock } from '../lifecycle/clock.js';
 import type { Logger } from '../logging/logger.js';
-import { genesisPublicData, recordGenesisContracts, sponsoredFpcAddress } from '../sequencer/genesis-funding.js';
+import {
+  bananaFpcAddress,
+  genesisPublicData,
+  recordGenesisContracts,
+  sponsoredFpcAddress,
+} from '../sequencer/genesis-funding.js';
 import { defaultPrefundedAccounts, type PrefundedAccount } from '../sequencer/prefunded-accounts.js';
 import type { SequencerConfig } from '../sequencer/sequencer-settings.js';
 import { SlotClock, type SlotEra, type SlotRetiming } from '../sequencer/slot-clock.js';
@@ -60,6 +65,8 @@ export class ChainState {
     readonly prefundedAccounts: readonly PrefundedAccount[],
     /** The sponsored FPC at genesis (funded, class and instance present), unless --sponsored-fpc false. */
     readonly sponsoredFpc: AztecAddress | undefined,
+    /** The BananaFPC funded at genesis (with the default accounts, as on 4.1.2's local network). */
+    readonly bananaFpc: AztecAddress | undefined,
   ) {}
 
   /**
@@ -126,6 +133,7 @@ export class ChainState {
       new FunctionSignatures(store.functionSignatures),
       prefunded,
       sponsoredFpcAddress(config),
+      bananaFpcAddress(config),
     );
     state.timeFromL1 = o.genesisTime !== undefined;
     const tips = chain.readTips();

@@ -1,4 +1,4 @@
-import { parseInteger, parseNonEmpty } from '../config/parsers.js';
+import { parseBoolean, parseInteger, parseNonEmpty } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 
 /** The dev chain's state files and snapshots (docs/cheat-codes.md). */
@@ -26,6 +26,21 @@ export const DEV_SETTINGS = {
     description:
       'Dev mode: start from the state a --dump-state wrote (same tips, roots and pool), in memory or into a data ' +
       'directory that holds no blocks yet.',
+  }),
+  localNetworkSetup: setting<boolean>({
+    key: 'localNetworkSetup',
+    flag: 'local-network-setup',
+    env: 'NODE_LOCAL_NETWORK_SETUP',
+    defaultValue: true,
+    parse: parseBoolean,
+    format: (v) => (v ? 'on' : 'off'),
+    kind: 'string',
+    group: 'Dev chain',
+    description:
+      "Dev mode: at the first start of a fresh chain with the default accounts, do what 4.1.2's local network does " +
+      '(its testAccounts setting): deploy the three test accounts and the BananaCoin token with its BananaFPC, in ' +
+      'the background (GET /status `localNetworkSetup` says when it is done), through the official wallet ' +
+      'packages: true or false. The genesis block is the same either way.',
   }),
   devSnapshotLimit: setting<number>({
     key: 'devSnapshotLimit',

@@ -47,6 +47,11 @@ export interface MempoolOptions {
   readonly maxL2Gas?: number;
   /** The chain store's tx lookup and tips (see MinedTxLookup); without it receipts know only the pool. */
   readonly minedTxLookup?: MinedTxLookup;
+  /**
+   * Setup functions this chain allows besides 4.1.2's defaults and the settings' extension: on a dev chain
+   * with 4.1.2's local network genesis, the Token entries that network adds (token-allowed-setup.ts).
+   */
+  readonly chainAllowedSetup?: readonly AllowedSetupFunction[];
   /** The current class of a contract instance, for allow-list entries by class; unknown without a chain store. */
   readonly contractClassIdOf?: (address: bigint) => bigint | undefined;
   /** A public function's name by selector (registered signatures, protocol contracts), for messages. */
@@ -98,9 +103,16 @@ export class Mempool implements BlockObserver, PendingTxSource {
     this.receipts = new TxReceiptBuilder(this.pool, o.minedTxLookup, o.epochDuration);
   }
 
-  /** The setup allow list: 4.1.2's defaults, then the settings' extension (node_getAllowedPublicSetup). */
+  /**
+   * The setup allow list: 4.1.2's defaults, the chain's own (a local network's Token entries), then the
+   * settings' extension (node_getAllowedPublicSetup).
+   */
   allowedPublicSetup(): readonly AllowedSetupFunction[] {
-    return [...DEFAULT_ALLOWED_SETUP_FUNCTIONS, ...this.o.settings.txPublicSetupAllowListExtend];
+    return [
+      ...DEFAULT_ALLOWED_SETUP_FUNCTIONS,
+      ...(this.o.chainAllowedSetup ?? []),
+      ...this.o.settings.txPublicSetupAllowListExtend,
+    ];
   }
 
   /**

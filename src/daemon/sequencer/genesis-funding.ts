@@ -1,4 +1,5 @@
 import type { AztecAddress } from '../../core/aztec-address.js';
+import { BANANA_FPC_ADDRESS } from '../../core/contract/banana-fpc.js';
 import { SPONSORED_FPC } from '../../core/contract/sponsored-fpc.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
@@ -19,14 +20,26 @@ export function sponsoredFpcAddress(config: GenesisConfig): AztecAddress | undef
 }
 
 /**
- * Everything holding FeeJuice at genesis: the prefunded accounts, then the sponsored FPC with 10^22 as 4.1.2's
- * local network funds it. An explicit `--prefunded-accounts` entry for the FPC's address sets its amount.
+ * The BananaFPC when the chain has it at genesis: with the default accounts, as 4.1.2's local network funds it
+ * whenever it sets up its test accounts. An explicit `--prefunded-accounts` list leaves it out (list it there to
+ * fund it anyway).
+ */
+export function bananaFpcAddress(config: GenesisConfig): AztecAddress | undefined {
+  return config.prefundedAccounts === undefined ? BANANA_FPC_ADDRESS : undefined;
+}
+
+/**
+ * Everything holding FeeJuice at genesis, as 4.1.2's local network funds it: the prefunded accounts, the
+ * BananaFPC (with the default accounts), then the sponsored FPC, each FPC with 10^22. An explicit
+ * `--prefunded-accounts` entry for an FPC's address sets its amount. The order does not change the genesis
+ * state: the prefilled leaves are sorted by slot.
  */
 export function genesisFundedAccounts(config: GenesisConfig): PrefundedAccount[] {
   const accounts = [...(config.prefundedAccounts ?? defaultPrefundedAccounts())];
-  const fpc = sponsoredFpcAddress(config);
-  if (fpc && !accounts.some((a) => a.address.value === fpc.value)) {
-    accounts.push({ address: fpc, amount: DEFAULT_PREFUNDED_AMOUNT });
+  for (const fpc of [bananaFpcAddress(config), sponsoredFpcAddress(config)]) {
+    if (fpc && !accounts.some((a) => a.address.value === fpc.value)) {
+      accounts.push({ address: fpc, amount: DEFAULT_PREFUNDED_AMOUNT });
+    }
   }
   return accounts;
 }

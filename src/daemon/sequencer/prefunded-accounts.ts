@@ -80,10 +80,14 @@ export function prefundedGenesisData(accounts: readonly PrefundedAccount[]): Gen
 export function prefundedAccountsBanner(
   accounts: readonly PrefundedAccount[],
   sponsoredFpc: AztecAddress | undefined,
+  bananaFpc?: AztecAddress,
 ): string {
   // An explicit --prefunded-accounts entry for the FPC sets its amount (genesis-funding.ts).
   const fpcAmount = accounts.find((a) => a.address.value === sponsoredFpc?.value)?.amount ?? DEFAULT_PREFUNDED_AMOUNT;
-  const fpc = sponsoredFpc ? sponsoredFpcBanner(sponsoredFpc, fpcAmount) : [];
+  const fpc = [
+    ...(bananaFpc ? bananaFpcBanner(bananaFpc) : []),
+    ...(sponsoredFpc ? sponsoredFpcBanner(sponsoredFpc, fpcAmount) : []),
+  ];
   if (accounts.length === 0) return ['No prefunded accounts (--prefunded-accounts none).', ...fpc, ''].join('\n');
   const lines = ['', 'Prefunded accounts (FeeJuice at genesis)', '========================================', ''];
   let testAccounts = 0;
@@ -106,6 +110,15 @@ export function prefundedAccountsBanner(
   lines.push('', 'Txs paying fees from these addresses need no bridging. Change the set with --prefunded-accounts.');
   lines.push(...fpc, '');
   return `${lines.join('\n')}\n`;
+}
+
+function bananaFpcBanner(address: AztecAddress): string[] {
+  return [
+    '',
+    `BananaFPC ${address}  ${formatFeeJuice(DEFAULT_PREFUNDED_AMOUNT)}`,
+    "  4.1.2's local network FPC (getBananaFPCAddress), paid in its BananaCoin token; set up with the test",
+    '  accounts at first start (--local-network-setup false skips that).',
+  ];
 }
 
 function sponsoredFpcBanner(address: AztecAddress, amount: bigint): string[] {

@@ -42,7 +42,13 @@ async function open(
   dev = await startDevChain({ 'sequencer-mode': mode });
   const d = dev;
   tools = new DevTools({
-    config: { dataDirectory: undefined, devSnapshotLimit: limit, dumpState, loadState: undefined },
+    config: {
+      dataDirectory: undefined,
+      devSnapshotLimit: limit,
+      dumpState,
+      loadState: undefined,
+      localNetworkSetup: false,
+    },
     db: d.db,
     chain: d.service,
     exclusive: async (fn) => {

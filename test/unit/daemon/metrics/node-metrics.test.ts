@@ -19,6 +19,7 @@ async function startNode(): Promise<L2Node> {
     'metrics-port': '0',
     'disable-admin-api-key': true,
     'log-level': 'error',
+    'local-network-setup': 'false',
   };
   const { config } = resolveConfig(flags, {});
   const logger = new NodeLogger({ spec: config.logLevel, format: 'json', destination: new PassThrough() });
