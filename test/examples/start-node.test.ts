@@ -18,8 +18,7 @@ let tokenAddress: AztecAddress;
 const fixture = nodeFixture(
   { beforeAll, afterAll, beforeEach, afterEach },
   {
-    // This file deploys the account it uses itself; the local network set-up would take a minute more.
-    flags: { 'local-network-setup': 'false' },
+    // This file deploys the account it uses itself (startNode runs no local network set-up unless asked).
     setup: async (node) => {
       session = await openOfficialWallet(node.publicUrl);
       await deployAccount(session, session.accounts[0]);
@@ -87,9 +86,9 @@ describe('startNode and nodeFixture', () => {
   });
 
   it(
-    "answers, by default, once 4.1.2's local network set-up is done: the test accounts and the BananaFPC deployed",
+    "with the local network set-up asked for, answers once it is done: the test accounts and the BananaFPC deployed",
     async () => {
-      const local = await startNode();
+      const local = await startNode({ flags: { 'local-network-setup': 'true' } });
       try {
         const status = (await (await fetch(`${local.publicUrl}/status`)).json()) as {
           localNetworkSetup: { state: string; accounts: string[]; bananaFpc: string };
