@@ -29,6 +29,7 @@ import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
+import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
 import { genesisFeeJuice } from './sequencer/genesis-funding.js';
@@ -48,6 +49,7 @@ import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
 import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
+import { DebugPrintStore } from './tracing/debug-print-store.js';
 import { ValidatorService } from './validators/validator-service.js';
 
 export interface L2NodeOptions {
@@ -92,6 +94,8 @@ export class L2Node {
   readonly mempool: Mempool;
   /** Dev mode: builds the blocks. Absent on a follower. */
   readonly sequencer: Sequencer | undefined;
+  /** The built blocks' debug prints, for the node log and receipts (docs/debugging.md). */
+  readonly debugPrints: DebugPrintStore;
   /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
   readonly devTools: DevTools | undefined;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
@@ -279,6 +283,9 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
+    this.debugPrints = new DebugPrintStore(config, logger.module('debug'), (selector) =>
+      chainStoreContracts(chain.store).getFunctionName(selector),
+    );
     this.sequencer = upstream
       ? undefined
       : configuredSequencer(
@@ -288,6 +295,7 @@ export class L2Node {
           () => this.feeModel.minFeesForNextBlock(),
           logger.module('chain'),
           isStorageFailure,
+          this.debugPrints,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 

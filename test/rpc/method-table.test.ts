@@ -95,6 +95,8 @@ const BEYOND_SPEC = [
   'nodeDev_setNextBlockTimestamp',
   'nodeDev_snapshot',
   'nodeDev_revert',
+  'nodeDev_traceTx',
+  'nodeDev_traceCall',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

@@ -8,6 +8,7 @@ import { MEMPOOL_SETTINGS } from '../mempool/mempool-settings.js';
 import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
 import { STORAGE_SETTINGS } from '../store/storage-settings.js';
 import { FOLLOWER_SETTINGS } from '../sync/follower-settings.js';
+import { TRACING_SETTINGS } from '../tracing/tracing-settings.js';
 import { SLASHING_SETTINGS, VALIDATOR_SETTINGS } from '../validators/validator-settings.js';
 import { ADMIN_API_SETTINGS, NETWORK_SETTINGS } from './network-settings.js';
 import type { SettingValues } from './setting.js';
@@ -28,6 +29,7 @@ export const SETTINGS = {
   ...MEMPOOL_SETTINGS,
   ...SEQUENCER_SETTINGS,
   ...DEV_SETTINGS,
+  ...TRACING_SETTINGS,
   ...FOLLOWER_SETTINGS,
   ...VALIDATOR_SETTINGS,
   ...SLASHING_SETTINGS,

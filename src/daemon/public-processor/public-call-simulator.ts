@@ -44,7 +44,8 @@ export class PublicCallSimulator {
     }
   }
 
-  private nextBlockGlobals(): GlobalVariables {
+  /** The global variables the next block would have (traces of unmined txs run with them too). */
+  nextBlockGlobals(): GlobalVariables {
     const slots = this.chain.slots;
     const slot = slots.currentSlot();
     return new GlobalVariables(

@@ -22,6 +22,7 @@ import { processPrivateOnlyTx } from '../public-processor/private-only-tx.js';
 import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-error.js';
 import { processPublicTx } from '../public-processor/public-tx-processor.js';
 import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
+import type { TxDebugPrints } from '../tracing/debug-print-store.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
@@ -51,6 +52,8 @@ export interface BlockBuildInput {
   readonly allowEmpty: boolean;
   /** The published contracts public calls run (the chain store's, protocol contracts included). */
   readonly contracts: PublishedContracts;
+  /** Record the txs' debug_log prints (docs/debugging.md); off, DEBUGLOG only charges its gas. */
+  readonly collectDebugLogs?: boolean;
 }
 
 /** A tx that can never be included (it is dropped from the pool, with the reason). */
@@ -66,6 +69,8 @@ export interface BuiltBlock {
   /** The block's blob fields, for the checkpoint's sponge. */
   readonly blobFields: bigint[];
   readonly included: readonly Tx[];
+  /** The included txs' debug prints (only those that printed, and only with collectDebugLogs). */
+  readonly debugPrints: readonly TxDebugPrints[];
 }
 
 export interface BlockBuildResult {
@@ -98,6 +103,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
     const included: Tx[] = [];
     const effects: TxEffect[] = [];
     const dropped: UnbuildableTx[] = [];
+    const debugPrints: TxDebugPrints[] = [];
     let mana = 0;
     let totalFees = 0n;
     // One contracts view for the block: later txs can call what earlier txs deployed.
@@ -126,6 +132,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
         continue;
       }
       contracts.addTxEffect(effect);
+      if (outcome.prints) debugPrints.push(outcome.prints);
       included.push(tx);
       effects.push(effect);
       blobBudget -= fields;
@@ -159,7 +166,7 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
       input.checkpointNumber,
       input.indexWithinCheckpoint,
     );
-    return { built: { block, fork, blobFields, included }, dropped };
+    return { built: { block, fork, blobFields, included, debugPrints }, dropped };
   } catch (err) {
     fork.close();
     throw err;
@@ -168,7 +175,12 @@ export function buildBlock(input: BlockBuildInput): BlockBuildResult {
 
 /** What processing one candidate gave: its effect and mana, or leave it for a later block, or drop it. */
 type TxOutcome =
-  | { readonly kind: 'included'; readonly effect: TxEffect; readonly mana: number }
+  | {
+      readonly kind: 'included';
+      readonly effect: TxEffect;
+      readonly mana: number;
+      readonly prints: TxDebugPrints | undefined;
+    }
   | { readonly kind: 'skip' }
   | { readonly kind: 'drop'; readonly reason: string };
 
@@ -189,10 +201,23 @@ function processTx(
   const upTo = isPublic ? tx.gasSettings.gasLimits.l2Gas : tx.data.gasUsed.l2Gas;
   if (mana + upTo > input.limits.maxL2Gas) return { kind: 'skip' };
   try {
-    const { txEffect, gasUsed } = isPublic
-      ? processPublicTx({ state: fork, contracts, globals: input.globals, tx })
-      : processPrivateOnlyTx(fork, input.globals, tx);
-    return { kind: 'included', effect: txEffect, mana: gasUsed.totalGas.l2Gas };
+    if (!isPublic) {
+      const { txEffect, gasUsed } = processPrivateOnlyTx(fork, input.globals, tx);
+      return { kind: 'included', effect: txEffect, mana: gasUsed.totalGas.l2Gas, prints: undefined };
+    }
+    const collectDebugLogs = input.collectDebugLogs ?? false;
+    const processed = processPublicTx({
+      state: fork,
+      contracts,
+      globals: input.globals,
+      tx,
+      ...(collectDebugLogs ? { options: { collectDebugLogs } } : {}),
+    });
+    const prints =
+      processed.debugLogs.length > 0
+        ? { txHash: tx.txHash, logs: processed.debugLogs, selectors: processed.debugLogSelectors }
+        : undefined;
+    return { kind: 'included', effect: processed.txEffect, mana: processed.gasUsed.totalGas.l2Gas, prints };
   } catch (err) {
     if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
     if (err instanceof PublicTxInvalidError) return { kind: 'drop', reason: err.message };

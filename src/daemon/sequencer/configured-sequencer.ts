@@ -3,6 +3,7 @@ import type { ChainConfig } from '../chain/chain-settings.js';
 import type { ChainState } from '../chain/chain-state.js';
 import type { Logger } from '../logging/logger.js';
 import { chainStoreContracts } from '../public-processor/chain-store-contracts.js';
+import type { DebugPrintStore } from '../tracing/debug-print-store.js';
 import type { PendingTxSource } from './pending-tx-source.js';
 import { Sequencer } from './sequencer.js';
 import type { SequencerConfig } from './sequencer-settings.js';
@@ -20,6 +21,8 @@ export function configuredSequencer(
   log: Logger,
   /** True when a failed step was a full disk (the node's storage health reports it once). */
   isStorageFailure?: (err: unknown) => boolean,
+  /** Where the built blocks' debug prints go (docs/debugging.md). */
+  debugPrints?: DebugPrintStore,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
@@ -49,5 +52,6 @@ export function configuredSequencer(
     minFees,
     contracts: chainStoreContracts(chain.chain.store),
     log,
+    ...(debugPrints ? { debugPrints } : {}),
   });
 }

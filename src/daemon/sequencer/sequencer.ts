@@ -10,6 +10,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { PublishedContracts } from '../public-processor/tx-contract-source.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
+import type { DebugPrintStore } from '../tracing/debug-print-store.js';
 import { type BlockLimits, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
@@ -37,6 +38,8 @@ export interface SequencerOptions {
   /** The published contracts the txs' public calls run (the chain store's, protocol contracts included). */
   readonly contracts: PublishedContracts;
   readonly log: Logger;
+  /** Where the built blocks' debug prints go (the node log, receipts); without it none are recorded. */
+  readonly debugPrints?: DebugPrintStore;
 }
 
 /** A block the sequencer built: `seconds` from taking the pending txs to the block's commit, applyBlock included. */
@@ -263,6 +266,7 @@ export class Sequencer implements Service, BlockProducer {
       txs: head.done ? [] : prepend(head.value, pending),
       allowEmpty: emptyAllowed,
       contracts: this.o.contracts,
+      collectDebugLogs: this.o.debugPrints?.enabled ?? false,
     });
     for (const d of result.dropped) {
       this.o.log.warn({ txHash: d.tx.txHash.toString(), reason: d.reason }, `dropped tx ${d.tx.txHash}: ${d.reason}`);
@@ -283,6 +287,7 @@ export class Sequencer implements Service, BlockProducer {
     }
     builder.addBlock(built.block, built.blobFields);
     const b = built.block;
+    this.o.debugPrints?.blockCommitted(b.number, built.debugPrints);
     const seconds = (performance.now() - buildStarted) / 1000;
     const ms = Math.round(seconds * 1000);
     // The block is committed: a listener that throws is logged and changes nothing here.
