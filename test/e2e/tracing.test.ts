@@ -1,6 +1,6 @@
 /**
  * Traces, gas profiles and debug prints (docs/debugging.md) on real contracts sent by the official 4.1.2 wallet:
- * a Token transfer that reverts, one that succeeds, an AvmTest debug_log, an unmined tx traced with traceCall,
+ * a Token transfer that reverts, one that succeeds, an AMM swap with nested calls, an AvmTest debug_log, an unmined tx traced with traceCall,
  * the same traces after 100 more blocks, and the instruction trace's bound. One node and one wallet for the
  * file (the wallet talks to the node through a proxy that can keep a tx back, for traceCall); cases run in order.
  */
@@ -114,6 +114,12 @@ describe('nodeDev_traceTx on Token transfers', () => {
     const decoded = JSON.parse(cli.stdout).result;
     expect(decoded.decodedRevert.message).toMatch(/overflow|balance/i);
     expect(decoded.decodedRevert.functionName).toBe('transfer_in_public');
+    // The artifact's debug symbols map the failing pc to the Noir source: the Token's own code is on the stack.
+    const stack = decoded.decodedRevert.sourceCallStack as { path: string; line: number; text: string }[];
+    expect(stack.length).toBeGreaterThan(1);
+    const inToken = stack.filter((f) => f.path.endsWith('token_contract/src/main.nr'));
+    expect(inToken.length, JSON.stringify(stack)).toBeGreaterThan(0);
+    expect(inToken[0]?.line).toBeGreaterThan(0);
   }, 240_000);
 
   it('gas totals equal the receipt and the effect; the profile adds up to the fee', async () => {
@@ -188,6 +194,93 @@ describe('nodeDev_traceTx on Token transfers', () => {
     expect(await traceTx(revertHash)).toEqual(revertTrace);
     expect(await traceTx(okHash)).toEqual(okTrace);
   }, 240_000);
+});
+
+describe('an AMM swap', () => {
+  let swapHash: string;
+
+  it('the trace shows the nested calls, and its kept storage writes are exactly the effect public data writes', async () => {
+    const { TokenContract } = await import('@aztec/noir-contracts.js/Token');
+    const { AMMContract } = await import('@aztec/noir-contracts.js/AMM');
+    const { Fr } = await import('@aztec/aztec.js/fields');
+    const wallet = session.wallet;
+    const deployToken = async (symbol: string) =>
+      // biome-ignore lint/suspicious/noExplicitAny: the Token's generated class is imported at run time
+      (await TokenContract.deploy(wallet, alice, symbol, symbol, 18).send({ from: alice })).contract as any;
+    // The file's Token is token0; the pool's other token and its liquidity token are new.
+    const token0 = token;
+    const token1 = await deployToken('T1');
+    const liquidity = await deployToken('LQ');
+    const { contract: amm } = await AMMContract.deploy(wallet, token0.address, token1.address, liquidity.address).send({
+      from: alice,
+    });
+    await liquidity.methods.set_minter(amm.address, true).send({ from: alice });
+    await token0.methods.mint_to_private(alice, 100_000n).send({ from: alice });
+    await token1.methods.mint_to_private(alice, 100_000n).send({ from: alice });
+
+    // The AMM moves the provider's private tokens to itself: one authwit per token, for the full amounts.
+    const addNonce = Fr.random();
+    const addWits = await Promise.all(
+      [token0, token1].map(async (t) =>
+        wallet.createAuthWit(alice, {
+          caller: amm.address,
+          call: await t.methods
+            .transfer_to_public_and_prepare_private_balance_increase(alice, amm.address, 50_000n, addNonce)
+            .getFunctionCall(),
+        }),
+      ),
+    );
+    await amm.methods
+      .add_liquidity(50_000n, 50_000n, 25_000n, 25_000n, addNonce)
+      .with({ authWitnesses: addWits })
+      .send({ from: alice });
+
+    const swapNonce = Fr.random();
+    const swapWit = await wallet.createAuthWit(alice, {
+      caller: amm.address,
+      call: await token0.methods.transfer_to_public(alice, amm.address, 1_000n, swapNonce).getFunctionCall(),
+    });
+    const { receipt } = await amm.methods
+      .swap_exact_tokens_for_tokens(token0.address, token1.address, 1_000n, 1n, swapNonce)
+      .with({ authWitnesses: [swapWit] })
+      .send({ from: alice });
+    swapHash = receipt.txHash.toString();
+    const trace = (await traceTx(swapHash)) as TxTrace;
+    expect(trace.executionResult).toBe('success');
+
+    // The swap's public part: token0's transfer to the AMM, then the AMM's _swap, which calls both tokens.
+    const ammCall = trace.calls.find((c) => c.contractAddress === amm.address.toString()) as CallTrace;
+    expect(ammCall.phase).toBe('app logic');
+    const nested = ammCall.calls.map((c) => c.contractAddress);
+    expect(nested).toContain(token0.address.toString());
+    expect(nested).toContain(token1.address.toString());
+    for (const c of ammCall.calls) expect(c.success).toBe(true);
+
+    const effect = await result<{ data: { publicDataWrites: { leafSlot: string; value: string }[] } }>(
+      node.publicUrl,
+      'node_getTxEffect',
+      [swapHash],
+    );
+    const fromEffect = new Map(effect.data.publicDataWrites.map((w) => [w.leafSlot, w.value]));
+    expect(fromEffect.size).toBeGreaterThan(1);
+    expect(keptWrites(trace)).toEqual(fromEffect);
+  }, 600_000);
+
+  it('a heavy trace runs in a worker: the node keeps answering while it runs', async () => {
+    let settled = false;
+    const heavy = traceTx(swapHash, { opcodes: true }).finally(() => {
+      settled = true;
+    });
+    // A probe sent after the trace answers before the trace does: the event loop is not held by it.
+    const tip = await result<number>(node.publicUrl, 'node_getBlockNumber', []);
+    const answeredWhileTracing = !settled;
+    const status = await result<{ status: string }>(node.publicUrl, 'node_getTxReceipt', [swapHash]);
+    expect(tip).toBeGreaterThan(0);
+    expect(status.status).not.toBe('pending');
+    const trace = (await heavy) as TxTrace;
+    expect(trace.instructionCount).toBeGreaterThan(1000);
+    expect(answeredWhileTracing).toBe(true);
+  }, 120_000);
 });
 
 describe('debug prints', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { selectorFromSignature } from '../../core/contract/selector-from-signature.js';
 import { CliError } from './cli-error.js';
+import { PublicDebugInfo } from './public-debug-info.js';
 
 /** The parts of an aztec-nargo / noir-contracts.js artifact (NoirCompiledContract) that name and decode calls. */
 interface AbiType {
@@ -111,6 +112,8 @@ export class ContractArtifact {
   constructor(
     readonly name: string,
     functions: readonly ArtifactFunction[],
+    /** Maps the pcs of its public bytecode to Noir source, when the artifact carries debug information. */
+    readonly debugInfo?: PublicDebugInfo,
   ) {
     for (const f of functions) {
       for (const [selector, type] of Object.entries(f.abi.error_types ?? {})) this.errors.set(BigInt(selector), type);
@@ -137,7 +140,9 @@ export class ContractArtifact {
     if (!Array.isArray(json.functions) || typeof json.name !== 'string') {
       throw CliError.usage(`--artifact ${path} is not a contract artifact (no name and functions)`);
     }
-    return new ContractArtifact(json.name, json.functions as ArtifactFunction[]);
+    const functions = json.functions as ArtifactFunction[];
+    const debugInfo = PublicDebugInfo.fromArtifact({ functions, file_map: (json as { file_map?: unknown }).file_map });
+    return new ContractArtifact(json.name, functions, debugInfo);
   }
 
   functionAt(selector: number): PublicFunction | undefined {

@@ -35,9 +35,12 @@ export function decodeRevert(trace: TxTrace, artifact: ContractArtifact) {
   const selector = innermost?.selector === undefined ? undefined : Number(innermost.selector);
   const fn = selector === undefined ? undefined : artifact.functionAt(selector);
   const message = artifact.decodeRevert(reason.revertData.map((x) => BigInt(x)));
+  // The failing pc is in the artifact's bytecode only when the innermost failing function is one of its own.
+  const source = fn && artifact.debugInfo ? artifact.debugInfo.callStack(reason.noirCallStack) : [];
   return {
     ...(fn ? { functionName: fn.name } : innermost?.functionName ? { functionName: innermost.functionName } : {}),
     message: message === undefined ? reason.message : `${reason.message}${message}`,
+    ...(source.length > 0 ? { sourceCallStack: source } : {}),
   };
 }
 
@@ -95,6 +98,9 @@ export function renderTrace(trace: TxTrace, artifact: ContractArtifact | undefin
       (f) => f.functionName ?? f.selector ?? short(f.contractAddress),
     );
     lines.push(paint('red', `revert: ${decoded?.message ?? trace.revertReason.message} (in ${failing.join(' > ')})`));
+    for (const f of [...(decoded?.sourceCallStack ?? [])].reverse()) {
+      lines.push(`    at ${f.path}:${f.line}:${f.column}  ${paint('dim', f.text.trim())}`);
+    }
   }
   const g = trace.gasUsed;
   lines.push(
