@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallTrace, TxTrace } from '../../src/core/trace/tx-trace.js';
+import { summarizeTrace } from '../../src/ui/tx-trace-summary.js';
 import { l2node } from '../helpers/cli.js';
 import { call, result } from '../helpers/mempool-e2e.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
@@ -138,6 +139,13 @@ describe('nodeDev_traceTx on Token transfers', () => {
     // Each call's own gas and the opcodes' gas both add up to what the calls used.
     expect(p.byCall.reduce((n, c) => n + c.l2Gas, 0)).toBe(publicL2);
     expect(p.byOpcodeFamily.reduce((n, f) => n + f.l2Gas, 0)).toBe(publicL2);
+    // What the dashboard's block view shows of it.
+    expect(summarizeTrace(revertTrace)).toMatchObject({
+      txHash: revertHash,
+      calls: allCalls(revertTrace.calls).length,
+      l2Gas: revertTrace.gasUsed.totalGas.l2Gas,
+      revert: expect.stringMatching(/^Assertion failed.*\(in /),
+    });
   });
 
   it('a successful transfer: its kept storage writes are exactly the effect public data writes', async () => {

@@ -104,7 +104,8 @@ export function runFrame(f: Frame): FrameResult {
 
 /**
  * runFrame's loop with the tracer's step hook: the same order of checks, gas and handlers, plus the gas left
- * before and after each instruction (and the debug logs it printed). Kept apart so the untraced loop stays as it is.
+ * before and after each instruction (and the debug logs it printed). Kept apart for speed: the untraced loop,
+ * which every block and simulation runs, pays no per-instruction tracer check or gas bookkeeping.
  */
 function runFrameTraced(f: Frame, tracer: AvmTracer): FrameResult {
   const program = f.program;
