@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 /**
- * Trace cost (issue 30): the same enqueued call run plain, traced (call tree, effects, per-opcode gas) and traced
- * with its instruction trace, interleaved in the same run on the same in-memory world (test/helpers/avm): a Token
- * `transfer_in_public` and AvmTest's opcode-heavy `bulk_testing`. The plain run is the baseline; each traced
- * figure is its ratio to it. Every run's outcome (revert status, gas used) must equal the plain one's.
+ * Trace cost (issue 30), in two parts, each traced figure beside its plain baseline measured in the same run:
+ *
+ * 1. the AVM alone: the same enqueued call run plain, traced (call tree, effects, per-opcode gas) and traced with
+ *    its instruction trace, interleaved on the same in-memory world (test/helpers/avm): a Token
+ *    `transfer_in_public` and AvmTest's opcode-heavy `bulk_testing`;
+ * 2. through the node's public execution workers: a tx calling AvmTest `bulk_testing`, published on a dev chain
+ *    (a database file), run by the worker pool as node_simulatePublicCalls runs it (the baseline), as
+ *    nodeDev_traceCall runs it, and with its instruction trace (the jobs of src/daemon/public-execution), on the
+ *    same block, interleaved.
+ *
+ * Every run's outcome (revert status, gas used) must equal the plain one's.
  *
  *   npm run build && node bench/trace/run.js [--iterations 30]
  */
@@ -152,6 +159,153 @@ for (const c of CASES) {
   console.log(
     `${c.name}: plain ${plain.toFixed(3)} ms, traced ${median(times.traced).toFixed(3)} ms, with opcodes ${median(times.opcodes).toFixed(3)} ms (${steps} steps)`,
   );
+}
+
+// ---- 2. through the public execution workers ----
+
+const { mkdtempSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
+const pino = (await import('pino')).default;
+const { startBenchDevChain } = await import('../bench-dev-chain.js');
+const { AztecAddress } = await import('../../dist/core/aztec-address.js');
+const { ContractClassPublishedEvent } = await import('../../dist/core/contract/contract-class-published-event.js');
+const { PublicKeys } = await import('../../dist/core/contract/public-keys.js');
+const { Fr } = await import('../../dist/core/fr.js');
+const { GasFees } = await import('../../dist/core/gas/gas-fees.js');
+const { TxBuilder } = await import('../../dist/core/tx/tx-builder.js');
+const { PublicExecutionPool } = await import('../../dist/daemon/public-execution/public-execution-pool.js');
+const { genesisPublicData } = await import('../../dist/daemon/sequencer/genesis-funding.js');
+
+const dir = mkdtempSync(join(tmpdir(), 'l2node-bench-trace-'));
+const dbPath = join(dir, 'chain.sqlite');
+const PAYER = new AztecAddress(0x9001n);
+const chain = await startBenchDevChain(
+  { 'prefunded-accounts': `${PAYER}:${10n ** 30n}`, 'max-l2-block-gas': String(2 ** 32 - 1) },
+  dbPath,
+);
+const avmClass = {
+  artifactHash: new Fr(0xb1n),
+  privateFunctionsRoot: new Fr(0xb2n),
+  packedBytecode: Buffer.from(avmTest.packedBytecode),
+};
+const avmClassId = ContractClassPublishedEvent.create(
+  avmClass.artifactHash,
+  avmClass.privateFunctionsRoot,
+  avmClass.packedBytecode,
+).contractClassId;
+const avmInstance = {
+  salt: new Fr(0xa7e5n),
+  contractClassId: avmClassId,
+  initializationHash: new Fr(0x88n),
+  publicKeys: PublicKeys.default(),
+  deployer: new AztecAddress(0x77n),
+};
+const AVM_TEST = TxBuilder.instanceAddress(avmInstance);
+let request = 1n;
+const chainTx = (options) =>
+  chain.builder.build({
+    feePayer: PAYER,
+    maxFeesPerGas: new GasFees(0n, 2000n),
+    now: BigInt(Math.floor(chain.clock.now() / 1000)),
+    txRequestHash: new Fr(request++),
+    ...options,
+  });
+await chain.service.sequencer.start();
+chain.pending.push(chainTx({ publishContractClass: avmClass, publishContractInstances: [avmInstance] }));
+chain.clock.advance(chain.service.slots.blockIntervalMs);
+const atBlock = chain.service.chain.latestBlockNumber;
+if (atBlock < 1) throw new Error('the AvmTest publication was not mined');
+await chain.service.sequencer.stop();
+
+const bulkTx = chainTx({
+  publicCalls: {
+    appLogic: [
+      {
+        contractAddress: AVM_TEST,
+        msgSender: PAYER,
+        calldata: encodeCall(avmTest, 'bulk_testing', [
+          bulkArgs[0],
+          bulkArgs[1],
+          AVM_TEST.value,
+          0x77n,
+          { inner: avmClassId.value },
+          0x88n,
+          false,
+        ]).map((v) => new Fr(v)),
+      },
+    ],
+  },
+});
+const header = chain.service.chain.store.getBlock(atBlock).header.globalVariables.toJSON();
+const globals = { ...header, blockNumber: atBlock + 1 };
+const pool = new PublicExecutionPool({
+  config: { ...chain.config, publicExecutionWorkers: 1, publicSimulationTimeoutMs: 600_000 },
+  databaseFile: () => dbPath,
+  genesisPublicData: genesisPublicData(chain.config),
+  sequencer: false,
+  log: pino({ level: 'silent' }),
+});
+await pool.start();
+const POOL_MODES = {
+  plain: () =>
+    pool.simulatePublicCalls({ tx: bulkTx.toBuffer(), globals, atBlock, skipFeeEnforcement: false }).then((a) => {
+      if (a.kind !== 'simulated') throw new Error(`simulation refused: ${a.message}`);
+      return { reverted: a.output.revertReason !== undefined, l2Gas: a.output.gasUsed.totalGas.l2Gas };
+    }),
+  traced: (opcodes) =>
+    pool
+      .traceUnminedTx({
+        tx: bulkTx.toBuffer(),
+        globals,
+        atBlock,
+        options: opcodes ? { opcodes: { maxSteps: 10_000_000, maxBytes: 2 ** 31 } } : {},
+      })
+      .then((a) => {
+        if (a.kind !== 'traced') throw new Error(`trace refused: ${a.message}`);
+        return {
+          reverted: a.trace.executionResult !== 'success',
+          l2Gas: a.trace.gasUsed.totalGas.l2Gas,
+          steps: a.trace.instructionCount,
+        };
+      }),
+};
+try {
+  const times = { plain: [], traced: [], opcodes: [] };
+  const reference = await POOL_MODES.plain();
+  if (reference.reverted) throw new Error('bulk_testing reverted in the worker');
+  let steps = 0;
+  for (let k = 0; k < WARMUP + ITERATIONS; k++) {
+    for (const mode of ['plain', 'traced', 'opcodes']) {
+      const t = performance.now();
+      const r = await (mode === 'plain' ? POOL_MODES.plain() : POOL_MODES.traced(mode === 'opcodes'));
+      const ms = performance.now() - t;
+      if (r.reverted !== reference.reverted || r.l2Gas !== reference.l2Gas) {
+        throw new Error(`workers: the ${mode} run differs from the simulation`);
+      }
+      if (mode === 'opcodes') steps = r.steps;
+      if (k >= WARMUP) times[mode].push(ms);
+    }
+  }
+  const plain = median(times.plain);
+  for (const mode of ['traced', 'opcodes']) {
+    const ms = median(times[mode]);
+    figures.push({
+      name: `workers, AvmTest bulk_testing tx: ${mode === 'traced' ? 'nodeDev_traceCall job' : `traceCall job with opcodes (${steps} steps)`}`,
+      value: Number(ms.toFixed(3)),
+      unit: 'ms',
+      baseline: { name: 'node_simulatePublicCalls job, same tx and block', value: Number(plain.toFixed(3)) },
+      ratio: Number((ms / plain).toFixed(2)),
+      lowerIsBetter: true,
+    });
+  }
+  console.log(
+    `workers, AvmTest bulk_testing tx: simulate ${plain.toFixed(3)} ms, traceCall ${median(times.traced).toFixed(3)} ms, with opcodes ${median(times.opcodes).toFixed(3)} ms (${steps} steps)`,
+  );
+} finally {
+  await pool.stop();
+  chain.db.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 benchResult('trace', figures, {
