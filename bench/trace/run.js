@@ -126,6 +126,26 @@ const median = (xs) => {
 };
 
 const figures = [];
+
+/** The traced modes' medians as figures, each beside the plain median of the same run, and a line for the log. */
+function addFigures(label, times, steps, names, baseline) {
+  const plain = median(times.plain);
+  for (const mode of ['traced', 'opcodes']) {
+    const ms = median(times[mode]);
+    figures.push({
+      name: `${label}: ${mode === 'traced' ? names.traced : `${names.opcodes} (${steps} steps)`}`,
+      value: Number(ms.toFixed(3)),
+      unit: 'ms',
+      baseline: { name: baseline, value: Number(plain.toFixed(3)) },
+      ratio: Number((ms / plain).toFixed(2)),
+      lowerIsBetter: true,
+    });
+  }
+  console.log(
+    `${label}: plain ${plain.toFixed(3)} ms, ${names.traced} ${median(times.traced).toFixed(3)} ms, ` +
+      `${names.opcodes} ${median(times.opcodes).toFixed(3)} ms (${steps} steps)`,
+  );
+}
 for (const c of CASES) {
   const times = { plain: [], traced: [], opcodes: [] };
   let steps = 0;
@@ -144,20 +164,12 @@ for (const c of CASES) {
       if (k >= WARMUP) times[mode].push(ms);
     }
   }
-  const plain = median(times.plain);
-  for (const mode of ['traced', 'opcodes']) {
-    const ms = median(times[mode]);
-    figures.push({
-      name: `${c.name}: ${mode === 'traced' ? 'call-tree trace' : `trace with opcodes (${steps} steps)`}`,
-      value: Number(ms.toFixed(3)),
-      unit: 'ms',
-      baseline: { name: 'plain execution, same call', value: Number(plain.toFixed(3)) },
-      ratio: Number((ms / plain).toFixed(2)),
-      lowerIsBetter: true,
-    });
-  }
-  console.log(
-    `${c.name}: plain ${plain.toFixed(3)} ms, traced ${median(times.traced).toFixed(3)} ms, with opcodes ${median(times.opcodes).toFixed(3)} ms (${steps} steps)`,
+  addFigures(
+    c.name,
+    times,
+    steps,
+    { traced: 'call-tree trace', opcodes: 'trace with opcodes' },
+    'plain execution, same call',
   );
 }
 
@@ -287,20 +299,12 @@ try {
       if (k >= WARMUP) times[mode].push(ms);
     }
   }
-  const plain = median(times.plain);
-  for (const mode of ['traced', 'opcodes']) {
-    const ms = median(times[mode]);
-    figures.push({
-      name: `workers, AvmTest bulk_testing tx: ${mode === 'traced' ? 'nodeDev_traceCall job' : `traceCall job with opcodes (${steps} steps)`}`,
-      value: Number(ms.toFixed(3)),
-      unit: 'ms',
-      baseline: { name: 'node_simulatePublicCalls job, same tx and block', value: Number(plain.toFixed(3)) },
-      ratio: Number((ms / plain).toFixed(2)),
-      lowerIsBetter: true,
-    });
-  }
-  console.log(
-    `workers, AvmTest bulk_testing tx: simulate ${plain.toFixed(3)} ms, traceCall ${median(times.traced).toFixed(3)} ms, with opcodes ${median(times.opcodes).toFixed(3)} ms (${steps} steps)`,
+  addFigures(
+    'workers, AvmTest bulk_testing tx',
+    times,
+    steps,
+    { traced: 'nodeDev_traceCall job', opcodes: 'traceCall job with opcodes' },
+    'node_simulatePublicCalls job, same tx and block',
   );
 } finally {
   await pool.stop();
