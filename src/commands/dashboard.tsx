@@ -6,6 +6,7 @@ import type { SnapshotEvent } from '../rpc/node-stream-event.js';
 import { Dashboard as DashboardApp } from '../ui/dashboard.js';
 import { initialDashboardState, reduceDashboard } from '../ui/dashboard-state.js';
 import { DashboardView } from '../ui/dashboard-view.js';
+import { summarizeTrace, type TxTraceSummary } from '../ui/tx-trace-summary.js';
 import { resolveAdminKey } from './_lib/admin-key.js';
 import { BaseCommand } from './_lib/base-command.js';
 import { CliError } from './_lib/cli-error.js';
@@ -49,9 +50,21 @@ export default class Dashboard extends BaseCommand {
     }
     const source = new EventStreamClient({ adminUrl, apiKey });
     const admin = new NodeConnection({ url: adminUrl, listener: 'admin', apiKey, timeoutMs: flags.timeout });
+    const node = new NodeConnection({ url: flags['node-url'], listener: 'public', timeoutMs: flags.timeout });
     const actions = {
       pauseSync: () => admin.call('nodeAdmin_pauseSync'),
       resumeSync: () => admin.call('nodeAdmin_resumeSync'),
+      blockTraces: async (blockNumber: number) => {
+        const block = await node.call('node_getBlock', blockNumber);
+        if (!block) throw new Error(`block ${blockNumber} is not on the node`);
+        const summaries: TxTraceSummary[] = [];
+        // One at a time: the traces run in the node's public execution workers, and a dashboard should not crowd them.
+        for (const effect of block.body.txEffects) {
+          const trace = await admin.call('nodeDev_traceTx', effect.txHash.toString());
+          if (trace) summaries.push(summarizeTrace(trace));
+        }
+        return summaries;
+      },
     };
     // Interactive even under CI=true (ink would otherwise print only the last frame): stdout is a terminal here.
     const peers = () => admin.call('nodeAdmin_getPeers');

@@ -60,6 +60,7 @@ import { UpstreamBlockSource } from './sync/upstream-block-source.js';
 import { settingDiffersFromDefault, settingGivenBySource } from './sync/upstream-identity.js';
 import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
+import { DebugPrintStore } from './tracing/debug-print-store.js';
 import { ValidatorService } from './validators/validator-service.js';
 
 export interface L2NodeOptions {
@@ -106,6 +107,8 @@ export class L2Node {
   readonly publicExecution: PublicExecutionPool;
   /** Dev mode: builds the blocks. Absent on a follower. */
   readonly sequencer: Sequencer | undefined;
+  /** The built blocks' debug prints, for the node log and receipts (docs/debugging.md). */
+  readonly debugPrints: DebugPrintStore;
   /** Dev mode: time warps, snapshots and reverts, the state dumped on exit. Absent on a follower. */
   readonly devTools: DevTools | undefined;
   /** Dev mode: 4.1.2's local network set-up at the first start of a fresh chain (test accounts, BananaFPC). */
@@ -380,6 +383,7 @@ export class L2Node {
       log: logger.module('node'),
     });
     this.forkReplay = fork && new ForkReplay({ plan: fork, chain, config, log: logger.module('fork') });
+    this.debugPrints = new DebugPrintStore(config, logger.module('debug'));
     this.sequencer = upstream
       ? undefined
       : configuredSequencer(
@@ -391,6 +395,7 @@ export class L2Node {
           isStorageFailure,
           this.publicExecution.blockTxRunner(),
           productionHalted,
+          this.debugPrints,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 

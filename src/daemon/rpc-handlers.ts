@@ -18,6 +18,9 @@ import { PublicCallSimulator } from './public-processor/public-call-simulator.js
 import { publicProcessorRpcHandlers } from './public-processor/public-processor-rpc-handlers.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { StorageHealth } from './store/storage-health.js';
+import type { DebugPrintStore } from './tracing/debug-print-store.js';
+import { tracingRpcHandlers } from './tracing/tracing-rpc-handlers.js';
+import { TxTracer } from './tracing/tx-tracer.js';
 import type { ValidatorService } from './validators/validator-service.js';
 import { validatorsRpcHandlers } from './validators/validators-rpc-handlers.js';
 
@@ -33,6 +36,7 @@ export interface RpcHandlerSources {
   /** Where public calls run (worker threads). */
   readonly publicExecution: PublicExecutionPool;
   readonly sequencer: Sequencer | undefined;
+  readonly debugPrints: DebugPrintStore;
   readonly devTools: DevTools | undefined;
   readonly operations: OperationsService;
   readonly validators: ValidatorService;
@@ -49,12 +53,12 @@ export interface RpcHandlerSources {
  * methods, and the return type makes the set total (a method no service answers does not compile).
  */
 export function buildRpcHandlers(node: RpcHandlerSources): RpcHandlers {
+  const simulator = new PublicCallSimulator(node.chain, node.config, node.feeModel, node.publicExecution);
   return {
     ...p2pRpcHandlers(node.p2p, chainRpcHandlers(node.chain, node.config, node.sequencer)),
-    ...mempoolRpcHandlers(node.mempool, node.feeModel),
-    ...publicProcessorRpcHandlers(
-      new PublicCallSimulator(node.chain, node.config, node.feeModel, node.publicExecution),
-    ),
+    ...mempoolRpcHandlers(node.mempool, node.feeModel, (receipt) => node.debugPrints.decorate(receipt)),
+    ...publicProcessorRpcHandlers(simulator),
+    ...tracingRpcHandlers(new TxTracer(node.chain, node.mempool, simulator, node.publicExecution, node.config)),
     // The listeners serve only a running node, so a node that answers accepts txs, unless its disk is full.
     node_isReady: async () => node.readiness().acceptingTxs,
     ...operationsRpcHandlers(() => node.operations),

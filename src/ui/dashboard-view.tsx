@@ -1,4 +1,5 @@
 import { Box } from 'ink';
+import { BlockTracesPanel } from './block-traces-panel.js';
 import { BlocksPanel } from './blocks-panel.js';
 import type { DashboardState } from './dashboard-state.js';
 import { type DashboardTab, FooterBar, type PendingConfirm } from './footer-bar.js';
@@ -12,6 +13,7 @@ import { averageRate } from './rate-history.js';
 import { RatesPanel } from './rates-panel.js';
 import { SyncPanel } from './sync-panel.js';
 import { TipsPanel } from './tips-panel.js';
+import type { BlockTraces } from './tx-trace-summary.js';
 import { ValidatorsPanel } from './validators-panel.js';
 
 export interface DashboardViewProps {
@@ -19,6 +21,9 @@ export interface DashboardViewProps {
   /** Local time, ms. */
   readonly now: number;
   readonly tab: DashboardTab;
+  /** The block the blocks view has selected, and the trace summaries asked of it (Enter). */
+  readonly selectedBlock?: number;
+  readonly blockTraces?: BlockTraces;
   readonly showHelp: boolean;
   readonly confirm: PendingConfirm | undefined;
   readonly keysEnabled: boolean;
@@ -44,7 +49,8 @@ const RATES_ROWS = 6;
  */
 export function DashboardView(props: DashboardViewProps) {
   const { state, now, tab, showHelp, confirm, keysEnabled, columns, rows, target, live } = props;
-  const bodyRows = Math.max(6, rows - HEADER_ROWS - FOOTER_ROWS);
+  const tracesRows = Math.min(12, Math.floor(bodyRowsOf(rows) / 2));
+  const bodyRows = bodyRowsOf(rows);
   return (
     <Box flexDirection="column" width={columns}>
       <HeaderBar state={state} now={now} />
@@ -54,11 +60,25 @@ export function DashboardView(props: DashboardViewProps) {
         ) : tab === 'overview' ? (
           <Overview state={state} now={now} columns={columns} rows={bodyRows} />
         ) : tab === 'blocks' ? (
-          <Box>
-            <BlocksPanel blocks={state.blocks} rows={bodyRows - 4} flexGrow={2} height={bodyRows} />
-            {columns >= WIDE ? (
-              <ValidatorsPanel validators={state.validators} rows={bodyRows - 6} flexGrow={1} height={bodyRows} />
-            ) : null}
+          <Box flexDirection="column">
+            <Box height={bodyRows - tracesRows}>
+              <BlocksPanel
+                blocks={state.blocks}
+                rows={bodyRows - tracesRows - 4}
+                selected={props.selectedBlock}
+                flexGrow={2}
+                height={bodyRows - tracesRows}
+              />
+              {columns >= WIDE ? (
+                <ValidatorsPanel
+                  validators={state.validators}
+                  rows={bodyRows - tracesRows - 6}
+                  flexGrow={1}
+                  height={bodyRows - tracesRows}
+                />
+              ) : null}
+            </Box>
+            <BlockTracesPanel traces={props.blockTraces} height={tracesRows} />
           </Box>
         ) : (
           <LogPanel lines={state.log} rows={bodyRows - 3} height={bodyRows} />
@@ -67,6 +87,10 @@ export function DashboardView(props: DashboardViewProps) {
       <FooterBar view={tab} confirm={confirm} keysEnabled={keysEnabled} target={target} live={live} />
     </Box>
   );
+}
+
+function bodyRowsOf(rows: number): number {
+  return Math.max(6, rows - HEADER_ROWS - FOOTER_ROWS);
 }
 
 function Overview({

@@ -6,6 +6,7 @@ import { initialDashboardState, pausedByOperator, reduceDashboard } from './dash
 import { DashboardView } from './dashboard-view.js';
 import { DASHBOARD_TABS, type DashboardTab, type PendingConfirm } from './footer-bar.js';
 import type { PeerRow } from './peers-panel.js';
+import type { BlockTraces, TxTraceSummary } from './tx-trace-summary.js';
 
 /** Where the dashboard's events come from: the admin event stream client (src/rpc/client/event-stream-client.ts). */
 export interface DashboardSource {
@@ -20,6 +21,8 @@ export interface DashboardSource {
 export interface DashboardActions {
   pauseSync(): Promise<unknown>;
   resumeSync(): Promise<unknown>;
+  /** The trace summaries of a block's txs (nodeDev_traceTx of each), asked for with Enter in the blocks view. */
+  blockTraces(blockNumber: number): Promise<readonly TxTraceSummary[]>;
 }
 
 export interface DashboardProps {
@@ -41,7 +44,8 @@ export interface DashboardProps {
 
 /**
  * `l2node dashboard`: a live view of a node over its admin event stream. Keys: q quits, p pauses or resumes
- * sync after a y/n question, Tab switches the tab, ? shows the help. Without a terminal on stdin the keys are
+ * sync after a y/n question, Tab switches the tab, ? shows the help; in the blocks view the arrow keys select a
+ * block and Enter traces its txs (calls, gas, revert). Without a terminal on stdin the keys are
  * off (ink cannot read them without raw mode) and the view still runs.
  */
 export function Dashboard({
@@ -63,6 +67,9 @@ export function Dashboard({
   const [tab, setTab] = useState<DashboardTab>('overview');
   const [help, setHelp] = useState(false);
   const [confirm, setConfirm] = useState<PendingConfirm | undefined>();
+  /** The block the blocks view has selected (undefined: the newest), and the traces asked of it. */
+  const [selected, setSelected] = useState<number | undefined>();
+  const [traces, setTraces] = useState<BlockTraces | undefined>();
   const keysEnabled = isRawModeSupported === true;
 
   useEffect(() => {
@@ -118,6 +125,28 @@ export function Dashboard({
     [actions, note, target],
   );
 
+  const traceBlock = useCallback(
+    (blockNumber: number) => {
+      setTraces({ blockNumber, status: 'loading' });
+      actions.blockTraces(blockNumber).then(
+        (txs) => setTraces((t) => (t?.blockNumber === blockNumber ? { blockNumber, status: 'done', txs } : t)),
+        (err: unknown) => {
+          const error = err instanceof Error ? err.message : String(err);
+          setTraces((t) => (t?.blockNumber === blockNumber ? { blockNumber, status: 'failed', error } : t));
+        },
+      );
+    },
+    [actions],
+  );
+
+  /** Moves the selection by `step` blocks (up is newer), within the blocks the view holds. */
+  const select = (step: number) => {
+    const numbers = state.blocks.map((b) => b.number);
+    if (numbers.length === 0) return;
+    const at = selected === undefined ? numbers.length - 1 : Math.max(0, numbers.indexOf(selected));
+    setSelected(numbers[Math.min(numbers.length - 1, Math.max(0, at + step))]);
+  };
+
   useInput(
     (input, key) => {
       if (confirm) {
@@ -142,6 +171,11 @@ export function Dashboard({
             ] as DashboardTab,
         );
         setHelp(false);
+      } else if (tab === 'blocks' && (key.upArrow || key.downArrow)) {
+        select(key.upArrow ? 1 : -1);
+      } else if (tab === 'blocks' && key.return) {
+        const blockNumber = selected ?? state.blocks.at(-1)?.number;
+        if (blockNumber !== undefined) traceBlock(blockNumber);
       } else if (input === 'p') {
         if (!state.production || state.connection.status !== 'open')
           note('warn', 'not connected to the node: p needs a live connection');
@@ -156,6 +190,8 @@ export function Dashboard({
       state={state}
       now={clock}
       tab={tab}
+      selectedBlock={selected ?? state.blocks.at(-1)?.number}
+      blockTraces={traces}
       showHelp={help}
       confirm={confirm}
       keysEnabled={keysEnabled}

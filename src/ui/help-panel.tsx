@@ -10,6 +10,8 @@ const KEYS: readonly [string, string][] = [
   ['q', 'quit'],
   ['p', 'pause or resume sync (asks y/n; nodeAdmin_pauseSync / nodeAdmin_resumeSync)'],
   ['Tab', 'next view: overview, blocks, events'],
+  ['Up/Down', 'blocks view: select a block'],
+  ['Enter', "blocks view: trace the selected block's txs (calls, gas, revert; nodeDev_traceTx)"],
   ['?', 'show or hide this help'],
   ['Ctrl+C', 'quit'],
 ];

@@ -51,6 +51,8 @@ const ONLINE: Record<string, () => string[]> = {
   'tx:build': () => ['tx', 'build'],
   'tx:send': () => ['tx', 'send', txFile],
   'tx:wait': () => ['tx', 'wait', H],
+  'tx:trace': () => ['tx', 'trace', H],
+  'tx:profile': () => ['tx', 'profile', H],
   'admin:login': () => ['admin', 'login'],
   'admin:pause-sync': () => ['admin', 'pause-sync'],
   'admin:resume-sync': () => ['admin', 'resume-sync'],

@@ -99,6 +99,8 @@ const BEYOND_SPEC = [
   'nodeAdmin_getPeers',
   'nodeDev_setPublicStorage',
   'nodeDev_setFeeJuiceBalance',
+  'nodeDev_traceTx',
+  'nodeDev_traceCall',
 ];
 
 const methods = Object.values(RPC_METHODS) as RpcMethod[];

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventStreamState } from '../../src/rpc/client/event-stream-client.js';
 import type { NodeStreamEvent } from '../../src/rpc/node-stream-event.js';
 import { Dashboard, type DashboardActions, type DashboardSource } from '../../src/ui/dashboard.js';
+import type { TxTraceSummary } from '../../src/ui/tx-trace-summary.js';
 import { waitForFrame } from '../helpers/ink-frames.js';
 import { blockEvent, proposalTx, sampleL1, sampleSnapshot, T0 } from '../helpers/stream-fixtures.js';
 
@@ -54,6 +55,20 @@ class TestActions implements DashboardActions {
   }
   async resumeSync() {
     this.calls.push('resume');
+  }
+  async blockTraces(blockNumber: number): Promise<readonly TxTraceSummary[]> {
+    this.calls.push(`traces ${blockNumber}`);
+    return [
+      { txHash: `0x${'ab'.repeat(32)}`, executionResult: 'success', calls: 3, l2Gas: 123_456, daGas: 2048 },
+      {
+        txHash: `0x${'cd'.repeat(32)}`,
+        executionResult: 'app_logic_reverted',
+        calls: 1,
+        l2Gas: 9_000,
+        daGas: 512,
+        revert: 'Assertion failed: attempt to subtract with overflow (in transfer_in_public)',
+      },
+    ];
   }
 }
 
@@ -193,6 +208,24 @@ describe('Dashboard', () => {
     await waitForFrame(lastFrame, (t) => !t.includes('Ctrl+C  quit'), 'the help closed');
     stdin.write('\t');
     await waitForFrame(lastFrame, (t) => t.includes('[overview]'), 'back to the overview');
+  });
+
+  it('the blocks view: arrows select a block, Enter shows its txs trace summaries (calls, gas, revert)', async () => {
+    const { source, actions, stdin, lastFrame } = mount();
+    source.connect();
+    source.push(blockEvent(13, T0 + 1));
+    source.push(blockEvent(14, T0 + 2));
+    await waitForFrame(lastFrame, (t) => t.includes('[overview]'), 'the overview');
+    stdin.write('\t');
+    await waitForFrame(lastFrame, (t) => t.includes('>14'), 'the newest block selected');
+    stdin.write('\u001B[B');
+    await waitForFrame(lastFrame, (t) => t.includes('>13'), 'the block before selected');
+    stdin.write('\r');
+    const text = await waitForFrame(lastFrame, (t) => t.includes('reverted: Assertion failed'), 'the traces');
+    expect(actions.calls).toEqual(['traces 13']);
+    expect(text).toContain('Traces of block 13');
+    expect(text).toMatch(/3 calls\s+L2 123[,.]?456\s+DA 2[,.]?048\s+success/);
+    expect(text).toContain('in transfer_in_public');
   });
 
   it('says it is reconnecting, with the attempt, and redraws from the new snapshot', async () => {

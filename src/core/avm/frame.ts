@@ -9,6 +9,7 @@ import { AvmHaltError, outOfGas } from './errors.js';
 import type { AvmJournal } from './journal.js';
 import { TaggedMemory } from './memory.js';
 import type { AvmProgramCache } from './program-cache.js';
+import type { AvmTracer } from './tracer.js';
 
 export interface AvmExecutionConfig {
   /** Run DEBUGLOG (checks and records the logs); off, it only charges gas and resolves operands. */
@@ -24,6 +25,8 @@ export interface CallContext {
   transactionFee: bigint;
   config: AvmExecutionConfig;
   programs: AvmProgramCache;
+  /** Set only for a traced run (docs/debugging.md); the untraced path never looks further. */
+  tracer: AvmTracer | undefined;
 }
 
 /**

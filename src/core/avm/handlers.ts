@@ -388,8 +388,10 @@ const debugLog: Handler = (f, ins) => {
   m.checkTagRange(fieldsAt, fieldsSize, MEM_TAG_FF);
   const levelName = LOG_LEVELS[level];
   if (levelName === undefined) throw new AvmInternalError(`Invalid debug log level: ${level}`);
+  const selector = f.calldata.read(0);
   journal.debugLogs.push({
     contractAddress: f.address,
+    ...(selector !== undefined && selector <= 0xffffffffn ? { functionSelector: Number(selector) } : {}),
     level: levelName,
     message: message.map((c) => String.fromCharCode(Number(c))).join(''),
     fields,

@@ -10,6 +10,8 @@ import { type AvmExecutionConfig, type CallContext, LazyData, type RevertReasonN
 import { runCall } from './interpreter.js';
 import { type AvmDebugLog, AvmJournal, type AvmSideEffects } from './journal.js';
 import { type AvmProgramCache, DEFAULT_PROGRAM_CACHE } from './program-cache.js';
+import type { AvmTracer } from './tracer.js';
+import { TracingAvmJournal } from './tracing-journal.js';
 
 export type {
   AvmContractClass,
@@ -19,6 +21,7 @@ export type {
   AvmGlobals,
   AvmWorldStateReader,
 } from './avm-world.js';
+export type { AvmInstruction } from './decoder.js';
 export { AvmHaltError, AvmInternalError } from './errors.js';
 export type { AvmExecutionConfig, CallContext, RevertReasonNode } from './frame.js';
 export { InMemoryAvmWorld, type InMemoryAvmWorldOptions } from './in-memory-avm-world.js';
@@ -34,6 +37,8 @@ export {
 } from './journal.js';
 export { OPCODE_NAMES, Opcode } from './opcodes.js';
 export { AvmProgramCache } from './program-cache.js';
+export type { AvmTracer, TracedCallEnd, TracedCallStart } from './tracer.js';
+export { TracingAvmJournal } from './tracing-journal.js';
 
 /** A function on the failing call path, outermost first (4.1.2's FailingFunction, without a contract name). */
 export interface AvmFailingFunction {
@@ -97,6 +102,8 @@ export interface ExecuteCallParams {
   config?: Partial<AvmExecutionConfig>;
   /** Decoded-program cache; defaults to a process-wide one. */
   programs?: AvmProgramCache;
+  /** Sees every call, instruction and effect (traces, profiles); leave it out for plain execution. */
+  tracer?: AvmTracer;
 }
 
 function prepare(params: ExecuteCallParams): { ctx: CallContext; ownJournal: boolean } {
@@ -106,12 +113,13 @@ function prepare(params: ExecuteCallParams): { ctx: CallContext; ownJournal: boo
     if (params.firstNullifier === undefined) {
       throw new TypeError('executeEnqueuedCall: firstNullifier is required when no journal is given');
     }
-    journal = new AvmJournal({
+    const options = {
       world: params.world,
       contracts: params.contracts,
       firstNullifier: params.firstNullifier,
       timestamp: params.globals.timestamp,
-    });
+    };
+    journal = params.tracer ? new TracingAvmJournal(options, params.tracer) : new AvmJournal(options);
   } else if (journal.world !== params.world || journal.contracts !== params.contracts) {
     throw new TypeError('executeEnqueuedCall: the journal was made for another world or contract source');
   }
@@ -132,6 +140,7 @@ function prepare(params: ExecuteCallParams): { ctx: CallContext; ownJournal: boo
       transactionFee: params.transactionFee ?? 0n,
       config,
       programs: params.programs ?? DEFAULT_PROGRAM_CACHE,
+      tracer: params.tracer,
     },
     ownJournal,
   };

@@ -10,12 +10,14 @@
 
 import { MEM_TAG_FF, MEM_TAG_U32 } from '../constants.js';
 import { toHex64 } from '../fr.js';
-import type { AvmProgram } from './decoder.js';
+import type { AvmInstruction, AvmProgram } from './decoder.js';
 import { FETCH_ERROR_OPCODE } from './decoder.js';
 import { AvmHaltError, AvmInternalError, staticCallAlteration } from './errors.js';
 import { type CallContext, consumeGas, Frame, LazyData, type RevertReasonNode, resolve } from './frame.js';
 import { HANDLERS } from './handlers.js';
+import type { AvmDebugLog } from './journal.js';
 import { Opcode } from './opcodes.js';
+import type { AvmTracer } from './tracer.js';
 
 /** How a call frame ended. */
 export interface FrameResult {
@@ -65,6 +67,7 @@ function revertReason(f: Frame, message: string, revertData: readonly bigint[]):
 
 /** Runs a frame to its end. Only `AvmHaltError`s are caught; anything else aborts the simulation. */
 export function runFrame(f: Frame): FrameResult {
+  if (f.ctx.tracer !== undefined) return runFrameTraced(f, f.ctx.tracer);
   const program = f.program;
   const length = program.bytecode.length;
   if (length === 0) throw new AvmInternalError("AVM simulator can't execute empty bytecode");
@@ -99,6 +102,61 @@ export function runFrame(f: Frame): FrameResult {
   };
 }
 
+/**
+ * runFrame's loop with the tracer's step hook: the same order of checks, gas and handlers, plus the gas left
+ * before and after each instruction (and the debug logs it printed). Kept apart for speed: the untraced loop,
+ * which every block and simulation runs, pays no per-instruction tracer check or gas bookkeeping.
+ */
+function runFrameTraced(f: Frame, tracer: AvmTracer): FrameResult {
+  const program = f.program;
+  const length = program.bytecode.length;
+  if (length === 0) throw new AvmInternalError("AVM simulator can't execute empty bytecode");
+  const debugLogs = f.ctx.journal.debugLogs;
+  let pc = 0;
+  let ins: AvmInstruction | undefined;
+  let l2Before = 0;
+  let daBefore = 0;
+  try {
+    for (;;) {
+      pc = f.pc;
+      ins = program.at(pc);
+      l2Before = f.l2GasLeft;
+      daBefore = f.daGasLeft;
+      if (ins.opcode === FETCH_ERROR_OPCODE) throw new AvmHaltError(ins.fetchError);
+      f.nextPc = f.pc + ins.size;
+      if (ins.staticCheckFirst && f.isStatic) throw staticCallAlteration();
+      consumeGas(f, ins.baseL2, ins.baseDa);
+      const printed = debugLogs.length;
+      (HANDLERS[ins.opcode] as (f: Frame, i: typeof ins) => void)(f, ins);
+      if (debugLogs.length > printed) tracer.debugLog(debugLogs[debugLogs.length - 1] as AvmDebugLog);
+      if (!ins.handlesPc) f.pc = f.nextPc;
+      tracer.step(pc, ins, l2Before, daBefore, f.l2GasLeft, f.daGasLeft, false);
+      if (f.pc >= length) {
+        ins = undefined;
+        throw new AvmHaltError(`Invalid program counter ${f.pc}, max is ${length - 1}`);
+      }
+      if (f.halted) break;
+    }
+  } catch (e) {
+    if (!(e instanceof AvmHaltError)) throw e;
+    if (ins !== undefined) tracer.step(pc, ins, l2Before, daBefore, 0, 0, true);
+    return {
+      reverted: true,
+      output: LazyData.EMPTY,
+      l2GasLeft: 0,
+      daGasLeft: 0,
+      reason: revertReason(f, e.message, []),
+    };
+  }
+  return {
+    reverted: f.reverted,
+    output: f.output,
+    l2GasLeft: f.l2GasLeft,
+    daGasLeft: f.daGasLeft,
+    reason: f.reverted ? revertReason(f, 'Assertion failed: ', f.output.bestEffortReadAll()) : undefined,
+  };
+}
+
 /** Who runs what in a new frame: the callee address, its caller, static or not, calldata and allocated gas. */
 export interface CallTarget {
   address: bigint;
@@ -114,6 +172,21 @@ export interface CallTarget {
  * given (a raw program run as the top frame).
  */
 export function runCall(ctx: CallContext, call: CallTarget, program?: AvmProgram): FrameResult {
+  const tracer = ctx.tracer;
+  if (tracer === undefined) return execCall(ctx, call, program);
+  tracer.enterCall(call);
+  const r = execCall(ctx, call, program);
+  tracer.exitCall({
+    reverted: r.reverted,
+    output: r.output,
+    l2GasLeft: r.l2GasLeft,
+    daGasLeft: r.daGasLeft,
+    message: r.reason?.message,
+  });
+  return r;
+}
+
+function execCall(ctx: CallContext, call: CallTarget, program?: AvmProgram): FrameResult {
   if (program === undefined) {
     const code = ctx.journal.getBytecode(call.address);
     if (code === undefined) {
@@ -130,6 +203,7 @@ export function runCall(ctx: CallContext, call: CallTarget, program?: AvmProgram
         },
       };
     }
+    ctx.tracer?.callClass(code.classId);
     program = ctx.programs.forClass(code.classId, code.bytecode);
   }
   return runFrame(

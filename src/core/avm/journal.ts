@@ -65,6 +65,8 @@ export interface AvmPublicLog {
 
 export interface AvmDebugLog {
   contractAddress: bigint;
+  /** calldata[0] of the call that printed it, when it fits a selector (names the function in node logs). */
+  functionSelector?: number;
   level: LogLevel;
   message: string;
   fields: bigint[];

@@ -1,4 +1,4 @@
-import { selectorFromSignature } from '../mempool/selector-from-signature.js';
+import { selectorFromSignature } from '../../core/contract/selector-from-signature.js';
 import type { FunctionSignatureRepository } from '../store/function-signature-repository.js';
 
 /**

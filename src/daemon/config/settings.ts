@@ -11,6 +11,7 @@ import { PUBLIC_EXECUTION_SETTINGS } from '../public-execution/public-execution-
 import { SEQUENCER_SETTINGS } from '../sequencer/sequencer-settings.js';
 import { STORAGE_SETTINGS } from '../store/storage-settings.js';
 import { FOLLOWER_SETTINGS } from '../sync/follower-settings.js';
+import { TRACING_SETTINGS } from '../tracing/tracing-settings.js';
 import { SLASHING_SETTINGS, VALIDATOR_SETTINGS } from '../validators/validator-settings.js';
 import { CONFIG_FILE_SETTINGS } from './config-file-settings.js';
 import { ADMIN_API_SETTINGS, NETWORK_SETTINGS } from './network-settings.js';
@@ -35,6 +36,7 @@ export const SETTINGS = {
   ...PUBLIC_EXECUTION_SETTINGS,
   ...DEV_SETTINGS,
   ...FORK_SETTINGS,
+  ...TRACING_SETTINGS,
   ...FOLLOWER_SETTINGS,
   ...P2P_SETTINGS,
   ...VALIDATOR_SETTINGS,

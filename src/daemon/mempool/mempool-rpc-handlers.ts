@@ -1,3 +1,4 @@
+import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { FeeModel } from '../fees/fee-model.js';
@@ -11,7 +12,12 @@ const MAX_PENDING_TXS_PAGE = 100;
  * The mempool's methods of the method table: sending and validating txs, pending tx queries, receipts, min
  * fees and the setup allow list. Spread into buildRpcHandlers (src/daemon/rpc-handlers.ts).
  */
-export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel) {
+export function mempoolRpcHandlers(
+  mempool: Mempool,
+  feeModel: FeeModel,
+  /** Adds what other services know of a mined tx (its debug prints, docs/debugging.md). */
+  decorateReceipt: (receipt: TxReceipt) => TxReceipt = (receipt) => receipt,
+) {
   return {
     node_sendTx: async (tx) => {
       const result = mempool.sendTx(tx);
@@ -33,7 +39,7 @@ export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel) {
 
     node_getTxByHash: async (txHash) => mempool.txByHash(txHash),
 
-    node_getTxReceipt: async (txHash) => mempool.txReceipt(txHash),
+    node_getTxReceipt: async (txHash) => decorateReceipt(mempool.txReceipt(txHash)),
 
     node_getCurrentMinFees: async () => feeModel.minFeesForNextBlock(),
     node_getTxsByHash: async (txHashes) => mempool.txsByHash(txHashes),

@@ -11,6 +11,7 @@ import { toPublicSimulationOutput } from '../public-processor/public-simulation-
 import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-error.js';
 import { processPublicTx } from '../public-processor/public-tx-processor.js';
 import type { ChainStore } from '../store/chain-store.js';
+import { type DebugPrintJson, debugPrintsToJson } from '../tracing/debug-print-store.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
 
@@ -50,10 +51,18 @@ export interface BlockTxJob {
   readonly earlier: readonly Uint8Array[];
   readonly tx: Uint8Array;
   readonly globals: GlobalVariablesJson;
+  /** Record the tx's debug_log prints (--debug-logs); without it DEBUGLOG only charges its gas. */
+  readonly collectDebugLogs?: boolean;
 }
 
 export type BlockTxAnswer =
-  | { readonly kind: 'included'; readonly effect: Uint8Array; readonly mana: number }
+  | {
+      readonly kind: 'included';
+      readonly effect: Uint8Array;
+      readonly mana: number;
+      /** The tx's debug prints, named where the node knows the function (only with collectDebugLogs). */
+      readonly debugPrints?: readonly DebugPrintJson[];
+    }
   /** Max fees below the block's: a later block may take it. */
   | { readonly kind: 'skip' }
   /** No block can take it. */
@@ -119,8 +128,20 @@ export function processBlockTx(state: WorkerState, job: BlockTxJob): BlockTxAnsw
   const tx = Tx.fromBuffer(job.tx);
   const globals = GlobalVariables.fromJSON(job.globals);
   try {
-    const { txEffect, gasUsed } = processPublicTx({ state: block.fork, contracts: block.contracts, globals, tx });
-    return { kind: 'included', effect: txEffect.toBuffer(), mana: gasUsed.totalGas.l2Gas };
+    const processed = processPublicTx({
+      state: block.fork,
+      contracts: block.contracts,
+      globals,
+      tx,
+      ...(job.collectDebugLogs ? { options: { collectDebugLogs: true } } : {}),
+    });
+    const answer = {
+      kind: 'included',
+      effect: processed.txEffect.toBuffer(),
+      mana: processed.gasUsed.totalGas.l2Gas,
+    } as const;
+    if (processed.debugLogs.length === 0) return answer;
+    return { ...answer, debugPrints: debugPrintsToJson(processed, block.contracts) };
   } catch (err) {
     if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
     if (err instanceof PublicTxInvalidError) return { kind: 'drop', reason: err.message };

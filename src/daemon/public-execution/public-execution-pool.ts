@@ -13,6 +13,7 @@ import type {
 } from './public-execution-jobs.js';
 import { type PublicExecutionConfig, publicExecutionWorkers } from './public-execution-settings.js';
 import type { PublicExecutionWorkerData } from './public-execution-worker.js';
+import type { TraceAnswer, TraceMinedTxJob, TraceUnminedTxJob } from './trace-jobs.js';
 
 export interface PublicExecutionPoolOptions {
   readonly config: PublicExecutionConfig;
@@ -137,6 +138,16 @@ export class PublicExecutionPool implements Service {
   /** node_simulatePublicCalls's run, within the callers' budgets. */
   simulatePublicCalls(job: SimulatePublicCallsJob): Promise<SimulatePublicCallsAnswer> {
     return this.runForCaller('simulatePublicCalls', job);
+  }
+
+  /** nodeDev_traceTx's re-execution of a mined tx, within the callers' budgets. */
+  traceMinedTx(job: TraceMinedTxJob): Promise<TraceAnswer> {
+    return this.runForCaller('traceMinedTx', job);
+  }
+
+  /** nodeDev_traceCall's run of an unmined tx, within the callers' budgets. */
+  traceUnminedTx(job: TraceUnminedTxJob): Promise<TraceAnswer> {
+    return this.runForCaller('traceUnminedTx', job);
   }
 
   /**

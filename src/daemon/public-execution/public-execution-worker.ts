@@ -12,6 +12,13 @@ import {
   simulatePublicCalls as simulatePublicCallsOn,
   type WorkerState,
 } from './public-execution-jobs.js';
+import {
+  type TraceAnswer,
+  type TraceMinedTxJob,
+  type TraceUnminedTxJob,
+  traceMinedTx as traceMinedTxOn,
+  traceUnminedTx as traceUnminedTxOn,
+} from './trace-jobs.js';
 
 /** What each worker is started with. */
 export interface PublicExecutionWorkerData {
@@ -39,6 +46,14 @@ export function simulatePublicCalls(job: SimulatePublicCallsJob): SimulatePublic
 
 export function processBlockTx(job: BlockTxJob): BlockTxAnswer {
   return processBlockTxOn(state, job);
+}
+
+export function traceMinedTx(job: TraceMinedTxJob): TraceAnswer {
+  return traceMinedTxOn(state, job);
+}
+
+export function traceUnminedTx(job: TraceUnminedTxJob): TraceAnswer {
+  return traceUnminedTxOn(state, job);
 }
 
 /** A job that only proves the worker is up (the pool waits for it at start, so the first caller waits for nothing). */

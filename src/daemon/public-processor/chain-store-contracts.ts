@@ -1,5 +1,5 @@
 import { PROTOCOL_CONTRACTS } from '../../core/contract/protocol-contracts.js';
-import { selectorFromSignature } from '../mempool/selector-from-signature.js';
+import { selectorFromSignature } from '../../core/contract/selector-from-signature.js';
 import type { ChainStore } from '../store/chain-store.js';
 import type { PublishedContracts } from './tx-contract-source.js';
 

@@ -35,7 +35,8 @@ export class PublicCallSimulator {
     return PublicSimulationOutput.fromJSON(answer.output);
   }
 
-  private nextBlockGlobals(atBlock: number): GlobalVariables {
+  /** The global variables the next block would have after block `atBlock` (traces of unmined txs run with them too). */
+  nextBlockGlobals(atBlock: number): GlobalVariables {
     const slots = this.chain.slots;
     const slot = slots.currentSlot();
     return new GlobalVariables(

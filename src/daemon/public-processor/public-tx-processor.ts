@@ -5,7 +5,9 @@ import {
   AvmJournal,
   type AvmProgramCache,
   type AvmRevertReason,
+  type AvmTracer,
   executeEnqueuedCall,
+  TracingAvmJournal,
 } from '../../core/avm/index.js';
 import { AztecAddress } from '../../core/aztec-address.js';
 import type { GlobalVariables } from '../../core/block/global-variables.js';
@@ -36,6 +38,13 @@ export interface PublicTxOptions {
   readonly maxDebugLogMemoryReads?: number;
   /** Decoded-program cache shared across txs (bytecode is immutable per class). */
   readonly programs?: AvmProgramCache;
+  /** Sees the tx's calls, instructions and effects (nodeDev_traceTx); absent for plain execution. */
+  readonly tracer?: PublicTxTracer;
+}
+
+/** An AVM tracer that is also told which phase the enqueued calls that follow belong to. */
+export interface PublicTxTracer extends AvmTracer {
+  enterPhase(phase: Phase): void;
 }
 
 export interface PublicTxInput {
@@ -63,9 +72,11 @@ export interface ProcessedPublicTx {
   /** One entry per app-logic call that ran: its return data (revert data when it reverted). */
   readonly appLogicReturnValues: readonly (readonly bigint[])[];
   readonly debugLogs: readonly DebugLog[];
+  /** The selector of the call that printed each debug log, when known (to name its function in the node log). */
+  readonly debugLogSelectors: readonly (number | undefined)[];
 }
 
-type Phase = 'setup' | 'app logic' | 'teardown';
+export type Phase = 'setup' | 'app logic' | 'teardown';
 
 interface Call {
   readonly request: PublicCallRequest;
@@ -103,12 +114,14 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
   const firstNullifier = nonRevertible.nullifiers[0]?.value ?? 0n;
 
   const contracts = new TxContractSource(input.contracts);
-  const journal = new AvmJournal({
+  const journalOptions = {
     world: new WorldStateAvmReader(input.state),
     contracts,
     firstNullifier,
     timestamp: globals.timestamp,
-  });
+  };
+  const tracer = options.tracer;
+  const journal = tracer ? new TracingAvmJournal(journalOptions, tracer) : new AvmJournal(journalOptions);
   const avmGlobals: AvmGlobals = {
     chainId: globals.chainId.value,
     version: globals.version.value,
@@ -131,6 +144,7 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
   /** Runs one phase's calls until one reverts; returns each call's output and the revert, if any. */
   const runPhase = (phase: Phase, calls: readonly Call[]) => {
     const outputs: bigint[][] = [];
+    tracer?.enterPhase(phase);
     for (const call of calls) {
       const isTeardown = phase === 'teardown';
       const gasLimit = gas.leftFor(isTeardown);
@@ -152,6 +166,7 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
             : { maxDebugLogMemoryReads: options.maxDebugLogMemoryReads }),
         },
         ...(options.programs ? { programs: options.programs } : {}),
+        ...(tracer ? { tracer } : {}),
       });
       gas.consume(isTeardown, result.gasUsed);
       outputs.push(result.output);
@@ -230,6 +245,7 @@ export function processPublicTx(input: PublicTxInput): ProcessedPublicTx {
       revertReason: finalReason,
       gasUsed,
       appLogicReturnValues,
+      debugLogSelectors: journal.debugLogs.map((l) => l.functionSelector),
       debugLogs: journal.debugLogs.map(
         (l) =>
           new DebugLog(

@@ -20,6 +20,7 @@ import type { BlockTxAnswer, BlockTxJob, BlockTxOutcome } from '../public-execut
 import { applyTxEffectToFork } from '../public-processor/apply-tx-effect.js';
 import { processPrivateOnlyTx } from '../public-processor/private-only-tx.js';
 import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-error.js';
+import { debugPrintsFromJson, type TxDebugPrints } from '../tracing/debug-print-store.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { WorldStateError } from '../world-state/world-state-errors.js';
@@ -51,6 +52,8 @@ export interface BlockBuildInput {
   readonly buildTimeMs?: number;
   /** State cheat codes' public data writes, applied before the txs (docs/cheat-codes.md). */
   readonly stateOverrides?: readonly PublicDataWrite[];
+  /** Record the txs' debug_log prints (docs/debugging.md); off, DEBUGLOG only charges its gas. */
+  readonly collectDebugLogs?: boolean;
 }
 
 /**
@@ -83,6 +86,8 @@ export interface BuiltBlock {
   /** The block's blob fields, for the checkpoint's sponge. */
   readonly blobFields: bigint[];
   readonly included: readonly Tx[];
+  /** The included txs' debug prints (only those that printed, and only with collectDebugLogs). */
+  readonly debugPrints: readonly TxDebugPrints[];
 }
 
 export interface BlockBuildResult {
@@ -170,6 +175,7 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
     /** The same effects as bytes, as the runner's jobs carry them. */
     const effectBytes: Uint8Array[] = [];
     const dropped: UnbuildableTx[] = [];
+    const debugPrints: TxDebugPrints[] = [];
     let mana = 0;
     let totalFees = 0n;
     // Whether a public tx ran before: a tx timed out with less than the whole budget may fit the next block.
@@ -198,6 +204,7 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
             earlier: effectBytes,
             tx: tx.toBuffer(),
             globals: globals.toJSON(),
+            ...(input.collectDebugLogs ? { collectDebugLogs: true } : {}),
           },
           budgetMs: left,
         };
@@ -228,6 +235,9 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
         if (!(err instanceof WorldStateError)) throw err;
         dropped.push({ tx, reason: err.message });
         continue;
+      }
+      if (outcome.kind === 'included' && outcome.debugPrints?.length) {
+        debugPrints.push({ txHash: tx.txHash, prints: debugPrintsFromJson(outcome.debugPrints) });
       }
       included.push(tx);
       effects.push(effect);
@@ -263,7 +273,7 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
       input.checkpointNumber,
       input.indexWithinCheckpoint,
     );
-    return { built: { block, fork, blobFields, included }, dropped };
+    return { built: { block, fork, blobFields, included, debugPrints }, dropped };
   } catch (err) {
     fork.close();
     throw err;

@@ -4,6 +4,7 @@ import type { ChainState } from '../chain/chain-state.js';
 import type { Logger } from '../logging/logger.js';
 import { processBlockTx } from '../public-execution/public-execution-jobs.js';
 import type { PublicExecutionConfig } from '../public-execution/public-execution-settings.js';
+import type { DebugPrintStore } from '../tracing/debug-print-store.js';
 import type { BlockTxRunner } from './block-builder.js';
 import type { PendingTxSource } from './pending-tx-source.js';
 import { Sequencer } from './sequencer.js';
@@ -29,6 +30,8 @@ export function configuredSequencer(
   blockTxs?: BlockTxRunner,
   /** Why no block may be built (damaged stored data); see SequencerOptions.halted. */
   halted?: () => string | undefined,
+  /** Where the built blocks' debug prints go (docs/debugging.md). */
+  debugPrints?: DebugPrintStore,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
@@ -62,6 +65,7 @@ export function configuredSequencer(
     blockBuildTimeMs: () =>
       blockTxs ? (config.blockBuildTimeMs ?? (config.slotDuration * 1000) / config.blocksPerSlot) : undefined,
     log,
+    ...(debugPrints ? { debugPrints } : {}),
   });
 }
 

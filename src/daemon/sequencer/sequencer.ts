@@ -10,6 +10,7 @@ import type { Logger } from '../logging/logger.js';
 import { txList } from '../logging/tx-list.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import type { PendingStateOverride } from '../store/pending-state-override-repository.js';
+import type { DebugPrintStore } from '../tracing/debug-print-store.js';
 import { type BlockBuildResult, type BlockLimits, type BlockTxRunner, buildBlock } from './block-builder.js';
 import { CheckpointBuilder, type CheckpointConstants } from './checkpoint-builder.js';
 import type { CheckpointConsensus, ProposerDuty } from './checkpoint-consensus.js';
@@ -42,6 +43,8 @@ export interface SequencerOptions {
   /** Milliseconds the txs of one block may take to process; undefined: no deadline. */
   readonly blockBuildTimeMs: () => number | undefined;
   readonly log: Logger;
+  /** Where the built blocks' debug prints go (the node log, receipts); without it none are recorded. */
+  readonly debugPrints?: DebugPrintStore;
 }
 
 /** A block the sequencer built: `seconds` from taking the pending txs to the block's commit, applyBlock included. */
@@ -307,6 +310,7 @@ export class Sequencer implements Service, BlockProducer {
         txs: head.done ? [] : prepend(head.value, pending),
         allowEmpty: emptyAllowed,
         stateOverrides: overrides,
+        collectDebugLogs: this.o.debugPrints?.enabled ?? false,
         ...(buildTimeMs === undefined ? {} : { buildTimeMs }),
       },
       this.o.blockTxs,
@@ -368,6 +372,7 @@ export class Sequencer implements Service, BlockProducer {
     }
     builder.addBlock(built.block, built.blobFields);
     const b = built.block;
+    this.o.debugPrints?.blockCommitted(b.number, built.debugPrints);
     const seconds = (performance.now() - buildStarted) / 1000;
     const ms = Math.round(seconds * 1000);
     // The block is committed: a listener that throws is logged and changes nothing here.

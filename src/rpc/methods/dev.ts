@@ -1,6 +1,7 @@
-import { arrayResult, decimalResult, integerResult, nullable, objectResult } from '../result-codecs.js';
+import { TxTrace } from '../../core/trace/tx-trace.js';
+import { arrayResult, decimalResult, integerResult, jsonResult, nullable, objectResult } from '../result-codecs.js';
 import { defineMethod, optional, required } from '../rpc-method.js';
-import { aztecAddress, field, integer, unsignedBigInt } from '../wire-types.js';
+import { aztecAddress, boolean, field, integer, objectOf, tx, txHash, unsignedBigInt } from '../wire-types.js';
 
 /** Dev mode (admin listener, nodeDev_ namespace): controls that stand in for L1 on a dev chain. */
 
@@ -10,7 +11,62 @@ export const inboxPositionResult = objectResult('{ index: string, checkpoint: nu
   checkpoint: integerResult,
 });
 
+/** What a trace may add and its bounds (each capped by --trace-max-steps / --trace-max-bytes). */
+const traceOptions = objectOf(
+  'TraceOptions',
+  {},
+  {
+    opcodes: boolean,
+    maxSteps: integer(1, 10_000_000),
+    maxBytes: integer(1024, 2 ** 31),
+  },
+  { strict: true },
+);
+
+const traceCallOptions = objectOf(
+  'TraceCallOptions',
+  {},
+  {
+    opcodes: boolean,
+    maxSteps: integer(1, 10_000_000),
+    maxBytes: integer(1024, 2 ** 31),
+    skipFeeEnforcement: boolean,
+  },
+  { strict: true },
+);
+
+const txTraceResult = jsonResult('TxTrace', TxTrace.toJSON, TxTrace.fromJSON);
+
 export const DEV_METHODS = {
+  nodeDev_traceTx: defineMethod({
+    summary:
+      'Re-executes a mined tx on the state before it (its block parent plus the block earlier txs) and returns ' +
+      'its call tree (per call: phase, contract, class, selector and name, calldata, return data, gas, revert, ' +
+      'storage reads and writes, nullifiers, note hashes, logs, messages, debug prints) and its gas profile; ' +
+      '`opcodes` adds each call instruction trace, bounded in steps and bytes (LIMIT_EXCEEDED past them). Null ' +
+      'for a tx the node has not mined.',
+    params: [
+      required('txHash', txHash, 'The mined tx.'),
+      optional('options', traceOptions, '{ opcodes?: boolean, maxSteps?: number, maxBytes?: number }.'),
+    ],
+    result: nullable(txTraceResult),
+    compat: { aztec: 'absent', note: "a debugging aid, as anvil's debug_traceTransaction" },
+  }),
+  nodeDev_traceCall: defineMethod({
+    summary:
+      'Runs an unmined tx as node_simulatePublicCalls does (latest state, the next block globals) and returns ' +
+      'the same trace as nodeDev_traceTx; nothing is kept.',
+    params: [
+      required('tx', tx, 'The tx, as node_sendTx takes it.'),
+      optional(
+        'options',
+        traceCallOptions,
+        '{ opcodes?: boolean, maxSteps?: number, maxBytes?: number, skipFeeEnforcement?: boolean }.',
+      ),
+    ],
+    result: txTraceResult,
+    compat: { aztec: 'absent', note: "a debugging aid, as anvil's debug_traceCall" },
+  }),
   nodeDev_sendL1ToL2Message: defineMethod({
     summary:
       'Dev mode: sends an L1-to-L2 message as the L1 Inbox would; it enters the message tree with the next checkpoint.',

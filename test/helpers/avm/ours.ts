@@ -112,7 +112,12 @@ export class OurSession {
       output: r.output,
       gasUsed: { ...r.gasUsed },
       effects: r.reverted ? NO_EFFECTS : since(before, this.journal.snapshotSideEffects()),
-      debugLogs: r.debugLogs.slice(logsBefore).map((l) => ({ ...l, fields: l.fields.slice() })),
+      debugLogs: r.debugLogs.slice(logsBefore).map((l) => ({
+        contractAddress: l.contractAddress,
+        level: l.level,
+        message: l.message,
+        fields: l.fields.slice(),
+      })),
     };
     if (r.reverted) {
       const reason = r.revertReason;

@@ -1,6 +1,6 @@
 import { AztecAddress } from '../../../core/aztec-address.js';
 import { CANONICAL_AUTH_REGISTRY_ADDRESS, FEE_JUICE_ADDRESS } from '../../../core/constants.js';
-import { selectorFromSignature } from '../selector-from-signature.js';
+import { selectorFromSignature } from '../../../core/contract/selector-from-signature.js';
 import type { AllowedSetupFunction } from './allowed-setup-function.js';
 
 /**

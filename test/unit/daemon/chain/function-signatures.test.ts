@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { selectorFromSignature } from '../../../../src/core/contract/selector-from-signature.js';
 import { FunctionSignatures, signatureProblem } from '../../../../src/daemon/chain/function-signatures.js';
-import { selectorFromSignature } from '../../../../src/daemon/mempool/selector-from-signature.js';
 import { FunctionSignatureRepository } from '../../../../src/daemon/store/function-signature-repository.js';
 import { openNodeDatabase } from '../../../../src/daemon/store/node-database.js';
 

@@ -1,7 +1,7 @@
 import { FunctionSelector as StdFunctionSelector } from '@aztec/stdlib/abi';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { selectorFromSignature } from '../../../../src/core/contract/selector-from-signature.js';
 import { resolveConfig } from '../../../../src/daemon/config/resolve-config.js';
-import { selectorFromSignature } from '../../../../src/daemon/mempool/selector-from-signature.js';
 import {
   allowedSetupFunctionToJson,
   formatAllowedSetupList,

@@ -1,5 +1,5 @@
-import { FunctionSelector } from '../../core/contract/function-selector.js';
-import { poseidon2HashBytes } from '../../core/crypto/poseidon2.js';
+import { poseidon2HashBytes } from '../crypto/poseidon2.js';
+import { FunctionSelector } from './function-selector.js';
 
 /** Bytes of the signature per field: 31 keep every chunk below the field modulus. */
 const CHUNK = 31;
