@@ -35,6 +35,7 @@ import type { ProductionStatus } from './operations/production-status.js';
 import { P2PService } from './p2p/p2p-service.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { PublicExecutionPool } from './public-execution/public-execution-pool.js';
+import { workerTxValidation } from './public-execution/worker-tx-validation.js';
 import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
@@ -287,8 +288,16 @@ export class L2Node {
     if (l1Settlement) this.feeModel.setMinFeeSource(() => l1Settlement.currentMinFee());
     // A tx node_sendTx took goes to the upstream (a follower) and to the network (P2P on).
     const toUpstream = upstream && upstreamTxForwarder(upstream, logger.module('sync'));
+    this.publicExecution = new PublicExecutionPool({
+      config,
+      databaseFile: () => database.file,
+      genesisPublicData: genesisPublicData(config),
+      sequencer: !upstream,
+      log: logger.module('node'),
+    });
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
+      offload: workerTxValidation(this.publicExecution),
       onPoolChange: (change) => this.events.emit('pool', change),
       forwardTx:
         toUpstream || config.p2pEnabled
@@ -327,13 +336,6 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
-    this.publicExecution = new PublicExecutionPool({
-      config,
-      databaseFile: () => database.file,
-      genesisPublicData: genesisPublicData(config),
-      sequencer: !upstream,
-      log: logger.module('node'),
-    });
     this.forkReplay = fork && new ForkReplay({ plan: fork, chain, config, log: logger.module('fork') });
     this.sequencer = upstream
       ? undefined
@@ -691,7 +693,7 @@ function newMempool(
   chain: ChainState,
   feeModel: FeeModel,
   clock: Clock,
-  o: Pick<ConstructorParameters<typeof Mempool>[0], 'log' | 'onPoolChange' | 'forwardTx'>,
+  o: Pick<ConstructorParameters<typeof Mempool>[0], 'log' | 'onPoolChange' | 'forwardTx' | 'offload'>,
 ): Mempool {
   const mempool = new Mempool({
     db,

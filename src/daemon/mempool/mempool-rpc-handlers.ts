@@ -14,7 +14,7 @@ const MAX_PENDING_TXS_PAGE = 100;
 export function mempoolRpcHandlers(mempool: Mempool, feeModel: FeeModel) {
   return {
     node_sendTx: async (tx) => {
-      const result = mempool.sendTx(tx);
+      const result = await mempool.sendTx(tx);
       if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons, result.details);
       if (result.outcome === 'rejected') throw rpcErrors.txRejected(result.rejection);
       // A follower forwards it: the upstream's answer is the caller's.

@@ -13,6 +13,7 @@ import type {
 } from './public-execution-jobs.js';
 import { type PublicExecutionConfig, publicExecutionWorkers } from './public-execution-settings.js';
 import type { PublicExecutionWorkerData } from './public-execution-worker.js';
+import type { ValidateTxAnswer, ValidateTxJob } from './tx-validation-job.js';
 
 export interface PublicExecutionPoolOptions {
   readonly config: PublicExecutionConfig;
@@ -137,6 +138,11 @@ export class PublicExecutionPool implements Service {
   /** node_simulatePublicCalls's run, within the callers' budgets. */
   simulatePublicCalls(job: SimulatePublicCallsJob): Promise<SimulatePublicCallsAnswer> {
     return this.runForCaller('simulatePublicCalls', job);
+  }
+
+  /** The validation of a tx with public calls (node_isValidTx, node_sendTx, gossip), within the callers' budgets. */
+  validateTx(job: ValidateTxJob): Promise<ValidateTxAnswer> {
+    return this.runForCaller('validateTx', job);
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   simulatePublicCalls as simulatePublicCallsOn,
   type WorkerState,
 } from './public-execution-jobs.js';
+import { type ValidateTxAnswer, type ValidateTxJob, validateTxInWorker } from './tx-validation-job.js';
 
 /** What each worker is started with. */
 export interface PublicExecutionWorkerData {
@@ -39,6 +40,10 @@ export function simulatePublicCalls(job: SimulatePublicCallsJob): SimulatePublic
 
 export function processBlockTx(job: BlockTxJob): BlockTxAnswer {
   return processBlockTxOn(state, job);
+}
+
+export function validateTx(job: ValidateTxJob): ValidateTxAnswer {
+  return validateTxInWorker(state, job);
 }
 
 /** A job that only proves the worker is up (the pool waits for it at start, so the first caller waits for nothing). */
