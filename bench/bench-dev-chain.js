@@ -10,6 +10,7 @@ import { ChainState } from '../dist/daemon/chain/chain-state.js';
 import { resolveConfig } from '../dist/daemon/config/resolve-config.js';
 import { ManualClock } from '../dist/daemon/lifecycle/manual-clock.js';
 import { configuredSequencer } from '../dist/daemon/sequencer/configured-sequencer.js';
+import { inThreadBlockTxRunner } from '../dist/daemon/sequencer/in-thread-block-tx-runner.js';
 import { openNodeDatabase } from '../dist/daemon/store/node-database.js';
 
 /**
@@ -30,7 +31,15 @@ export async function startBenchDevChain(flags, dbPath) {
     },
     onTxAdded: () => {},
   };
-  const sequencer = configuredSequencer(config, state, pendingTxs, () => new GasFees(0n, 1000n), log);
+  const sequencer = configuredSequencer(
+    config,
+    state,
+    pendingTxs,
+    () => new GasFees(0n, 1000n),
+    log,
+    undefined,
+    inThreadBlockTxRunner(state),
+  );
   const service = Object.assign(state, { sequencer });
   service.chain.addObserver({
     onBlockApplied: (b) => {
