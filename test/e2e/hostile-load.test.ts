@@ -236,6 +236,33 @@ describe('public execution off the event loop', () => {
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
   }, 90_000);
 
+  it('answers probes while 24 clients fetch big batches of node_getBlocks, written in steps', async () => {
+    await result(node.adminUrl, 'nodeDev_mineBlocks', [30], { 'x-api-key': node.adminKey as string });
+    // 10 x 30 blocks: about 480 KB per answer, past the size from which a batch answer is written in steps.
+    const body = JSON.stringify(
+      Array.from({ length: 10 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'node_getBlocks', params: [1, 30] })),
+    );
+    const batch = async (encoding: string) => {
+      const res = await fetch(node.publicUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': encoding },
+        body,
+      });
+      return { encoding: res.headers.get('content-encoding'), answers: (await res.json()) as RpcAnswer[] };
+    };
+    // Half the clients take the answer compressed (a gzip stream), half plain (with its length).
+    const flood = Promise.all(Array.from({ length: 24 }, (_, i) => batch(i % 2 ? 'gzip' : 'identity')));
+    const probes = await probeUntil(flood);
+    const answers = await flood;
+    expect(probes.rpc).toBeGreaterThan(0);
+    expect(probes.status).toBe(probes.rpc);
+    expect(new Set(answers.map((a) => a.encoding))).toEqual(new Set(['gzip', null]));
+    for (const { answers: batchAnswers } of answers) {
+      expect(batchAnswers.map((a) => a.id)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+      for (const a of batchAnswers) expect((a.result as unknown[]).length).toBe(30);
+    }
+  }, 120_000);
+
   it('keeps the database of a node without --data-directory in a private temp file, removed when it stops', async () => {
     const dirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`l2node-memory-${node.pid}-`));
     const [dir] = dirs();
