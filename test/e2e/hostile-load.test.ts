@@ -248,7 +248,10 @@ describe('public execution off the event loop', () => {
         headers: { 'content-type': 'application/json', 'accept-encoding': encoding },
         body,
       });
-      return { encoding: res.headers.get('content-encoding'), answers: (await res.json()) as (RpcAnswer & { id: number })[] };
+      return {
+        encoding: res.headers.get('content-encoding'),
+        answers: (await res.json()) as (RpcAnswer & { id: number })[],
+      };
     };
     // Half the clients take the answer compressed (a gzip stream), half plain (with its length).
     const flood = Promise.all(Array.from({ length: 24 }, (_, i) => batch(i % 2 ? 'gzip' : 'identity')));
