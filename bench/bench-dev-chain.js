@@ -34,7 +34,7 @@ export async function startBenchDevChain(flags, dbPath) {
     onTxAdded: () => {},
   };
   // Public txs run on this thread (blocks build synchronously), or in the node's sequencer worker after
-  // useWorkers(true) (blocks then build asynchronously: wait for them), switched between blocks.
+  // runPublicTxsInWorker(true) (blocks then build asynchronously: wait for them), switched between blocks.
   const inThread = inThreadBlockTxRunner(state);
   let pool;
   let current = inThread;
@@ -44,7 +44,7 @@ export async function startBenchDevChain(flags, dbPath) {
       return current.inThread;
     },
   };
-  const useWorkers = async (on) => {
+  const runPublicTxsInWorker = async (on) => {
     if (on && !pool) {
       pool = new PublicExecutionPool({
         config,
@@ -82,5 +82,5 @@ export async function startBenchDevChain(flags, dbPath) {
     protocolContractsHash: Fr.ZERO,
     anchorBlockHeader: BlockHeader.empty({ state: service.worldState.getInitialStateReference() }),
   });
-  return { config, clock, db, pending, service, builder, useWorkers, stopWorkers };
+  return { config, clock, db, pending, service, builder, runPublicTxsInWorker, stopWorkers };
 }

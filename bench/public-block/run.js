@@ -82,7 +82,7 @@ const TOKEN = TxBuilder.instanceAddress(instanceSpec);
 
 // ---- the chain ----
 
-const { clock, db, pending, service, builder, useWorkers, stopWorkers } = await startBenchDevChain(
+const { clock, db, pending, service, builder, runPublicTxsInWorker, stopWorkers } = await startBenchDevChain(
   {
     'slot-duration': '4',
     'blocks-per-slot': '4',
@@ -115,7 +115,7 @@ const tokenCall = async (name, args) => ({
  * txs run in the node's sequencer worker (the build is asynchronous: the block is awaited).
  */
 async function block(label, txs, minWrites = 1, workers = false) {
-  await useWorkers(workers);
+  await runPublicTxsInWorker(workers);
   const before = service.chain.latestBlockNumber;
   const t0 = performance.now();
   pending.push(...txs);
