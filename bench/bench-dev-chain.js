@@ -9,7 +9,10 @@ import { TxBuilder } from '../dist/core/tx/tx-builder.js';
 import { ChainState } from '../dist/daemon/chain/chain-state.js';
 import { resolveConfig } from '../dist/daemon/config/resolve-config.js';
 import { ManualClock } from '../dist/daemon/lifecycle/manual-clock.js';
+import { PublicExecutionPool } from '../dist/daemon/public-execution/public-execution-pool.js';
 import { configuredSequencer } from '../dist/daemon/sequencer/configured-sequencer.js';
+import { genesisPublicData } from '../dist/daemon/sequencer/genesis-funding.js';
+import { inThreadBlockTxRunner } from '../dist/daemon/sequencer/in-thread-block-tx-runner.js';
 import { openNodeDatabase } from '../dist/daemon/store/node-database.js';
 
 /**
@@ -30,7 +33,40 @@ export async function startBenchDevChain(flags, dbPath) {
     },
     onTxAdded: () => {},
   };
-  const sequencer = configuredSequencer(config, state, pendingTxs, () => new GasFees(0n, 1000n), log);
+  // Public txs run on this thread (blocks build synchronously), or in the node's sequencer worker after
+  // runPublicTxsInWorker(true) (blocks then build asynchronously: wait for them), switched between blocks.
+  const inThread = inThreadBlockTxRunner(state);
+  let pool;
+  let current = inThread;
+  const runner = {
+    run: (job, budgetMs) => current.run(job, budgetMs),
+    get inThread() {
+      return current.inThread;
+    },
+  };
+  const runPublicTxsInWorker = async (on) => {
+    if (on && !pool) {
+      pool = new PublicExecutionPool({
+        config,
+        databaseFile: () => dbPath,
+        genesisPublicData: genesisPublicData(config),
+        sequencer: true,
+        log,
+      });
+      await pool.start();
+    }
+    current = on ? pool.blockTxRunner() : inThread;
+  };
+  const stopWorkers = async () => pool?.stop();
+  const sequencer = configuredSequencer(
+    config,
+    state,
+    pendingTxs,
+    () => new GasFees(0n, 1000n),
+    log,
+    undefined,
+    runner,
+  );
   const service = Object.assign(state, { sequencer });
   service.chain.addObserver({
     onBlockApplied: (b) => {
@@ -46,5 +82,5 @@ export async function startBenchDevChain(flags, dbPath) {
     protocolContractsHash: Fr.ZERO,
     anchorBlockHeader: BlockHeader.empty({ state: service.worldState.getInitialStateReference() }),
   });
-  return { config, clock, db, pending, service, builder };
+  return { config, clock, db, pending, service, builder, runPublicTxsInWorker, stopWorkers };
 }

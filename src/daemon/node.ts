@@ -39,6 +39,7 @@ import { P2PService } from './p2p/p2p-service.js';
 import { P2P_UPSTREAM, PeerUpstream } from './p2p/peer-upstream.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { PublicExecutionPool } from './public-execution/public-execution-pool.js';
+import { workerTxValidation } from './public-execution/worker-tx-validation.js';
 import { chainStoreContracts } from './public-processor/chain-store-contracts.js';
 import { buildRpcHandlers } from './rpc-handlers.js';
 import { configuredSequencer } from './sequencer/configured-sequencer.js';
@@ -312,11 +313,19 @@ export class L2Node {
       upstream && !(upstream instanceof PeerUpstream)
         ? upstreamTxForwarder(upstream, logger.module('sync'))
         : undefined;
+    this.publicExecution = new PublicExecutionPool({
+      config,
+      databaseFile: () => database.file,
+      genesisPublicData: genesisPublicData(config),
+      sequencer: !upstream,
+      log: logger.module('node'),
+    });
     this.mempool = newMempool(db, config, this.chain, this.feeModel, this.clock, {
       log: logger.module('mempool'),
       // A dev chain with 4.1.2's local network genesis allows what that network allows: FPC payments in its
       // BananaCoin. A follower's upstream decides what it takes.
       chainAllowedSetup: this.chain.bananaFpc && !upstream ? TOKEN_ALLOWED_SETUP_FUNCTIONS : undefined,
+      offload: workerTxValidation(this.publicExecution),
       onPoolChange: (change) => this.events.emit('pool', change),
       forwardTx:
         toUpstream || config.p2pEnabled
@@ -375,13 +384,6 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
-    this.publicExecution = new PublicExecutionPool({
-      config,
-      databaseFile: () => database.file,
-      genesisPublicData: genesisPublicData(config),
-      sequencer: !upstream,
-      log: logger.module('node'),
-    });
     this.forkReplay = fork && new ForkReplay({ plan: fork, chain, config, log: logger.module('fork') });
     this.debugPrints = new DebugPrintStore(config, logger.module('debug'));
     this.sequencer = upstream
@@ -754,7 +756,10 @@ function newMempool(
   chain: ChainState,
   feeModel: FeeModel,
   clock: Clock,
-  o: Pick<ConstructorParameters<typeof Mempool>[0], 'log' | 'onPoolChange' | 'forwardTx' | 'chainAllowedSetup'>,
+  o: Pick<
+    ConstructorParameters<typeof Mempool>[0],
+    'log' | 'onPoolChange' | 'forwardTx' | 'chainAllowedSetup' | 'offload'
+  >,
 ): Mempool {
   const mempool = new Mempool({
     db,

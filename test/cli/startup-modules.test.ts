@@ -45,6 +45,13 @@ const DAEMON_PACKAGES: readonly [RegExp, string][] = [
   [/^(better-sqlite3|jayson|ws|pino)$/, 'the daemon (l2node start)'],
 ];
 
+/**
+ * The AVM and the public processor around it: the public execution workers load them with their first job; the
+ * main thread of a plain start never does (it only commits what the workers computed).
+ */
+const AVM_MODULES =
+  /^dist\/(core\/avm\/|daemon\/public-processor\/public-tx-processor\.js|daemon\/public-execution\/public-execution-jobs\.js)/;
+
 const PACKAGE = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 const packageOf = (url: string) => PACKAGE.exec(url)?.[1];
 const DIST = `file://${REPO_ROOT}dist/`;
@@ -101,11 +108,16 @@ describe('modules a run loads', () => {
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
-  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics or pretty printer', async () => {
+  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer or AVM', async () => {
     await node.stop();
     const loaded = startRecord.loaded();
     // The recorder saw the daemon itself: the list is real.
     expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
     expect(denied(loaded, [HEAVY_PACKAGES])).toEqual([]);
+    const avm = [...loaded]
+      .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
+      .filter(([url]) => AVM_MODULES.test(url))
+      .map(([url, by]) => `${url} (the AVM: public execution workers only), imported by ${by}`);
+    expect(avm).toEqual([]);
   });
 });

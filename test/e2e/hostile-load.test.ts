@@ -65,6 +65,19 @@ function loopTx(l2Gas?: number): Tx {
   });
 }
 
+/**
+ * node_sendTx, again while the validation's budget refuses it: with one worker and a 300 ms budget, a worker
+ * still being replaced after a timeout makes a validation wait past it.
+ */
+async function sendTx(tx: Tx): Promise<void> {
+  await until(`node_sendTx of ${tx.txHash}`, async () => {
+    const a = await call(node.publicUrl, 'node_sendTx', [tx.toJSON()]);
+    if (a.error?.data?.code === 'LIMIT_EXCEEDED') return undefined;
+    if (a.error) throw new Error(`node_sendTx failed: ${a.error.message}`);
+    return true;
+  });
+}
+
 /** Probes node_getBlockNumber and GET /status in turn until `done`; answers how many of each answered. */
 async function probeUntil(done: Promise<unknown>): Promise<{ rpc: number; status: number }> {
   let finished = false;
@@ -142,6 +155,45 @@ describe('public execution off the event loop', () => {
     expect(full?.error?.message).toMatch(/--public-execution-max-queue\); retry later/);
   }, 120_000);
 
+  it('answers probes while 8 clients loop node_isValidTx on max-gas public txs, validated in the workers', async () => {
+    // The worker stopped by the last timeout is being replaced: the flood starts once it answers.
+    await until('a validation in a warm worker', async () =>
+      (await call(node.publicUrl, 'node_isValidTx', [loopTx().toJSON()])).error ? undefined : true,
+    );
+    const answers: RpcAnswer[] = [];
+    const txs = Array.from({ length: 8 }, () => [loopTx(), loopTx(), loopTx()]);
+    const flood = Promise.all(
+      txs.map(async (mine) => {
+        for (const tx of mine) answers.push(await call(node.publicUrl, 'node_isValidTx', [tx.toJSON()]));
+      }),
+    );
+    const probes = await probeUntil(flood);
+    await flood;
+    expect(probes.rpc).toBeGreaterThan(0);
+    expect(probes.status).toBe(probes.rpc);
+    // Each answer is the validation's (the tx is valid: its public calls run only in a block) or a named budget
+    // error: past the queue of 2, or past the 300 ms budget (which counts the wait for the worker).
+    for (const a of answers) {
+      if (a.error)
+        expect(['public-execution-max-queue', 'public-simulation-timeout-ms']).toContain(a.error.data?.setting);
+      else expect(a.result).toEqual({ result: 'valid' });
+    }
+    expect(answers.some((a) => !a.error)).toBe(true);
+    // The worker reads the committed state: once a public tx is mined, its nullifiers are spent.
+    const mined = loopTx(CHEAP_L2_GAS);
+    await sendTx(mined);
+    await until('the cheap public tx to be mined', async () =>
+      (await result<{ status: string }>(node.publicUrl, 'node_getTxReceipt', [mined.txHash.toString()])).status ===
+      'pending'
+        ? undefined
+        : true,
+    );
+    expect(await result(node.publicUrl, 'node_isValidTx', [mined.toJSON()])).toEqual({
+      result: 'invalid',
+      reason: ['Existing nullifier'],
+    });
+  }, 120_000);
+
   it('still simulates a cheap call in a recycled worker, with the effects of the processor', async () => {
     const tx = loopTx(CHEAP_L2_GAS);
     // The worker stopped by the last timeout is being replaced: until it is warm, the budget may run out waiting.
@@ -157,7 +209,7 @@ describe('public execution off the event loop', () => {
   it('builds blocks in a worker: a cheap tx is included, a max-gas tx alone over the build time is dropped', async () => {
     const heavy = [loopTx(), loopTx()];
     const cheap = loopTx(CHEAP_L2_GAS);
-    for (const tx of [...heavy, cheap]) await result(node.publicUrl, 'node_sendTx', [tx.toJSON()]);
+    for (const tx of [...heavy, cheap]) await sendTx(tx);
     const receipts = until(
       'the block txs to settle',
       async () => {
@@ -183,6 +235,36 @@ describe('public execution off the event loop', () => {
     }
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
   }, 90_000);
+
+  it('answers probes while 24 clients fetch big batches of node_getBlocks, written in steps', async () => {
+    await result(node.adminUrl, 'nodeDev_mineBlocks', [30], { 'x-api-key': node.adminKey as string });
+    // 10 x 30 blocks: about 480 KB per answer, past the size from which a batch answer is written in steps.
+    const body = JSON.stringify(
+      Array.from({ length: 10 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'node_getBlocks', params: [1, 30] })),
+    );
+    const batch = async (encoding: string) => {
+      const res = await fetch(node.publicUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': encoding },
+        body,
+      });
+      return {
+        encoding: res.headers.get('content-encoding'),
+        answers: (await res.json()) as (RpcAnswer & { id: number })[],
+      };
+    };
+    // Half the clients take the answer compressed (a gzip stream), half plain (with its length).
+    const flood = Promise.all(Array.from({ length: 24 }, (_, i) => batch(i % 2 ? 'gzip' : 'identity')));
+    const probes = await probeUntil(flood);
+    const answers = await flood;
+    expect(probes.rpc).toBeGreaterThan(0);
+    expect(probes.status).toBe(probes.rpc);
+    expect(new Set(answers.map((a) => a.encoding))).toEqual(new Set(['gzip', null]));
+    for (const { answers: batchAnswers } of answers) {
+      expect(batchAnswers.map((a) => a.id)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+      for (const a of batchAnswers) expect((a.result as unknown[]).length).toBe(30);
+    }
+  }, 120_000);
 
   it('keeps the database of a node without --data-directory in a private temp file, removed when it stops', async () => {
     const dirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`l2node-memory-${node.pid}-`));

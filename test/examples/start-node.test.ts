@@ -86,7 +86,7 @@ describe('startNode and nodeFixture', () => {
   });
 
   it(
-    "with the local network set-up asked for, answers once it is done: the test accounts and the BananaFPC deployed",
+    'with the local network set-up asked for, answers once it is done: the test accounts and the BananaFPC deployed',
     async () => {
       const local = await startNode({ flags: { 'local-network-setup': 'true' } });
       try {

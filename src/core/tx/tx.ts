@@ -67,6 +67,27 @@ export class Tx {
     return this.#txHash;
   }
 
+  /** Whether the hash is known without computing it (claimed by the sender, or computed already). */
+  get hasKnownHash(): boolean {
+    return this.#txHash !== undefined;
+  }
+
+  /**
+   * A hash another thread computed from this tx's data (a public execution worker: hashing a tx with public
+   * calls is the costly part of validating it); kept only when the tx has no hash yet.
+   */
+  adoptComputedHash(hash: TxHash): void {
+    this.#txHash ??= hash;
+  }
+
+  /** This tx without a claimed hash: its `txHash` is then computed from `data` on first use. */
+  withoutClaimedHash(): Tx {
+    return Tx.#decoded(
+      new Tx(this.data, this.chonkProof, this.contractClassLogFields, this.publicFunctionCalldata),
+      this.getDataBuffer(),
+    );
+  }
+
   getTxHash(): TxHash {
     return this.txHash;
   }
@@ -106,8 +127,20 @@ export class Tx {
   }
 
   toBuffer(): Buffer {
+    return this.encode(this.txHash.value);
+  }
+
+  /**
+   * The binary form for another thread, without computing the hash: its slot is zero when the hash is not known
+   * yet (see hasKnownHash; the receiver then reads it with withoutClaimedHash).
+   */
+  toBufferForTransfer(): Buffer {
+    return this.encode(this.#txHash?.value ?? 0n);
+  }
+
+  private encode(txHash: bigint): Buffer {
     const w = new BufferWriter(this.getSize());
-    w.writeField(this.txHash.value);
+    w.writeField(txHash);
     w.writeBytes(this.getDataBuffer());
     this.chonkProof.write(w);
     w.writeU8(this.contractClassLogFields.length);

@@ -20,7 +20,7 @@ export function mempoolRpcHandlers(
 ) {
   return {
     node_sendTx: async (tx) => {
-      const result = mempool.sendTx(tx);
+      const result = await mempool.sendTx(tx);
       if (result.outcome === 'invalid') throw rpcErrors.txInvalid(result.reasons, result.details);
       if (result.outcome === 'rejected') throw rpcErrors.txRejected(result.rejection);
       // A follower forwards it: the upstream's answer is the caller's.

@@ -13,6 +13,7 @@ import type { SqliteDatabase } from '../store/node-database.js';
 import type { CommittedStateReader } from './committed-state-reader.js';
 import type { MempoolConfig } from './mempool-settings.js';
 import type { MinedTx, MinedTxLookup } from './mined-tx-lookup.js';
+import type { TxValidationOffload } from './offloaded-tx-validation.js';
 import { comparePriority, type PendingTx, pendingTxFromMeta } from './pending-tx.js';
 import type { AllowedSetupFunction } from './tx-checks/allowed-setup-function.js';
 import { DEFAULT_ALLOWED_SETUP_FUNCTIONS } from './tx-checks/default-allowed-setup.js';
@@ -66,6 +67,8 @@ export interface MempoolOptions {
    * with its code and data), after which the tx leaves the pool.
    */
   readonly forwardTx?: (tx: Tx) => Promise<void>;
+  /** Where txs with public calls are validated (the public execution workers); without it, in this thread. */
+  readonly offload?: TxValidationOffload;
   readonly log?: Logger;
 }
 
@@ -151,22 +154,33 @@ export class Mempool implements BlockObserver, PendingTxSource {
   }
 
   /** node_isValidTx. */
-  isValidTx(tx: Tx, options: TxValidationOptions = {}): TxValidationResult {
-    return this.validate(TxMeta.of(tx), this.validationContext(), options);
+  async isValidTx(tx: Tx, options: TxValidationOptions = {}): Promise<TxValidationResult> {
+    const ctx = this.validationContext();
+    if (this.o.offload && tx.hasPublicCalls()) return (await this.o.offload.validate(tx, ctx, options, 'rpc')).result;
+    return this.validate(TxMeta.of(tx), ctx, options);
   }
 
   /**
-   * node_sendTx: validates (all checks; skipped counts as not valid, as in 4.1.2), then adds to the pool.
-   * A tx the pool already has is accepted again silently.
+   * node_sendTx (and a gossiped tx): validates (all checks; skipped counts as not valid, as in 4.1.2), then adds
+   * to the pool. A tx the pool already has is accepted again silently.
    */
-  sendTx(tx: Tx): SendTxResult {
-    const meta = TxMeta.of(tx);
-    const ctx = this.validationContext();
-    const result = this.validate(meta, ctx, {}, SEND_TX_VALIDATORS);
+  async sendTx(tx: Tx): Promise<SendTxResult> {
+    let ctx = this.validationContext();
+    const { result, details } = await this.validateForPool(tx, ctx);
     if (result.result !== 'valid') {
       this.o.onPoolChange?.({ kind: 'rejected', code: 'TX_INVALID' });
-      const details = result.result === 'invalid' ? setupRefusalDetails(meta, ctx) : [];
       return { outcome: 'invalid', reasons: result.reason, ...(details.length ? { details } : {}) };
+    }
+    const meta = TxMeta.of(tx);
+    // Validated elsewhere, on the block that was latest then: a block applied meanwhile may have spent its
+    // nullifiers or expired it, and the pool would not hear of it (it follows blocks applied after a tx joins).
+    if (ctx.blockNumber - 1 !== this.o.state.latestBlockNumber()) {
+      ctx = this.validationContext();
+      const again = validateTx(meta, ctx, {}, POOL_ENTRY_TX_VALIDATORS);
+      if (again.result !== 'valid') {
+        this.o.onPoolChange?.({ kind: 'rejected', code: 'TX_INVALID' });
+        return { outcome: 'invalid', reasons: again.reason };
+      }
     }
     const added: TxPoolAddResult = this.pool.add(tx, pendingTxFromMeta(meta, this.now()), (slot) =>
       ctx.publicDataAt(slot),
@@ -181,6 +195,17 @@ export class Mempool implements BlockObserver, PendingTxSource {
     this.o.log?.debug({ txHash: meta.hashKey, priorityFee: meta.priorityFee.toString() }, 'tx added to the pool');
     for (const listener of this.txAddedListeners) listener();
     return { outcome: 'accepted' };
+  }
+
+  /** node_sendTx's validation: a tx with public calls in the offload (when there is one), else here. */
+  private async validateForPool(
+    tx: Tx,
+    ctx: TxValidationContext,
+  ): Promise<{ result: TxValidationResult; details: readonly string[] }> {
+    if (this.o.offload && tx.hasPublicCalls()) return this.o.offload.validate(tx, ctx, {}, 'sendTx');
+    const meta = TxMeta.of(tx);
+    const result = this.validate(meta, ctx, {}, SEND_TX_VALIDATORS);
+    return { result, details: result.result === 'invalid' ? setupRefusalDetails(meta, ctx) : [] };
   }
 
   /** Evicts the lowest pending txs above maxPendingTxCount (called when the limit is lowered at runtime). */

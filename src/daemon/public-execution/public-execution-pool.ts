@@ -14,6 +14,7 @@ import type {
 import { type PublicExecutionConfig, publicExecutionWorkers } from './public-execution-settings.js';
 import type { PublicExecutionWorkerData } from './public-execution-worker.js';
 import type { TraceAnswer, TraceMinedTxJob, TraceUnminedTxJob } from './trace-jobs.js';
+import type { ValidateTxAnswer, ValidateTxJob } from './tx-validation-job.js';
 
 export interface PublicExecutionPoolOptions {
   readonly config: PublicExecutionConfig;
@@ -148,6 +149,11 @@ export class PublicExecutionPool implements Service {
   /** nodeDev_traceCall's run of an unmined tx, within the callers' budgets. */
   traceUnminedTx(job: TraceUnminedTxJob): Promise<TraceAnswer> {
     return this.runForCaller('traceUnminedTx', job);
+  }
+
+  /** The validation of a tx with public calls (node_isValidTx, node_sendTx, gossip), within the callers' budgets. */
+  validateTx(job: ValidateTxJob): Promise<ValidateTxAnswer> {
+    return this.runForCaller('validateTx', job);
   }
 
   /**

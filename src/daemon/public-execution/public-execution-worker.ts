@@ -19,6 +19,7 @@ import {
   traceMinedTx as traceMinedTxOn,
   traceUnminedTx as traceUnminedTxOn,
 } from './trace-jobs.js';
+import { type ValidateTxAnswer, type ValidateTxJob, validateTxInWorker } from './tx-validation-job.js';
 
 /** What each worker is started with. */
 export interface PublicExecutionWorkerData {
@@ -54,6 +55,10 @@ export function traceMinedTx(job: TraceMinedTxJob): TraceAnswer {
 
 export function traceUnminedTx(job: TraceUnminedTxJob): TraceAnswer {
   return traceUnminedTxOn(state, job);
+}
+
+export function validateTx(job: ValidateTxJob): ValidateTxAnswer {
+  return validateTxInWorker(state, job);
 }
 
 /** A job that only proves the worker is up (the pool waits for it at start, so the first caller waits for nothing). */

@@ -63,6 +63,8 @@ export interface BlockBuildInput {
  */
 export interface BlockTxRunner {
   run(job: BlockTxJob, budgetMs: number): BlockTxOutcome | Promise<BlockTxOutcome>;
+  /** True for a runner on the calling thread: it cannot stop a tx, so blocks get no build deadline. */
+  readonly inThread?: boolean;
 }
 
 /** What the builder asks its runner for: one public tx's processing, within `budgetMs`. */

@@ -2,7 +2,6 @@ import type { GasFees } from '../../core/gas/gas-fees.js';
 import type { ChainConfig } from '../chain/chain-settings.js';
 import type { ChainState } from '../chain/chain-state.js';
 import type { Logger } from '../logging/logger.js';
-import { processBlockTx } from '../public-execution/public-execution-jobs.js';
 import type { PublicExecutionConfig } from '../public-execution/public-execution-settings.js';
 import type { DebugPrintStore } from '../tracing/debug-print-store.js';
 import type { BlockTxRunner } from './block-builder.js';
@@ -22,12 +21,13 @@ export function configuredSequencer(
   minFees: () => GasFees,
   log: Logger,
   /** True when a failed step was a full disk (the node's storage health reports it once). */
-  isStorageFailure?: (err: unknown) => boolean,
+  isStorageFailure: ((err: unknown) => boolean) | undefined,
   /**
    * Where the public txs run: the node passes its public execution pool's sequencer worker (with the block build
-   * time as deadline); by default they run on this thread, synchronously, without a deadline.
+   * time as deadline); tests and benchmarks pass inThreadBlockTxRunner (this thread, synchronously, no deadline).
+   * Passed in, never imported here: the node's main thread must not load the AVM (issue 27).
    */
-  blockTxs?: BlockTxRunner,
+  blockTxs: BlockTxRunner,
   /** Why no block may be built (damaged stored data); see SequencerOptions.halted. */
   halted?: () => string | undefined,
   /** Where the built blocks' debug prints go (docs/debugging.md). */
@@ -60,17 +60,11 @@ export function configuredSequencer(
       return config.feeRecipient;
     },
     minFees,
-    blockTxs: blockTxs ?? inThreadBlockTxRunner(chain),
+    blockTxs,
     // The block interval unless set: a block's txs are processed within its share of the slot.
     blockBuildTimeMs: () =>
-      blockTxs ? (config.blockBuildTimeMs ?? (config.slotDuration * 1000) / config.blocksPerSlot) : undefined,
+      blockTxs.inThread ? undefined : (config.blockBuildTimeMs ?? (config.slotDuration * 1000) / config.blocksPerSlot),
     log,
     ...(debugPrints ? { debugPrints } : {}),
   });
-}
-
-/** Runs a block's public txs on the calling thread (tests and benchmarks), by the workers' own job. */
-export function inThreadBlockTxRunner(chain: ChainState): BlockTxRunner {
-  const state = { worldState: chain.worldState, store: chain.chain.store };
-  return { run: (job) => processBlockTx(state, job) };
 }

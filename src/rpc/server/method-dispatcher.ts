@@ -12,6 +12,8 @@ import {
 import { RPC_METHODS } from '../method-table.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AnswerStyle, LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
+import { nextTurn } from './event-loop-turns.js';
+import { JsonParts } from './json-parts.js';
 import { buildParamParser } from './param-parser.js';
 
 export interface DispatcherOptions {
@@ -39,8 +41,11 @@ type AnyHandler = (...args: unknown[]) => Promise<unknown>;
 const INVALID_REQUEST_MESSAGE =
   'Invalid request: expected {"jsonrpc":"2.0","method":"<name>","params":[...],"id":<number or string>}';
 
-/** Receives the answer owed for a body, serialised: a response, an array of them for a batch, or undefined (notifications). */
-export type Reply = (response: JsonText | undefined) => void;
+/**
+ * Receives the answer owed for a body, serialised: a response, an array of them for a batch (JsonParts when it is
+ * big enough to be written in steps), or undefined (notifications).
+ */
+export type Reply = (response: JsonText | JsonParts | undefined) => void;
 
 /** An answer already serialised: the dispatcher measures every answer against the response budget. */
 export class JsonText {
@@ -52,6 +57,8 @@ export class JsonText {
  * the small requests of other clients (each item's work is mostly synchronous SQLite reads).
  */
 const YIELD_AFTER_BYTES = 64 * 1024;
+/** A batch answer longer than this is handed over as its parts, to be written in steps (JsonParts). */
+const STREAM_AFTER_BYTES = 256 * 1024;
 const RESPONSE_SIZE_FLAG = '--rpc-max-response-size';
 
 /**
@@ -117,6 +124,8 @@ export class MethodDispatcher {
     const max = this.options.maxResponseSize;
     const parts = new Array<string | undefined>(items.length);
     let size = 2;
+    /** UTF-8 bytes of the parts kept (the answer's Content-Length when streamed). */
+    let bytes = 0;
     let over = false;
     let pending = items.length;
     let next = 0;
@@ -133,10 +142,13 @@ export class MethodDispatcher {
         } else {
           parts[i] = text;
         }
+        bytes += Buffer.byteLength(parts[i] as string);
       }
       if (--pending > 0) return;
       const owed = parts.filter((p) => p !== undefined);
-      reply(owed.length > 0 ? new JsonText(`[${owed.join(',')}]`) : undefined);
+      if (owed.length === 0) reply(undefined);
+      else if (size <= STREAM_AFTER_BYTES) reply(new JsonText(`[${owed.join(',')}]`));
+      else reply(new JsonParts(owed, bytes + owed.length + 1));
     };
     const launch = (): void => {
       while (next < items.length) {
@@ -150,7 +162,7 @@ export class MethodDispatcher {
         let advanced = false;
         let synchronous = true;
         let continueLoop = false;
-        const turn = setImmediate(() => {
+        const turn = nextTurn(() => {
           if (advanced) return;
           advanced = true;
           launch();
@@ -158,13 +170,13 @@ export class MethodDispatcher {
         this.one(item, (answer) => {
           record(i, answer === undefined ? undefined : this.serialise(answer));
           if (advanced) return;
-          // Past the yield threshold the immediate starts the next item: other requests get their turn first.
+          // Past the yield threshold the queued turn starts the next item: other requests get their turn first.
           if (sinceYield >= YIELD_AFTER_BYTES) {
             sinceYield = 0;
             return;
           }
           advanced = true;
-          clearImmediate(turn);
+          turn.cancel();
           if (synchronous) continueLoop = true;
           else launch();
         });

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { gzip } from 'node:zlib';
+import { createGzip, gzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, rpcErrors } from '../errors.js';
 import type { Listener } from '../rpc-method.js';
 import type { AdminAuthenticator } from './admin-authenticator.js';
+import { JsonParts, streamJsonParts } from './json-parts.js';
 import { errorResponse, JsonText, type MethodDispatcher } from './method-dispatcher.js';
 import { type RpcRequestHeaders, readRpcRequestHeaders } from './request-headers.js';
 
@@ -293,7 +294,7 @@ export class RpcListener {
       return;
     }
     // `reply` runs inside the handler's promise reaction: it must not throw (that would be an unhandled rejection).
-    const reply = (response: JsonText | undefined) => {
+    const reply = (response: JsonText | JsonParts | undefined) => {
       try {
         if (response === undefined) this.sendEmpty(headers, res, 204);
         else this.sendJson(headers, res, 200, response);
@@ -411,10 +412,14 @@ export class RpcListener {
     value: unknown,
     close = false,
   ): void {
+    const base = this.baseHeaders(headers, close);
+    if (value instanceof JsonParts) {
+      this.sendParts(headers, res, status, value, base);
+      return;
+    }
     // The dispatcher's answers come serialised (it measures them against the response budget); the listener's own
     // refusals are plain objects.
     const text = value instanceof JsonText ? value.text : JSON.stringify(value);
-    const base = this.baseHeaders(headers, close);
     if (text.length <= GZIP_THRESHOLD) {
       writeText(res, status, base, text);
       return;
@@ -433,6 +438,31 @@ export class RpcListener {
       res.writeHead(status, [...varying, 'content-encoding', 'gzip', 'content-length', String(zipped.length)]);
       res.end(zipped);
     });
+  }
+
+  /**
+   * A big batch answer, written in steps (streamJsonParts): with its length when not compressed, else through a
+   * gzip stream (compressed off the event loop) in chunked encoding.
+   */
+  private sendParts(
+    headers: RpcRequestHeaders,
+    res: ServerResponse,
+    status: number,
+    answer: JsonParts,
+    base: readonly string[],
+  ): void {
+    const varying = [...base, 'vary', 'Accept-Encoding'];
+    if (!acceptsGzip(headers.acceptEncoding)) {
+      res.writeHead(status, [...varying, 'content-length', String(answer.bytes)]);
+      streamJsonParts(res, answer);
+      return;
+    }
+    res.writeHead(status, [...varying, 'content-encoding', 'gzip']);
+    const zip = createGzip();
+    zip.on('error', () => res.destroy());
+    res.once('close', () => zip.destroy());
+    zip.pipe(res);
+    streamJsonParts(zip, answer);
   }
 }
 

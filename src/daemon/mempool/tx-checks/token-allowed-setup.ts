@@ -1,5 +1,5 @@
-import { Fr } from '../../../core/fr.js';
 import { selectorFromSignature } from '../../../core/contract/selector-from-signature.js';
+import { Fr } from '../../../core/fr.js';
 import type { AllowedSetupFunction } from './allowed-setup-function.js';
 
 /** The class id of 4.1.2's Token contract (`@aztec/noir-contracts.js/Token`), the BananaCoin's class. */

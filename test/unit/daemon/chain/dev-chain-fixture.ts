@@ -12,6 +12,7 @@ import { resolveConfig } from '../../../../src/daemon/config/resolve-config.js';
 import type { NodeConfig } from '../../../../src/daemon/config/settings.js';
 import { ManualClock } from '../../../../src/daemon/lifecycle/manual-clock.js';
 import { configuredSequencer } from '../../../../src/daemon/sequencer/configured-sequencer.js';
+import { inThreadBlockTxRunner } from '../../../../src/daemon/sequencer/in-thread-block-tx-runner.js';
 import type { PendingTxSource } from '../../../../src/daemon/sequencer/pending-tx-source.js';
 import { defaultPrefundedAccounts } from '../../../../src/daemon/sequencer/prefunded-accounts.js';
 import type { Sequencer } from '../../../../src/daemon/sequencer/sequencer.js';
@@ -65,7 +66,15 @@ export function openDevChain(
 ): DevChainService {
   const log = pino({ level: 'silent' });
   const state = ChainState.open({ db, config, clock, log });
-  const sequencer = configuredSequencer(config, state, pendingTxs, minFees, log);
+  const sequencer = configuredSequencer(
+    config,
+    state,
+    pendingTxs,
+    minFees,
+    log,
+    undefined,
+    inThreadBlockTxRunner(state),
+  );
   return Object.assign(state, { sequencer });
 }
 export const MAX_FEES = new GasFees(0n, 20n);

@@ -41,9 +41,9 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
         return a.txHash.value > b.txHash.value ? -1 : 1;
       });
 
-    it('orders pending txs by priority fee, ties by the higher tx hash, and pages after a hash', () => {
+    it('orders pending txs by priority fee, ties by the higher tx hash, and pages after a hash', async () => {
       const txs = [30n, 10n, 20n, 20n, 20n, 5n].map((priority) => h.tx({ priority }));
-      for (const tx of txs) expect(send(tx)).toEqual({ outcome: 'accepted' });
+      for (const tx of txs) expect(await send(tx)).toEqual({ outcome: 'accepted' });
       const expected = hashes(byPriority(txs));
       const m = check();
       expect(m.pendingTxCount()).toBe(6);
@@ -55,42 +55,42 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(hashes([...m.pendingTxsByPriority()])).toEqual(expected);
     });
 
-    it("answers 4.1.2's getTxsByHash (found ones, in the order asked) and getMaxPriorityFees (the top tx's)", () => {
+    it("answers 4.1.2's getTxsByHash (found ones, in the order asked) and getMaxPriorityFees (the top tx's)", async () => {
       expect(h.mempool.maxPriorityFees()).toEqual(GasFees.ZERO);
       const low = h.tx({ priority: 7n });
       const high = h.tx({ priority: 70n });
-      send(low);
-      send(high);
+      await send(low);
+      await send(high);
       const m = check();
       expect(hashes(m.txsByHash([low.txHash, new TxHash(5n), high.txHash]))).toEqual(hashes([low, high]));
       expect(m.maxPriorityFees()).toEqual(new GasFees(0n, 70n));
     });
 
-    it('uses min(max fee, max priority fee) as the priority fee', () => {
+    it('uses min(max fee, max priority fee) as the priority fee', async () => {
       const capped = h.tx({ priority: 5_000n, maxFee: 1_500n });
       const higher = h.tx({ priority: 1_400n, maxFee: 2_000n });
-      send(capped);
-      send(higher);
+      await send(capped);
+      await send(higher);
       expect(hashes(check().pendingTxs(10))).toEqual(hashes([capped, higher]));
     });
 
-    it('accepts a duplicate silently and keeps one copy', () => {
+    it('accepts a duplicate silently and keeps one copy', async () => {
       const tx = h.tx({ priority: 3n });
-      expect(send(tx)).toEqual({ outcome: 'accepted' });
-      expect(send(tx)).toEqual({ outcome: 'duplicate' });
+      expect(await send(tx)).toEqual({ outcome: 'accepted' });
+      expect(await send(tx)).toEqual({ outcome: 'duplicate' });
       const m = check();
-      expect(m.sendTx(tx)).toEqual({ outcome: 'duplicate' });
+      expect(await m.sendTx(tx)).toEqual({ outcome: 'duplicate' });
       expect(m.pendingTxCount()).toBe(1);
       expect(m.txByHash(tx.txHash)?.toBuffer().equals(tx.toBuffer())).toBe(true);
       expect(m.txReceipt(tx.txHash).toJSON()).toEqual({ txHash: tx.txHash.toString(), status: 'pending' });
     });
 
-    it('when full, takes a tx only if it beats the lowest by the price bump: LOW_PRIORITY_FEE otherwise', () => {
+    it('when full, takes a tx only if it beats the lowest by the price bump: LOW_PRIORITY_FEE otherwise', async () => {
       h.settings.maxPendingTxCount = 2;
       const low = h.tx({ priority: 100n });
-      send(low);
-      send(h.tx({ priority: 200n }));
-      expect(send(h.tx({ priority: 109n }))).toEqual({
+      await send(low);
+      await send(h.tx({ priority: 200n }));
+      expect(await send(h.tx({ priority: 109n }))).toEqual({
         outcome: 'rejected',
         rejection: {
           code: 'LOW_PRIORITY_FEE',
@@ -100,31 +100,31 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
         },
       });
       const winner = h.tx({ priority: 110n });
-      expect(send(winner)).toEqual({ outcome: 'accepted' });
+      expect(await send(winner)).toEqual({ outcome: 'accepted' });
       const m = check();
       expect(m.pendingTxCount()).toBe(2);
       expect(m.txReceipt(low.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'evicted' });
       expect(m.txByHash(low.txHash)).toBeUndefined();
     });
 
-    it('bumps by at least 1 for small fees, and follows a runtime change of the limit', () => {
+    it('bumps by at least 1 for small fees, and follows a runtime change of the limit', async () => {
       h.settings.maxPendingTxCount = 1;
-      send(h.tx({ priority: 5n }));
-      expect(send(h.tx({ priority: 5n }))).toMatchObject({
+      await send(h.tx({ priority: 5n }));
+      expect(await send(h.tx({ priority: 5n }))).toMatchObject({
         rejection: { minimumPriorityFee: '6', txPriorityFee: '5' },
       });
       h.settings.maxPendingTxCount = 3;
-      for (const p of [1n, 2n]) expect(send(h.tx({ priority: p }))).toEqual({ outcome: 'accepted' });
+      for (const p of [1n, 2n]) expect(await send(h.tx({ priority: p }))).toEqual({ outcome: 'accepted' });
       h.settings.maxPendingTxCount = 2;
       // The next add trims to the new limit first (dropping the lowest), then applies the rule.
-      expect(send(h.tx({ priority: 1n }))).toMatchObject({ rejection: { code: 'LOW_PRIORITY_FEE' } });
+      expect(await send(h.tx({ priority: 1n }))).toMatchObject({ rejection: { code: 'LOW_PRIORITY_FEE' } });
       expect(check().pendingTxCount()).toBe(2);
     });
 
-    it('replaces a tx sharing a nullifier only when beaten by the price bump: NULLIFIER_CONFLICT otherwise', () => {
+    it('replaces a tx sharing a nullifier only when beaten by the price bump: NULLIFIER_CONFLICT otherwise', async () => {
       const first = h.tx({ priority: 100n, nullifiers: [777n] });
-      send(first);
-      expect(send(h.tx({ priority: 109n, nullifiers: [777n] }))).toEqual({
+      await send(first);
+      expect(await send(h.tx({ priority: 109n, nullifiers: [777n] }))).toEqual({
         outcome: 'rejected',
         rejection: {
           code: 'NULLIFIER_CONFLICT',
@@ -135,18 +135,18 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
         },
       });
       const replacement = h.tx({ priority: 110n, nullifiers: [777n] });
-      expect(send(replacement)).toEqual({ outcome: 'accepted' });
+      expect(await send(replacement)).toEqual({ outcome: 'accepted' });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([replacement]));
       expect(m.txReceipt(first.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'replaced' });
     });
 
-    it("walks a fee payer's pending txs by priority: INSUFFICIENT_FEE_PAYER_BALANCE, or evicts lower ones", () => {
+    it("walks a fee payer's pending txs by priority: INSUFFICIENT_FEE_PAYER_BALANCE, or evicts lower ones", async () => {
       const a = h.tx({ payer: POOR_PAYER, priority: 300n });
       const b = h.tx({ payer: POOR_PAYER, priority: 200n });
-      expect(send(a)).toEqual({ outcome: 'accepted' });
-      expect(send(b)).toEqual({ outcome: 'accepted' });
-      expect(send(h.tx({ payer: POOR_PAYER, priority: 100n }))).toEqual({
+      expect(await send(a)).toEqual({ outcome: 'accepted' });
+      expect(await send(b)).toEqual({ outcome: 'accepted' });
+      expect(await send(h.tx({ payer: POOR_PAYER, priority: 100n }))).toEqual({
         outcome: 'rejected',
         rejection: {
           code: 'INSUFFICIENT_FEE_PAYER_BALANCE',
@@ -157,18 +157,18 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
         },
       });
       const top = h.tx({ payer: POOR_PAYER, priority: 400n });
-      expect(send(top)).toEqual({ outcome: 'accepted' });
+      expect(await send(top)).toEqual({ outcome: 'accepted' });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([top, a]));
       expect(m.txReceipt(b.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'insufficient_balance' });
     });
 
-    it('marks mined txs, drops txs whose nullifiers a block spent and txs that expired', () => {
+    it('marks mined txs, drops txs whose nullifiers a block spent and txs that expired', async () => {
       const mined = h.tx({ priority: 50n, nullifiers: [901n] });
       const rival = h.tx({ priority: 40n, nullifiers: [902n] });
       const expiring = h.tx({ priority: 30n, expiration: h.time + 10n });
       const survivor = h.tx({ priority: 20n, payer: PAYERS[1] });
-      for (const tx of [mined, rival, expiring, survivor]) expect(send(tx)).toEqual({ outcome: 'accepted' });
+      for (const tx of [mined, rival, expiring, survivor]) expect(await send(tx)).toEqual({ outcome: 'accepted' });
       const block = h.mine([mined], { timestamp: h.time + 10n, extraNullifiers: [902n] });
       const m = check();
       expect(hashes(m.pendingTxs(10))).toEqual(hashes([survivor]));
@@ -186,11 +186,11 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(m.txReceipt(expiring.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'expired' });
     });
 
-    it("evicts a fee payer's txs its balance no longer covers after a block", () => {
+    it("evicts a fee payer's txs its balance no longer covers after a block", async () => {
       const a = h.tx({ payer: POOR_PAYER, priority: 300n });
       const b = h.tx({ payer: POOR_PAYER, priority: 200n });
-      send(a);
-      send(b);
+      await send(a);
+      await send(b);
       const other = h.tx({ payer: POOR_PAYER, priority: 1n, nullifiers: [4242n] });
       // Mined elsewhere (never in this pool): it charges the payer 10, and b no longer fits.
       h.mine([other], { fee: 10n });
@@ -199,12 +199,12 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(m.txReceipt(b.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'insufficient_balance' });
     });
 
-    it("takes an unwound block's txs back to pending, and drops txs anchored to it", () => {
+    it("takes an unwound block's txs back to pending, and drops txs anchored to it", async () => {
       const mined = h.tx({ priority: 70n });
-      send(mined);
+      await send(mined);
       const block = h.mine([mined]);
       const anchored = h.tx({ priority: 10n, payer: PAYERS[2] });
-      expect(send(anchored)).toEqual({ outcome: 'accepted' });
+      expect(await send(anchored)).toEqual({ outcome: 'accepted' });
       h.db.transaction(() => {
         h.ws.unwindBlocks(0);
         h.mempool.onBlocksUnwound(0, [block]);
@@ -216,9 +216,9 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(m.txReceipt(anchored.txHash).toJSON()).toMatchObject({ status: 'dropped', dropReason: 'anchor_reorged' });
     });
 
-    it('keeps the pool as it was when the block transaction rolls back', () => {
+    it('keeps the pool as it was when the block transaction rolls back', async () => {
       const tx = h.tx({ priority: 9n });
-      send(tx);
+      await send(tx);
       expect(() =>
         h.db.transaction(() => {
           h.mine([tx]);
@@ -230,9 +230,9 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       expect(m.txReceipt(tx.txHash).toJSON()).toEqual({ txHash: tx.txHash.toString(), status: 'pending' });
     });
 
-    it('feeds the sequencer in priority order and drops what failed in block building', () => {
+    it('feeds the sequencer in priority order and drops what failed in block building', async () => {
       const txs = [3n, 1n, 2n].map((priority) => h.tx({ priority }));
-      for (const tx of txs) send(tx);
+      for (const tx of txs) await send(tx);
       const m = check();
       expect(hashes([...m.pendingTxsByPriority()])).toEqual(hashes(byPriority(txs)));
       m.dropTx(txs[0]?.txHash as TxHash, 'fee payer could not pay');
@@ -249,7 +249,7 @@ export function describeTxPoolSuite(variant: 'fresh' | 'reopened'): void {
       });
     });
 
-    it('answers dropped with reason unknown for a hash it never saw', () => {
+    it('answers dropped with reason unknown for a hash it never saw', async () => {
       expect(check().txReceipt(new TxHash(1n)).toJSON()).toEqual({
         txHash: new TxHash(1n).toString(),
         status: 'dropped',
