@@ -34,7 +34,7 @@ import { NodeEventFeed } from './node-event-feed.js';
 import { NodeEvents } from './node-events.js';
 import { OperationsService } from './operations/operations-service.js';
 import type { ProductionStatus } from './operations/production-status.js';
-import { ConsensusGossip } from './p2p/consensus-gossip.js';
+import type { ConsensusGossip } from './p2p/consensus-gossip.js';
 import { P2PService } from './p2p/p2p-service.js';
 import { P2P_UPSTREAM, PeerUpstream } from './p2p/peer-upstream.js';
 import { PACKAGE_VERSION } from './package-version.js';
@@ -206,7 +206,11 @@ export class L2Node {
             logger.module('fork'),
           )
         : undefined;
-      return new L2Node(config, logger, options, runner, database, l1Stack, l1, await kzg, fork);
+      // The consensus codecs (and their secp256k1 signatures) load only on a node of a network.
+      const consensusGossip = config.p2pEnabled
+        ? (await import('./p2p/consensus-gossip.js')).ConsensusGossip
+        : undefined;
+      return new L2Node(config, logger, options, runner, database, l1Stack, l1, await kzg, fork, consensusGossip);
     } catch (err) {
       if (!(err instanceof StartupInterrupted)) {
         log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
@@ -232,6 +236,8 @@ export class L2Node {
     kzg?: BlobKzg,
     /** --fork-url: what the fork starts from. */
     fork?: ForkPlan,
+    /** The consensus gossip's class, loaded when P2P is on. */
+    consensusGossip?: typeof ConsensusGossip,
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
@@ -337,8 +343,8 @@ export class L2Node {
     });
     // A committee over the network (docs/network.md): proposals and attestations travel by gossip.
     const consensus =
-      config.p2pEnabled && (config.keyStoreDirectory !== undefined || config.committeeAddresses.length > 0)
-        ? new ConsensusGossip({
+      consensusGossip && (config.keyStoreDirectory !== undefined || config.committeeAddresses.length > 0)
+        ? new consensusGossip({
             chain: () => chain,
             slots: this.chain.slots,
             l1ChainId: config.l1ChainId,
