@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { envelopeOf, l2node } from '../helpers/cli.js';
-import { devTxBuilder, genesisHeader } from '../helpers/mempool-e2e.js';
+import { defaultGenesisHeader, devTxBuilder } from '../helpers/mempool-e2e.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
@@ -165,9 +165,7 @@ describe('snapshot and revert', () => {
 
   it('the pool comes back too: a tx pending at the snapshot is pending again after the revert', async () => {
     const minFees = await pub<{ feePerDaGas: string; feePerL2Gas: string }>('node_getCurrentMinFees');
-    const tx = devTxBuilder(
-      genesisHeader(TEST_ACCOUNTS.map((a) => ({ address: a.address, amount: 10n ** 22n }))),
-    ).build({
+    const tx = devTxBuilder(defaultGenesisHeader()).build({
       feePayer: TEST_ACCOUNTS[0].address,
       maxFeesPerGas: new GasFees(2n * BigInt(minFees.feePerDaGas), 2n * BigInt(minFees.feePerL2Gas)),
       // L2 time is days ahead of the wall clock by now: the tx expires a day after it.

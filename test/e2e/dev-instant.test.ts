@@ -10,7 +10,7 @@ import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import type { TxBuilder } from '../../src/core/tx/tx-builder.js';
 import { envelopeOf, l2node } from '../helpers/cli.js';
-import { devTxBuilder, genesisHeader } from '../helpers/mempool-e2e.js';
+import { defaultGenesisHeader, devTxBuilder } from '../helpers/mempool-e2e.js';
 import { postJson, type RunningNode, rpc, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -36,9 +36,7 @@ interface Tips {
 
 describe('instant sequencer (the default)', () => {
   it('checkpoints a tx as soon as it arrives, then proves and finalizes it', async () => {
-    const builder: TxBuilder = devTxBuilder(
-      genesisHeader(TEST_ACCOUNTS.map((a) => ({ address: a.address, amount: 10n ** 22n }))),
-    );
+    const builder: TxBuilder = devTxBuilder(defaultGenesisHeader());
     const minFees = await pub<{ feePerDaGas: string; feePerL2Gas: string }>('node_getCurrentMinFees');
     const tx = builder.build({
       feePayer: TEST_ACCOUNTS[0].address,

@@ -51,7 +51,8 @@ function keptWrites(trace: TxTrace): Map<string, string> {
 }
 
 beforeAll(async () => {
-  node = await spawnNode();
+  // 12 s slots: a traceCall and the block that mines the same tx fall in one slot, on a busy machine too.
+  node = await spawnNode({ args: ['--slot-duration', '12'] });
   proxy = await startRpcProxy(node.publicUrl);
   proxy.rewriteRequest = (c) => {
     if (c.method !== 'node_sendTx' || !keepBack) return;
@@ -183,6 +184,17 @@ describe('nodeDev_traceTx on Token transfers', () => {
     const { NO_WAIT } = await import('@aztec/aztec.js/contracts');
     await token.methods.transfer_in_public(alice, bob, 5n, 0n).send({ from: alice, wait: NO_WAIT });
     const tx = await kept;
+    // The same state includes the globals: a fresh slot starts now at a pinned timestamp, so the slot a traceCall
+    // predicts is still the current one when the tx is mined (a 4 s slot could otherwise end in between).
+    const latest = await result<{ globalVariables: { timestamp: string } }>(node.publicUrl, 'node_getBlockHeader', [
+      'latest',
+    ]);
+    await result(
+      node.adminUrl,
+      'nodeDev_setNextBlockTimestamp',
+      [Number(latest.globalVariables.timestamp) + 60],
+      admin(),
+    );
     const unmined = await result<TxTrace>(node.adminUrl, 'nodeDev_traceCall', [tx], admin());
     const hash = await result<unknown>(node.publicUrl, 'node_sendTx', [tx]);
     expect(hash).toBeNull();

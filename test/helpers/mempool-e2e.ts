@@ -30,7 +30,15 @@ export function prefundedFlag(accounts: readonly Funded[]): string {
  * their defaults) starts from: what its archive holds at leaf 0.
  */
 export function genesisHeader(accounts: readonly Funded[]): BlockHeader {
-  const { config } = resolveConfig({ 'prefunded-accounts': prefundedFlag(accounts) }, {});
+  return genesisHeaderOf(resolveConfig({ 'prefunded-accounts': prefundedFlag(accounts) }, {}).config);
+}
+
+/** The genesis header of a node started without --prefunded-accounts: 4.1.2's local network genesis. */
+export function defaultGenesisHeader(): BlockHeader {
+  return genesisHeaderOf(resolveConfig({}, {}).config);
+}
+
+function genesisHeaderOf(config: ReturnType<typeof resolveConfig>['config']): BlockHeader {
   const db = openNodeDatabase(null);
   try {
     const ws = WorldState.open(db, { genesisPublicData: genesisPublicData(config) });
