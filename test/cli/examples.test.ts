@@ -52,6 +52,11 @@ const EXPECTED_CODES: Readonly<Record<string, { code: number; why: string }>> = 
  * test checks that each is still an example, and that the covering test holds that text.
  */
 const NOT_RUN: Readonly<Record<string, { why: string; coveredBy: string; shows: string }>> = {
+  'l2node tx trace $TX_HASH --artifact target/token_contract-Token.json': {
+    why: "reads the compiled artifact of the user's own contract project (aztec-nargo's target/), not there here",
+    coveredBy: 'test/e2e/tracing.test.ts',
+    shows: "With the Token's artifact the CLI decodes the revert data",
+  },
   'npm ci && npm start     # installs (Node 24.12 comes with it) and starts a dev node on 8080 / 8880': {
     why: 'installs the project and runs a node on the fixed ports 8080/8880 until stopped',
     coveredBy: 'test/e2e/lifecycle.test.ts',
