@@ -326,17 +326,21 @@ describe('a node held up past its slot', () => {
     'drops the checkpoint that missed its slot and proposes on, with no error logged',
     async () => {
       // Stopped (SIGSTOP) right after it built a block, until its slot is over: the checkpoint goes out too late.
+      // The first block of a checkpoint: its checkpoint goes out only after the slot's last block, so stopping the
+      // node here holds that checkpoint past its slot (after the last block the proposal may already be out).
       const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
-      const built = await node.waitForLog(
-        (l) => String(l.msg).startsWith('built block') && (l.blockNumber as number) > latest,
-        10_000,
-      );
+      const isBuilt = (l: LogLine) => String(l.msg).startsWith('built block');
+      const built = await node.waitForLog((l) => {
+        if (!isBuilt(l) || (l.blockNumber as number) <= latest) return false;
+        const before = node.logs().find((p) => isBuilt(p) && p.blockNumber === (l.blockNumber as number) - 1);
+        return before !== undefined && (before.checkpoint as number) < (l.checkpoint as number);
+      }, scaled(20_000));
       node.signal('SIGSTOP');
       await new Promise((r) => setTimeout(r, 4_500));
       node.signal('SIGCONT');
       const dropped = await node.waitForLog(
         (l) => String(l.msg).startsWith(`checkpoint ${built.checkpoint} (slot ${built.slot}) is not published`),
-        15_000,
+        scaled(30_000),
       );
       expect(dropped.level).toBe(40);
       await untilCheckpointed((built.checkpoint as number) + 1);
