@@ -49,7 +49,10 @@ let addresses: Addresses;
 let rollupVersion: bigint;
 
 beforeAll(async () => {
-  node = await spawnAnvilNode(dataDirectory);
+  // 8 s slots (not the default 4): the wallet's txs are anchored to proposed blocks, which a checkpoint that misses
+  // its slot takes down with it (their txs are dropped, as 4.1.2 drops them), and on a busy machine proposals take
+  // seconds to land.
+  node = await spawnAnvilNode(dataDirectory, ['--slot-duration', '8']);
   anvilUrl = anvilUrlOf(node);
   l1 = createPublicClient({ chain: foundry, transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
   addresses = await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses');

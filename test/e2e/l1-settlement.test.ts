@@ -325,24 +325,35 @@ describe('a node held up past its slot', () => {
   it(
     'drops the checkpoint that missed its slot and proposes on, with no error logged',
     async () => {
-      // Stopped (SIGSTOP) right after it built a block, until its slot is over: the checkpoint goes out too late.
-      // The first block of a checkpoint: its checkpoint goes out only after the slot's last block, so stopping the
-      // node here holds that checkpoint past its slot (after the last block the proposal may already be out).
-      const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
+      // Stopped (SIGSTOP) right after it built the first block of a checkpoint, until its slot is over: the
+      // checkpoint goes out too late. On a busy machine the proposal may already be out when the stop comes (a
+      // block built late in its slot goes at once): then it lands, and the next checkpoint is tried.
       const isBuilt = (l: LogLine) => String(l.msg).startsWith('built block');
-      const built = await node.waitForLog((l) => {
-        if (!isBuilt(l) || (l.blockNumber as number) <= latest) return false;
-        const before = node.logs().find((p) => isBuilt(p) && p.blockNumber === (l.blockNumber as number) - 1);
-        return before !== undefined && (before.checkpoint as number) < (l.checkpoint as number);
-      }, scaled(20_000));
-      node.signal('SIGSTOP');
-      await new Promise((r) => setTimeout(r, 4_500));
-      node.signal('SIGCONT');
-      const dropped = await node.waitForLog(
-        (l) => String(l.msg).startsWith(`checkpoint ${built.checkpoint} (slot ${built.slot}) is not published`),
-        scaled(30_000),
-      );
-      expect(dropped.level).toBe(40);
+      let built: LogLine | undefined;
+      for (let attempt = 1; built === undefined; attempt++) {
+        const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
+        const candidate = await node.waitForLog((l) => {
+          if (!isBuilt(l) || (l.blockNumber as number) <= latest) return false;
+          const before = node.logs().find((p) => isBuilt(p) && p.blockNumber === (l.blockNumber as number) - 1);
+          return before !== undefined && (before.checkpoint as number) < (l.checkpoint as number);
+        }, scaled(20_000));
+        node.signal('SIGSTOP');
+        await new Promise((r) => setTimeout(r, 4_500));
+        node.signal('SIGCONT');
+        const { checkpoint, slot } = candidate;
+        const outcome = await node.waitForLog(
+          (l) =>
+            String(l.msg).startsWith(`checkpoint ${checkpoint} (slot ${slot}) is not published`) ||
+            (String(l.msg).startsWith(`published checkpoint ${checkpoint} `) && l.slot === slot),
+          scaled(30_000),
+        );
+        if (String(outcome.msg).startsWith('published')) {
+          if (attempt === 3) throw new Error('three proposals were out before the node was stopped');
+          continue;
+        }
+        expect(outcome.level).toBe(40);
+        built = candidate;
+      }
       await untilCheckpointed((built.checkpoint as number) + 1);
       // Nothing failed on the way (no step of the sequencer, no L1 read).
       expect(
@@ -353,7 +364,7 @@ describe('a node held up past its slot', () => {
       ).toEqual([]);
       await expectRootsEqualL1();
     },
-    scaled(60_000),
+    scaled(150_000),
   );
 });
 

@@ -5,9 +5,9 @@
  * worker exits), so no process is ever left behind. Build first: `npm run build`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { scaled } from './until.js';
@@ -133,11 +133,20 @@ export function spawnNodeProcess(options: SpawnNodeOptions = {}): SpawnedProcess
     for (const w of waiters) w();
     return rest;
   };
+  // L2NODE_TEST_NODE_LOGS=<folder>: every spawned node's output is also written there whole (a failure prints only
+  // its last lines), one file per node process.
+  const keep = process.env.L2NODE_TEST_NODE_LOGS
+    ? join(process.env.L2NODE_TEST_NODE_LOGS, `node-${Date.now()}-${child.pid}.log`)
+    : undefined;
+  if (keep) mkdirSync(dirname(keep), { recursive: true });
+  const tee = (chunk: string) => keep && appendFileSync(keep, chunk);
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    tee(chunk);
     out += chunk;
     partial = parseLines(partial + chunk);
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    tee(chunk);
     err += chunk;
     partialErr = parseLines(partialErr + chunk);
   });
