@@ -255,6 +255,19 @@ export class Sequencer implements Service, BlockProducer {
   }
 
   /**
+   * On a real L1: whether the slot's next block would start at or after its publishing deadline, so the checkpoint
+   * goes now rather than idle until the deadline (on a busy machine the publishing lead grows to most of the slot).
+   */
+  private noBlockFitsBeforeDeadline(slot: number): boolean {
+    const time = this.publishingTimeMs;
+    if (time === undefined) return false;
+    const { slots } = this.o;
+    const next = slots.blockIndexAt(slots.now()) + 1;
+    const nextStart = next < slots.blocksPerSlotAt(slot) ? slots.blockStartMs(slot, next) : slots.slotStartMs(slot + 1);
+    return nextStart >= slots.slotStartMs(slot + 1) - time;
+  }
+
+  /**
    * `mined`: build a block now even without txs and publish its checkpoint at once (mineBlocks). Returns a
    * promise when the block's public txs run in a worker.
    */
@@ -403,7 +416,12 @@ export class Sequencer implements Service, BlockProducer {
         `${b.slot}; tips ${tips.proposed.number}/${tips.checkpointed.block.number}/${tips.proven.block.number}/` +
         `${tips.finalized.block.number} proposed/checkpointed/proven/finalized)`,
     );
-    if (mined || this.o.mode === 'instant' || builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot)) {
+    if (
+      mined ||
+      this.o.mode === 'instant' ||
+      builder.blockCount >= slots.blocksPerSlotAt(builder.constants.slot) ||
+      this.noBlockFitsBeforeDeadline(builder.constants.slot)
+    ) {
       this.publish(builder);
       this.current = undefined;
     }
