@@ -31,3 +31,13 @@ export function anvilUrlOf(node: RunningNode): string {
   if (!line) throw new Error('the node did not report anvil');
   return line.rpcUrl as string;
 }
+
+/**
+ * The checkpoint a restarted node kept when it found that the rollup pruned its unproven checkpoints while it was
+ * down (a restart that outlasts the epoch's proof window: tens of seconds on a busy machine), from its log;
+ * undefined when nothing was pruned. Only proven checkpoints are sure to survive such a restart.
+ */
+export function prunedOnRestart(node: RunningNode): number | undefined {
+  const line = node.logs().find((l) => String(l.msg).startsWith('the rollup prunes the unproven checkpoints after'));
+  return line === undefined ? undefined : (line.keptCheckpoint as number);
+}
