@@ -1,0 +1,69 @@
+import { readField32 } from '../../core/serialize/field-bytes.js';
+import { RpcClient } from '../../rpc/client/rpc-client.js';
+import type { RpcMethodName } from '../../rpc/method-table.js';
+import { emptySubtreeRoot } from '../world-state/empty-subtrees.js';
+import { MerkleTreeId, treeInfo } from '../world-state/merkle-tree-id.js';
+import type { UpstreamLowLeaf, UpstreamWitnessSource } from './upstream-state-fetcher.js';
+
+/** The sibling-path method of each tree that has one (l2node extensions; 4.1 removed them). */
+const SIBLING_PATH_METHODS: Partial<Record<MerkleTreeId, RpcMethodName>> = {
+  [MerkleTreeId.NULLIFIER_TREE]: 'node_getNullifierSiblingPath',
+  [MerkleTreeId.NOTE_HASH_TREE]: 'node_getNoteHashSiblingPath',
+  [MerkleTreeId.PUBLIC_DATA_TREE]: 'node_getPublicDataSiblingPath',
+  [MerkleTreeId.ARCHIVE]: 'node_getArchiveSiblingPath',
+};
+
+export interface RpcWitnessSourceOptions {
+  readonly url: string;
+  /** Per call (a stuck upstream becomes a clear error, not a stalled fork). Default 20 s. */
+  readonly timeoutMs?: number;
+  readonly maxResponseSize: number;
+}
+
+/**
+ * A lazy fork's upstream witness methods over its public JSON-RPC: node_getPublicDataWitness and
+ * node_getLowNullifierMembershipWitness for low leaves, the trees' sibling-path methods for everything else.
+ */
+export class RpcWitnessSource implements UpstreamWitnessSource {
+  readonly url: string;
+  private readonly client: RpcClient;
+
+  constructor(o: RpcWitnessSourceOptions) {
+    this.url = o.url.replace(/\/+$/, '');
+    this.client = new RpcClient({
+      url: this.url,
+      timeoutMs: o.timeoutMs ?? 20_000,
+      maxResponseSize: o.maxResponseSize,
+    });
+  }
+
+  async siblingPath(tree: MerkleTreeId, block: number, index: bigint): Promise<readonly bigint[]> {
+    const method = SIBLING_PATH_METHODS[tree];
+    if (method) {
+      return (await this.client.call(
+        method as 'node_getNoteHashSiblingPath',
+        block,
+        index.toString(),
+      )) as readonly bigint[];
+    }
+    // No node serves L1-to-L2 message tree paths by index. A tree of padding only (a chain that never had a
+    // message) has empty subtrees for siblings; the fork checks that against the upstream's root, and refuses
+    // with a clear error when the tree holds messages.
+    return Array.from({ length: treeInfo(tree).height }, (_, level) => readField32(emptySubtreeRoot(level)));
+  }
+
+  async lowLeaf(tree: MerkleTreeId, block: number, key: bigint): Promise<UpstreamLowLeaf | undefined> {
+    const field = `0x${key.toString(16).padStart(64, '0')}`;
+    const w =
+      tree === MerkleTreeId.NULLIFIER_TREE
+        ? await this.client.call('node_getLowNullifierMembershipWitness', block, field)
+        : await this.client.call('node_getPublicDataWitness', block, field);
+    return (
+      w && {
+        index: w.index,
+        preimage: w.leafPreimage,
+        siblingPath: w.siblingPath.nodes.map((n) => readField32(n)),
+      }
+    );
+  }
+}
