@@ -47,9 +47,13 @@ function start(args) {
     ];
     const p = spawn(process.execPath, [BIN, ...flags, '--log-level', 'error', '--no-save-api-key', ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let err = '';
+    p.stderr.setEncoding('utf8').on('data', (c) => {
+      err = (err + c).slice(-2000);
+    });
     p.stdout.setEncoding('utf8').on('data', (c) => {
       out += c;
       const nl = out.indexOf('\n');
@@ -64,7 +68,7 @@ function start(args) {
         stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM'))),
       });
     });
-    p.once('exit', (code) => reject(new Error(`l2node start exited with ${code}: ${out}`)));
+    p.once('exit', (code) => reject(new Error(`l2node start ${args.join(' ')} exited with ${code}: ${out}${err}`)));
   });
 }
 

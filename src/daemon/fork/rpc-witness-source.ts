@@ -46,10 +46,7 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
         index.toString(),
       )) as readonly bigint[];
     }
-    // No node serves L1-to-L2 message tree paths by index. A tree of padding only (a chain that never had a
-    // message) has empty subtrees for siblings; the fork checks that against the upstream's root, and refuses
-    // with a clear error when the tree holds messages.
-    return Array.from({ length: treeInfo(tree).height }, (_, level) => readField32(emptySubtreeRoot(level)));
+    return emptyTreePath(tree);
   }
 
   async lowLeaf(tree: MerkleTreeId, block: number, key: bigint): Promise<UpstreamLowLeaf | undefined> {
@@ -66,4 +63,13 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
       }
     );
   }
+}
+
+/**
+ * The path of any leaf of a tree holding only zeros: what a lazy fork takes for the L1-to-L2 message tree, whose
+ * paths no node serves by index. A chain that never had a message has only padding there; the fork checks the
+ * path against the upstream's root and refuses with a clear error when the tree holds messages.
+ */
+export function emptyTreePath(tree: MerkleTreeId): bigint[] {
+  return Array.from({ length: treeInfo(tree).height }, (_, level) => readField32(emptySubtreeRoot(level)));
 }

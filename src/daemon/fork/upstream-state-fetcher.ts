@@ -1,8 +1,12 @@
 import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
 import type { IndexedLeafPreimage } from '../world-state/indexed-leaf.js';
-import { type MerkleTreeId, TREES, treeInfo } from '../world-state/merkle-tree-id.js';
+import { MerkleTreeId, TREES, treeInfo } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
-import { type UpstreamStateNeed, UpstreamStateNeededError } from '../world-state/world-state-errors.js';
+import {
+  type UpstreamStateNeed,
+  UpstreamStateNeededError,
+  UpstreamWitnessRejectedError,
+} from '../world-state/world-state-errors.js';
 
 /** An indexed tree's low leaf as a witness method answers it (node_getPublicDataWitness and the nullifier one). */
 export interface UpstreamLowLeaf {
@@ -63,7 +67,17 @@ export class UpstreamStateFetcher {
         const path = await this.ask(`the path of ${info.name} leaf ${size}`, () =>
           this.source.siblingPath(info.id, block, BigInt(size)),
         );
-        this.ws.addUpstreamPath({ tree: info.id, index: size, siblingPath: path.map(bigIntToBuffer32) });
+        try {
+          this.ws.addUpstreamPath({ tree: info.id, index: size, siblingPath: path.map(bigIntToBuffer32) });
+        } catch (err) {
+          if (!(err instanceof UpstreamWitnessRejectedError)) throw err;
+          throw new UpstreamStateUnavailableError(
+            info.id === MerkleTreeId.L1_TO_L2_MESSAGE_TREE
+              ? `cannot fork ${this.source.url} lazily: its L1-to-L2 message tree holds messages, and no node serves ` +
+                  "that tree's sibling paths (the frontier a lazy fork appends on)"
+              : `${this.source.url} gave a frontier of ${info.name} that does not prove its root: ${err.message}`,
+          );
+        }
       }),
     );
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emptyTreePath } from '../../../../src/daemon/fork/rpc-witness-source.js';
 import {
   UpstreamStateFetcher,
   UpstreamStateUnavailableError,
@@ -148,6 +149,23 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
     await expect(failed).rejects.toThrow(/http:\/\/127\.0\.0\.1:9 did not give the low leaf .* connection refused/);
     // Below the fork's block nothing is held: unwinding there is refused.
     expect(() => lazy.unwindBlocks(n - 1, { force: true })).toThrow(/lazy fork/);
+  });
+
+  it('an upstream whose L1-to-L2 message tree holds messages is refused with a clear error', async () => {
+    // upstreamWith() inserts messages; no node serves that tree's paths, so the empty path is all there is.
+    const { up } = upstreamWith(new Rng(5), 2);
+    const lazy = WorldState.openSparse(openNodeDatabase(null), baseOf(up, 2));
+    const source = sourceOf(up);
+    const fetcher = new UpstreamStateFetcher(lazy, {
+      ...source,
+      siblingPath: (tree, block, index) =>
+        tree === MerkleTreeId.L1_TO_L2_MESSAGE_TREE
+          ? Promise.resolve(emptyTreePath(tree))
+          : source.siblingPath(tree, block, index),
+    });
+    await expect(fetcher.fetchFrontiers()).rejects.toThrow(
+      /cannot fork in-process upstream lazily: its L1-to-L2 message tree holds messages/,
+    );
   });
 
   it('a database holding a lazy fork reopens as one, and refuses another fork block', async () => {
