@@ -49,6 +49,17 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
     return emptyTreePath(tree);
   }
 
+  async findLeaf(
+    tree: MerkleTreeId,
+    block: number,
+    value: bigint,
+  ): Promise<{ index: bigint; blockNumber: number } | undefined> {
+    const [found] = await this.client.call('node_findLeavesIndexes', block, tree, [
+      `0x${value.toString(16).padStart(64, '0')}`,
+    ]);
+    return found ?? undefined;
+  }
+
   async lowLeaf(tree: MerkleTreeId, block: number, key: bigint): Promise<UpstreamLowLeaf | undefined> {
     const field = `0x${key.toString(16).padStart(64, '0')}`;
     const w =

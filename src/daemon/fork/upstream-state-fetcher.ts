@@ -23,6 +23,12 @@ export interface UpstreamWitnessSource {
   siblingPath(tree: MerkleTreeId, block: number, index: bigint): Promise<readonly bigint[]>;
   /** The low leaf of `key` (the leaf holding it, or the one with the largest key below it). */
   lowLeaf(tree: MerkleTreeId, block: number, key: bigint): Promise<UpstreamLowLeaf | undefined>;
+  /** Where a value (a key, for indexed trees) is and the block that inserted it; undefined when not there. */
+  findLeaf(
+    tree: MerkleTreeId,
+    block: number,
+    value: bigint,
+  ): Promise<{ index: bigint; blockNumber: number } | undefined>;
 }
 
 /** The upstream cannot give what a lazy fork needs: the message says what and why. */
@@ -163,11 +169,13 @@ export class UpstreamStateFetcher {
         throw new UpstreamStateUnavailableError(
           `${info.name} leaf ${need.index} is the upstream's, and no witness method gives a leaf's preimage by its index`,
         );
-      case 'find':
-        throw new UpstreamStateUnavailableError(
-          `whether ${info.name} holds 0x${need.value.toString(16)}, and since which block, is for the upstream to say ` +
-            '(node_findLeavesIndexes there)',
+      case 'find': {
+        const found = await this.ask(`where ${info.name} holds 0x${need.value.toString(16)}`, () =>
+          this.source.findLeaf(info.id, block, need.value),
         );
+        this.ws.addUpstreamLeafLocation(info.id, need.value, found);
+        return;
+      }
     }
   }
 

@@ -21,6 +21,8 @@ export interface TreeSnapshot {
  */
 export interface SparseTree {
   readonly size: number;
+  /** Values the upstream said its tree did not hold at the fork's block (hex), for append-only trees. */
+  readonly absent: ReadonlySet<string>;
 }
 
 export interface NodeRef {

@@ -252,6 +252,7 @@ export class TreeOverlay {
    */
   private checkAbsentUpstream(value: Buffer): void {
     if (this.info.kind === 'append-only') {
+      if (this.base.sparse?.absent.has(value.toString('hex'))) return;
       throw new UpstreamStateNeededError({ kind: 'find', tree: this.info.id, value: readField32(value) });
     }
     this.predecessors([value]);

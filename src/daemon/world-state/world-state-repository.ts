@@ -319,6 +319,18 @@ export class WorldStateRepository {
     }
   }
 
+  /**
+   * Where the upstream says a key or value is and the block that inserted it (node_findLeavesIndexes there): it
+   * takes the place of a row without that block, and of a later local append of the same value (the first wins).
+   */
+  upsertUpstreamKey(tree: number, key: Buffer, index: number, block: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?) ON CONFLICT (tree, key) DO UPDATE SET idx = excluded.idx, block = excluded.block',
+      )
+      .run(tree, key, index, block);
+  }
+
   /** An upstream key's row (see insertUpstreamRows); `block` -1 marks a key whose inserting block is not known. */
   insertUpstreamKey(tree: number, key: Buffer, index: number): void {
     this.insKeyIfNew.run(tree, key, index, UPSTREAM_KEY_BLOCK);

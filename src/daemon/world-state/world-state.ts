@@ -128,6 +128,8 @@ interface BlockState {
 }
 
 const STATE_RECORD = 40;
+/** Values per tree a lazy fork remembers the upstream does not hold, before it starts over (bounds memory). */
+const ABSENT_VALUES_KEPT = 1 << 16;
 
 /**
  * The world state: the five Aztec trees (docs/aztec-facts.md section 3) kept in the node's SQLite database,
@@ -150,6 +152,8 @@ export class WorldState {
   private latestState: BlockState | undefined;
   private readonly stateCache = new Map<number, BlockState>();
   private readonly nodeCache = new LatestNodeCache(TREE_COUNT);
+  /** Per tree, values the upstream said it did not hold at a lazy fork's block (see addUpstreamLeafLocation). */
+  private readonly upstreamAbsent = TREES.map(() => new Set<string>());
   /** A lazy fork's base: the upstream's block and its trees' snapshots there (see openSparse). */
   private sparse: { readonly block: number; readonly snapshots: readonly TreeSnapshot[] } | undefined;
 
@@ -270,6 +274,37 @@ export class WorldState {
       this.store.insertUpstreamRows(sparse.block, kept, leaves);
       if (p.preimage && info.kind !== 'append-only') this.store.insertUpstreamKey(info.id, p.preimage.key, p.index);
     });
+  }
+
+  /**
+   * Keeps the upstream's answer to where a value is in a tree at the fork's block (node_findLeavesIndexes): its
+   * index and inserting block, or that it is not there (remembered in memory: the upstream's block never changes).
+   */
+  addUpstreamLeafLocation(
+    tree: MerkleTreeId,
+    value: bigint,
+    found: { index: bigint; blockNumber: number } | undefined,
+  ): void {
+    this.refresh();
+    const sparse = this.sparse;
+    if (!sparse) throw new WorldStateStateError('addUpstreamLeafLocation is for a lazily forked world state');
+    const info = treeInfo(parseTreeId(tree));
+    const key = checkedFieldBuffer(value, 'leaf value');
+    if (!found) {
+      const absent = this.upstreamAbsent[info.id] as Set<string>;
+      if (absent.size >= ABSENT_VALUES_KEPT) absent.clear();
+      absent.add(key.toString('hex'));
+      return;
+    }
+    const index = Number(found.index);
+    const size = (sparse.snapshots[info.id] as TreeSnapshot).size;
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size || found.blockNumber > sparse.block) {
+      throw new UpstreamWitnessRejectedError(
+        `the upstream places 0x${value.toString(16)} at ${info.name} leaf ${found.index}, block ${found.blockNumber}: ` +
+          `not within its ${size} leaves at block ${sparse.block}`,
+      );
+    }
+    this.atomically(() => this.store.upsertUpstreamKey(info.id, key, index, found.blockNumber));
   }
 
   // ---- status ----
@@ -824,7 +859,10 @@ export class WorldState {
           b,
           snapshots[id] as TreeSnapshot,
           b === this.latest ? this.nodeCache : undefined,
-          this.sparse && { size: (this.sparse.snapshots[id] as TreeSnapshot).size },
+          this.sparse && {
+            size: (this.sparse.snapshots[id] as TreeSnapshot).size,
+            absent: this.upstreamAbsent[id] as Set<string>,
+          },
         ),
         this.hasher,
       );

@@ -27,6 +27,10 @@ function sourceOf(up: WorldState, log: string[] = []): UpstreamWitnessSource {
       log.push(`path ${tree} ${index}`);
       return up.getSiblingPath(block, tree, index).toBigInts();
     },
+    findLeaf: async (tree, block, value) => {
+      log.push(`find ${tree}`);
+      return up.findLeavesIndexes(block, tree, [value])[0];
+    },
     lowLeaf: async (tree, block, key) => {
       log.push(`low ${tree}`);
       const w =
@@ -103,6 +107,20 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
       expect(witness?.siblingPath.toBigInts()).toEqual(
         full.getNullifierMembershipWitness('latest', nullifier)?.siblingPath.toBigInts(),
       );
+      // Where a value is, and since which block, comes from the upstream for its part of a tree.
+      const leafQueries: [MerkleTreeId, bigint][] = [
+        [MerkleTreeId.NULLIFIER_TREE, nullifier],
+        [MerkleTreeId.PUBLIC_DATA_TREE, slot],
+        [MerkleTreeId.ARCHIVE, up.getBlockHash(2) as bigint],
+        [MerkleTreeId.ARCHIVE, up.getBlockHash(n + 2) as bigint],
+        [MerkleTreeId.NOTE_HASH_TREE, 12345n],
+      ];
+      for (const [tree, value] of leafQueries) {
+        expect(await fetcher.run(() => lazy.findLeavesIndexes('latest', tree, [value]))).toEqual(
+          full.findLeavesIndexes('latest', tree, [value]),
+        );
+      }
+      expect(await fetcher.run(() => lazy.getBlockNumber(up.getBlockHash(3) as bigint))).toBe(3);
       // Everything fetched is kept: asking again makes no call.
       const calls = fetcher.calls;
       await fetcher.run(() => lazy.getPublicStorageAt('latest', slot));
@@ -143,6 +161,7 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
       url: 'http://127.0.0.1:9',
       siblingPath: () => Promise.reject(new Error('connection refused')),
       lowLeaf: () => Promise.reject(new Error('connection refused')),
+      findLeaf: () => Promise.reject(new Error('connection refused')),
     });
     const failed = broken.run(() => lazy.getPublicStorageAt('latest', slots[0] as bigint));
     await expect(failed).rejects.toThrow(UpstreamStateUnavailableError);
