@@ -12,6 +12,7 @@ import { RpcWitnessSource } from '../../src/daemon/fork/rpc-witness-source.js';
 import { UpstreamStateFetcher } from '../../src/daemon/fork/upstream-state-fetcher.js';
 import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
 import { RpcUpstream } from '../../src/daemon/sync/rpc-upstream.js';
+import { MerkleTreeId } from '../../src/daemon/world-state/merkle-tree-id.js';
 import { WorldState } from '../../src/daemon/world-state/world-state.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { startRpcProxy } from '../helpers/rpc-proxy.js';
@@ -188,6 +189,17 @@ describe('the lazy fork world state over the upstream witness methods', () => {
         await fetcher.run(() => lazy.applyBlock(input));
         expect(lazy.getArchiveSnapshot().equals(b.archive)).toBe(true);
       }
+      // Where a leaf is and since which block comes from the upstream for its part of a tree.
+      const hash = (await upstreamChain.blockHash(n - 3)) as bigint;
+      const [wire] = await pub<({ l2BlockNumber: number; data: string } | null)[]>(upstream, 'node_findLeavesIndexes', [
+        n,
+        MerkleTreeId.ARCHIVE,
+        [`0x${hash.toString(16).padStart(64, '0')}`],
+      ]);
+      const [ours] = await fetcher.run(() => lazy.findLeavesIndexes('latest', MerkleTreeId.ARCHIVE, [hash]));
+      expect(ours?.index).toBe(BigInt(String(wire?.data)));
+      expect(ours?.blockNumber).toBe(n - 3);
+      expect(wire?.l2BlockNumber).toBe(n - 3);
       // The fork's blocks touched a few leaves of the upstream's trees, not its whole history.
       expect(fetcher.calls).toBeLessThan(40);
     } finally {
