@@ -10,10 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { GasFees } from '../../dist/core/gas/gas-fees.js';
 import { TEST_ACCOUNTS } from '../../dist/core/test-accounts.js';
 import { TxBuilder } from '../../dist/core/tx/tx-builder.js';
+import { worldStateInput } from '../../dist/daemon/chain/apply-block.js';
 import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../dist/daemon/config/published-chain-values.js';
+import { RpcWitnessSource } from '../../dist/daemon/fork/rpc-witness-source.js';
+import { UpstreamStateFetcher } from '../../dist/daemon/fork/upstream-state-fetcher.js';
+import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
+import { RpcUpstream } from '../../dist/daemon/sync/rpc-upstream.js';
+import { WorldState } from '../../dist/daemon/world-state/world-state.js';
 import { RPC_METHODS } from '../../dist/rpc/method-table.js';
 import { benchResult } from '../bench-result.js';
 
@@ -41,9 +47,13 @@ function start(args) {
     ];
     const p = spawn(process.execPath, [BIN, ...flags, '--log-level', 'error', '--no-save-api-key', ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let err = '';
+    p.stderr.setEncoding('utf8').on('data', (c) => {
+      err = (err + c).slice(-2000);
+    });
     p.stdout.setEncoding('utf8').on('data', (c) => {
       out += c;
       const nl = out.indexOf('\n');
@@ -58,7 +68,7 @@ function start(args) {
         stop: () => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM'))),
       });
     });
-    p.once('exit', (code) => reject(new Error(`l2node start exited with ${code}: ${out}`)));
+    p.once('exit', (code) => reject(new Error(`l2node start ${args.join(' ')} exited with ${code}: ${out}${err}`)));
   });
 }
 
@@ -124,6 +134,44 @@ async function firstTx(node) {
   }
 }
 
+/**
+ * The lazy fork's world state (not yet what `start --fork-url` runs): opened on the upstream's block N through
+ * `via` (the counting proxy), its frontiers fetched; then the fork's blocks past N applied on it, fetching what
+ * they touch. Returns the ms and upstream calls of each part.
+ */
+async function lazyWorldState(via, fork) {
+  const limit = 64 << 20;
+  const started = performance.now();
+  const chain = new RpcUpstream({ url: via, maxResponseSize: limit });
+  const n = (await chain.tips()).proposed.number;
+  const [atN] = await chain.blocks(n, 1);
+  const ws = WorldState.openSparse(openNodeDatabase(null), {
+    blockNumber: n,
+    blockHash: atN.hash().value,
+    state: atN.header.state,
+    archive: atN.archive,
+  });
+  const fetcher = new UpstreamStateFetcher(ws, new RpcWitnessSource({ url: via, maxResponseSize: limit }));
+  await fetcher.fetchFrontiers();
+  const openMs = performance.now() - started;
+  const openCalls = 2 + fetcher.calls;
+  const ours = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: limit });
+  const blocks = await ours.blocks(n + 1, 100);
+  const applyStarted = performance.now();
+  for (const b of blocks) {
+    const messages = b.indexWithinCheckpoint === 0 ? ((await ours.l1ToL2Messages(b.checkpointNumber)) ?? []) : [];
+    const input = worldStateInput(b, messages, (await ours.stateOverrides(b.number)) ?? []);
+    await fetcher.run(() => ws.applyBlock(input));
+  }
+  return {
+    openMs,
+    openCalls,
+    applyMs: performance.now() - applyStarted,
+    applyCalls: fetcher.calls + 2 - openCalls,
+    blocks: blocks.length,
+  };
+}
+
 const upstream = await start([]);
 await call(upstream.adminUrl, 'nodeDev_mineBlocks', [blocks], upstream.key);
 const proxy = await countingProxy(upstream.publicUrl);
@@ -133,6 +181,7 @@ const plainTx = [];
 const forkTx = [];
 const startCalls = [];
 const txCalls = [];
+const lazy = [];
 try {
   for (let r = 0; r < rounds; r++) {
     const plain = await start([]);
@@ -145,6 +194,8 @@ try {
     startCalls.push(proxy.take());
     forkTx.push(await firstTx(fork));
     txCalls.push(proxy.take());
+    lazy.push(await lazyWorldState(proxy.url, fork));
+    proxy.take();
     await fork.stop();
   }
 } finally {
@@ -158,6 +209,12 @@ const pt = median(plainTx);
 console.log(
   `fork of ${blocks} blocks: start ${fs.toFixed(0)} ms (${median(startCalls)} upstream calls), first tx ${ft.toFixed(0)} ms ` +
     `(${median(txCalls)} upstream calls); plain dev start ${ps.toFixed(0)} ms, first tx ${pt.toFixed(0)} ms`,
+);
+const lo = median(lazy.map((l) => l.openMs));
+const la = median(lazy.map((l) => l.applyMs));
+console.log(
+  `lazy world state: open on block ${blocks} with frontiers ${lo.toFixed(0)} ms (${median(lazy.map((l) => l.openCalls))} upstream calls); ` +
+    `the fork's ${lazy[0].blocks} new block(s) applied on it ${la.toFixed(0)} ms (${median(lazy.map((l) => l.applyCalls))} upstream calls)`,
 );
 benchResult(
   'fork',
@@ -180,6 +237,25 @@ benchResult(
     },
     { name: 'upstream calls during the fork start', value: median(startCalls), unit: 'calls' },
     { name: 'upstream calls during the first tx on the fork', value: median(txCalls), unit: 'calls' },
+    {
+      name: "lazy fork world state (not yet used by start): open on the upstream's block N, frontiers fetched",
+      value: Math.round(lo),
+      unit: 'ms',
+      baseline: { name: 'fork start to serving (replay)', value: Math.round(fs) },
+      ratio: lo / fs,
+      lowerIsBetter: true,
+    },
+    { name: 'upstream calls to open the lazy world state', value: median(lazy.map((l) => l.openCalls)), unit: 'calls' },
+    {
+      name: "the fork's new blocks (first tx) applied on the lazy world state, fetching what they touch",
+      value: Math.round(la),
+      unit: 'ms',
+    },
+    {
+      name: 'upstream calls to apply them on the lazy world state',
+      value: median(lazy.map((l) => l.applyCalls)),
+      unit: 'calls',
+    },
   ],
   { blocks, rounds },
 );

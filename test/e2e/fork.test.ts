@@ -7,6 +7,13 @@
  */
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { worldStateInput } from '../../src/daemon/chain/apply-block.js';
+import { RpcWitnessSource } from '../../src/daemon/fork/rpc-witness-source.js';
+import { UpstreamStateFetcher } from '../../src/daemon/fork/upstream-state-fetcher.js';
+import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
+import { RpcUpstream } from '../../src/daemon/sync/rpc-upstream.js';
+import { MerkleTreeId } from '../../src/daemon/world-state/merkle-tree-id.js';
+import { WorldState } from '../../src/daemon/world-state/world-state.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
 import { startRpcProxy } from '../helpers/rpc-proxy.js';
 import { postJson, type RunningNode, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
@@ -138,6 +145,65 @@ describe('a fork at the latest block N', () => {
       }
     } finally {
       await follower.stop();
+    }
+  }, 120_000);
+});
+
+describe('the lazy fork world state over the upstream witness methods', () => {
+  it("applies a fork's new blocks from the upstream's block N with exactly their roots, fetching only what they touch", async () => {
+    // The replay fork's blocks past N (their headers checked bit-exact by a follower above) are the oracle.
+    const fork = await spawnNode({ args: ['--fork-url', upstream.publicUrl, '--fork-block', String(n)] });
+    try {
+      await postJson(
+        fork.adminUrl,
+        { jsonrpc: '2.0', id: 1, method: 'nodeDev_setPublicStorage', params: [tokenAddress.toString(), '0x5', '0x7'] },
+        { 'x-api-key': fork.adminKey as string },
+      );
+      await postJson(
+        fork.adminUrl,
+        { jsonrpc: '2.0', id: 1, method: 'nodeDev_mineBlocks', params: [2] },
+        { 'x-api-key': fork.adminKey as string },
+      );
+      const forkChain = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: 64 << 20 });
+      const upstreamChain = new RpcUpstream({ url: upstream.publicUrl, maxResponseSize: 64 << 20 });
+      const [atN] = await upstreamChain.blocks(n, 1);
+      if (!atN) throw new Error(`the upstream has no block ${n}`);
+      const lazy = WorldState.openSparse(openNodeDatabase(null), {
+        blockNumber: n,
+        blockHash: atN.hash().value,
+        state: atN.header.state,
+        archive: atN.archive,
+      });
+      const fetcher = new UpstreamStateFetcher(
+        lazy,
+        new RpcWitnessSource({ url: upstream.publicUrl, maxResponseSize: 64 << 20 }),
+      );
+      await fetcher.fetchFrontiers();
+      const blocks = await forkChain.blocks(n + 1, 10);
+      expect(blocks.length).toBeGreaterThanOrEqual(2);
+      for (const b of blocks) {
+        const messages =
+          b.indexWithinCheckpoint === 0 ? ((await forkChain.l1ToL2Messages(b.checkpointNumber)) ?? []) : [];
+        const input = worldStateInput(b, messages, (await forkChain.stateOverrides(b.number)) ?? []);
+        // applyBlock refuses a block whose computed state differs from its header's.
+        await fetcher.run(() => lazy.applyBlock(input));
+        expect(lazy.getArchiveSnapshot().equals(b.archive)).toBe(true);
+      }
+      // Where a leaf is and since which block comes from the upstream for its part of a tree.
+      const hash = (await upstreamChain.blockHash(n - 3)) as bigint;
+      const [wire] = await pub<({ l2BlockNumber: number; data: string } | null)[]>(upstream, 'node_findLeavesIndexes', [
+        n,
+        MerkleTreeId.ARCHIVE,
+        [`0x${hash.toString(16).padStart(64, '0')}`],
+      ]);
+      const [ours] = await fetcher.run(() => lazy.findLeavesIndexes('latest', MerkleTreeId.ARCHIVE, [hash]));
+      expect(ours?.index).toBe(BigInt(String(wire?.data)));
+      expect(ours?.blockNumber).toBe(n - 3);
+      expect(wire?.l2BlockNumber).toBe(n - 3);
+      // The fork's blocks touched a few leaves of the upstream's trees, not its whole history.
+      expect(fetcher.calls).toBeLessThan(40);
+    } finally {
+      await fork.stop();
     }
   }, 120_000);
 });

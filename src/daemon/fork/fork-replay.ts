@@ -42,7 +42,10 @@ export class ForkReplay implements Service {
           `this data directory holds a fork at block ${recorded}, not ${n}: drop --fork-block or use another --data-directory`,
         );
       }
-      log.info({ forkBlock: recorded }, `fork of ${url} at block ${recorded} taken from the data directory`);
+      log.info(
+        { forkBlock: recorded, mode: 'replay' },
+        `fork of ${url} at block ${recorded} taken from the data directory (replay mode)`,
+      );
       return;
     }
     if (ours > 0) {
@@ -104,8 +107,8 @@ export class ForkReplay implements Service {
     chain.store.db.transaction(() => chain.store.meta.set('forkBlock', n))();
     const ms = Math.round(performance.now() - started);
     log.info(
-      { forkUrl: url, forkBlock: n, ms },
-      `forked ${url} at block ${n} (${ms} ms); building block ${n + 1} on it`,
+      { forkUrl: url, forkBlock: n, ms, mode: 'replay' },
+      `forked ${url} at block ${n} (replay mode: blocks 1 to ${n} re-executed, ${ms} ms); building block ${n + 1} on it`,
     );
   }
 

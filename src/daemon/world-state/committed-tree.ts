@@ -1,7 +1,9 @@
+import { readField32 } from '../../core/serialize/field-bytes.js';
 import { emptySubtreeRoot } from './empty-subtrees.js';
 import { decodeIndexedLeaf, type IndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
 import type { LatestNodeCache } from './latest-node-cache.js';
 import type { TreeInfo } from './merkle-tree-id.js';
+import { UpstreamStateNeededError } from './world-state-errors.js';
 import { type KeyLookup, LEVEL_SPAN, storeKey, type WorldStateRepository } from './world-state-repository.js';
 
 /** Entries each read cache holds before it starts over (bounds a long-lived fork's memory). */
@@ -11,6 +13,16 @@ const READ_CACHE_ENTRIES = 1 << 16;
 export interface TreeSnapshot {
   readonly root: Buffer;
   readonly size: number;
+}
+
+/**
+ * A lazily forked tree (WorldState.openSparse): leaves [0, size) are the upstream's as of its block, held here only
+ * where fetched. A node of that part that is not stored is unknown, not empty.
+ */
+export interface SparseTree {
+  readonly size: number;
+  /** Values the upstream said its tree did not hold at the fork's block (hex), for append-only trees. */
+  readonly absent: ReadonlySet<string>;
 }
 
 export interface NodeRef {
@@ -39,7 +51,17 @@ export class CommittedTree {
     readonly snapshot: TreeSnapshot,
     /** The cache of the latest block's upper levels; used while `block` is still the latest. */
     private readonly cache?: LatestNodeCache,
+    /** Set on a lazily forked world state: what of this tree is the upstream's. */
+    readonly sparse?: SparseTree,
   ) {}
+
+  /** What a node never written here is: empty, or (in the upstream's part of a lazy fork) unknown. */
+  private absentNode(level: number, index: number): Buffer {
+    if (this.sparse && index * 2 ** level < this.sparse.size) {
+      throw new UpstreamStateNeededError({ kind: 'node', tree: this.info.id, level, index });
+    }
+    return emptySubtreeRoot(level);
+  }
 
   /** Hashes of the given nodes (any mix of levels), in order, with one query for all stored ones. */
   getNodes(refs: readonly NodeRef[]): Buffer[] {
@@ -70,7 +92,7 @@ export class CommittedTree {
       for (let j = 0; j < slots.length; j++) {
         const slot = slots[j] as number;
         const { level, index } = refs[slot] as NodeRef;
-        const hash = found[j] ?? emptySubtreeRoot(level);
+        const hash = found[j] ?? this.absentNode(level, index);
         out[slot] = hash;
         if (cache?.caches(tree, level)) cache.set(tree, level * LEVEL_SPAN + index, hash);
       }
@@ -92,6 +114,15 @@ export class CommittedTree {
     }
     if (leafKeys.length === 0) return this.store.getNodes(keys, this.block);
     const leafHashes = this.store.getLeafHashes(leafKeys, this.block);
+    if (this.sparse) {
+      // A lazy fork holds the upstream's leaf hashes it saw on sibling paths (preimage unknown) as level-0 nodes.
+      const missing = leafKeys.filter((_, i) => leafHashes[i] === null);
+      if (missing.length > 0) {
+        const nodes = this.store.getNodes(missing, this.block);
+        let m = 0;
+        for (let i = 0; i < leafHashes.length; i++) if (leafHashes[i] === null) leafHashes[i] = nodes[m++] ?? null;
+      }
+    }
     const nodeHashes = nodeKeys.length > 0 ? this.store.getNodes(nodeKeys, this.block) : [];
     let li = 0;
     let ni = 0;
@@ -131,8 +162,12 @@ export class CommittedTree {
         const blob = found[j];
         const slot = slots[j] as number;
         const leaf = blob ? decodeIndexedLeaf(kind, blob) : undefined;
+        const index = indices[slot] as number;
+        if (!leaf && this.sparse && index < this.sparse.size) {
+          throw new UpstreamStateNeededError({ kind: 'leaf', tree: this.info.id, index });
+        }
         out[slot] = leaf;
-        if (leaf) this.leafCache.set(indices[slot] as number, leaf);
+        if (leaf) this.leafCache.set(index, leaf);
       }
     }
     return out;
@@ -158,10 +193,14 @@ export class CommittedTree {
       const index = found[j];
       const key = missing[j] as Buffer;
       if (index === null || index === undefined) {
+        if (this.sparse) {
+          throw new UpstreamStateNeededError({ kind: 'low-leaf', tree: this.info.id, key: readField32(key) });
+        }
         throw new Error(`${this.info.name} has no leaf at or below key ${key.toString('hex')}`);
       }
       out[slots[j] as number] = index;
-      this.lowIndexCache.set(key.toString('latin1'), index);
+      // On a lazy fork the largest key held here is a candidate only (TreeOverlay checks it): not remembered.
+      if (!this.sparse) this.lowIndexCache.set(key.toString('latin1'), index);
     }
     return out;
   }

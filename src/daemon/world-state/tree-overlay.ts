@@ -1,3 +1,4 @@
+import { readField32 } from '../../core/serialize/field-bytes.js';
 import type { BatchHasher } from './batch-hasher.js';
 import type { CommittedTree, NodeRef } from './committed-tree.js';
 import {
@@ -9,8 +10,8 @@ import {
   ZERO32,
 } from './indexed-leaf.js';
 import type { TreeInfo } from './merkle-tree-id.js';
-import { InvalidWorldStateArgumentError } from './world-state-errors.js';
-import { LEVEL_SPAN, storeKey } from './world-state-repository.js';
+import { InvalidWorldStateArgumentError, UpstreamStateNeededError } from './world-state-errors.js';
+import { LEVEL_SPAN, storeKey, UPSTREAM_KEY_BLOCK } from './world-state-repository.js';
 
 /** A public data write: the tree leaf slot (already siloed) and its new value. */
 export interface PublicDataLeafWrite {
@@ -231,10 +232,30 @@ export class TreeOverlay {
     const committed = this.base.findKeys(values);
     return values.map((v, i) => {
       const c = committed[i];
-      if (c) return { index: c.index, block: c.block };
+      if (c) {
+        // An upstream key of a lazy fork: its index is known, the block that inserted it is not.
+        if (c.block === UPSTREAM_KEY_BLOCK) {
+          throw new UpstreamStateNeededError({ kind: 'find', tree: this.info.id, value: readField32(v) });
+        }
+        return { index: c.index, block: c.block };
+      }
       const index = this.findUncommitted(v);
-      return index === undefined ? undefined : { index, block: undefined };
+      if (index !== undefined) return { index, block: undefined };
+      if (this.base.sparse) this.checkAbsentUpstream(v);
+      return undefined;
     });
+  }
+
+  /**
+   * On a lazy fork, a value not held here may still be in the upstream's part of the tree. An indexed tree
+   * proves it absent by its low leaf (which throws when that is not fetched); an append-only tree cannot.
+   */
+  private checkAbsentUpstream(value: Buffer): void {
+    if (this.info.kind === 'append-only') {
+      if (this.base.sparse?.absent.has(value.toString('hex'))) return;
+      throw new UpstreamStateNeededError({ kind: 'find', tree: this.info.id, value: readField32(value) });
+    }
+    this.predecessors([value]);
   }
 
   /** Siblings from the leaf level up (height entries). */
@@ -397,7 +418,16 @@ export class TreeOverlay {
           leaf = this.leaves.get(index) as IndexedLeaf;
         }
       }
-      return { index, leaf, alreadyPresent: leaf.key.equals(key) };
+      const alreadyPresent = leaf.key.equals(key);
+      if (!alreadyPresent && !leaf.nextKey.equals(ZERO32) && Buffer.compare(leaf.nextKey, key) <= 0) {
+        // A key lies between the leaf found and the one searched: on a lazy fork the upstream's low leaf has
+        // not been fetched; on a full tree the sorted list is broken.
+        if (this.base.sparse) {
+          throw new UpstreamStateNeededError({ kind: 'low-leaf', tree: this.info.id, key: readField32(key) });
+        }
+        throw new Error(`${this.info.name}: leaf ${index} is not the low leaf of 0x${key.toString('hex')}`);
+      }
+      return { index, leaf, alreadyPresent };
     });
   }
 

@@ -50,3 +50,43 @@ export class WorldStateStateError extends WorldStateError {
   override name = 'WorldStateStateError';
   readonly rpcCode = 'INVALID_STATE';
 }
+
+/** What a world state started from an upstream's block (a lazy fork) lacks to answer: fetch it, then ask again. */
+export type UpstreamStateNeed =
+  | { readonly kind: 'node'; readonly tree: number; readonly level: number; readonly index: number }
+  | { readonly kind: 'leaf'; readonly tree: number; readonly index: number }
+  | { readonly kind: 'low-leaf'; readonly tree: number; readonly key: bigint }
+  | { readonly kind: 'find'; readonly tree: number; readonly value: bigint };
+
+/**
+ * A read of a lazily forked world state (WorldState.openSparse) that touches the upstream's part of a tree which
+ * has not been fetched yet. It is thrown instead of an answer, never in place of a wrong one: the caller fetches
+ * `need` from the upstream (UpstreamStateFetcher) and asks again.
+ */
+export class UpstreamStateNeededError extends WorldStateError {
+  override name = 'UpstreamStateNeededError';
+  readonly rpcCode = 'INVALID_STATE';
+
+  constructor(readonly need: UpstreamStateNeed) {
+    super(`the fork has not fetched this from its upstream yet: ${describeNeed(need)}`);
+  }
+}
+
+function describeNeed(n: UpstreamStateNeed): string {
+  switch (n.kind) {
+    case 'node':
+      return `tree ${n.tree} node at level ${n.level}, index ${n.index}`;
+    case 'leaf':
+      return `tree ${n.tree} leaf ${n.index}`;
+    case 'low-leaf':
+      return `tree ${n.tree} low leaf of 0x${n.key.toString(16)}`;
+    case 'find':
+      return `tree ${n.tree} leaf holding 0x${n.value.toString(16)}`;
+  }
+}
+
+/** An upstream witness that does not prove the upstream's root at the fork's block: refused, nothing kept. */
+export class UpstreamWitnessRejectedError extends WorldStateError {
+  override name = 'UpstreamWitnessRejectedError';
+  readonly rpcCode = 'INVALID_STATE';
+}

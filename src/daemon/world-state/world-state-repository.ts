@@ -23,6 +23,9 @@ const SINGLE_READS = 1;
 /** Rows per multi-row INSERT: a quarter less CPU per row than one statement per row (measured). */
 const INSERT_ROWS = 32;
 
+/** The block recorded for a key fetched from a lazy fork's upstream: visible at every block, inserted when unknown. */
+export const UPSTREAM_KEY_BLOCK = -1;
+
 export interface StoredBlock {
   readonly hash: Buffer;
   readonly state: Buffer;
@@ -55,6 +58,8 @@ export class WorldStateRepository {
   private readonly insKeys: Statement<unknown[]>;
   private readonly insKeyIfNew: Statement<[number, Buffer, number, number]>;
   private readonly insKeysIfNew: Statement<unknown[]>;
+  private readonly insNodeIfNew: Statement<[number, number, Buffer, Buffer]>;
+  private readonly insLeafIfNew: Statement<[number, number, Buffer, Buffer, Buffer]>;
   private readonly blockGet: Statement<[number], StoredBlock>;
   private readonly blockIns: Statement<[number, Buffer, Buffer]>;
   private readonly journalIns: Statement<[number, number, Buffer, Buffer]>;
@@ -115,6 +120,8 @@ export class WorldStateRepository {
     this.insKeys = db.prepare(`INSERT INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
     this.insKeyIfNew = db.prepare('INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
     this.insKeysIfNew = db.prepare(`INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
+    this.insNodeIfNew = db.prepare('INSERT OR IGNORE INTO ws_node (k, block, hash, crc) VALUES (?, ?, ?, ?)');
+    this.insLeafIfNew = db.prepare('INSERT OR IGNORE INTO ws_leaf (k, block, leaf, hash, crc) VALUES (?, ?, ?, ?, ?)');
     this.blockGet = db.prepare<[number], StoredBlock>('SELECT hash, state FROM ws_block WHERE block = ?');
     this.blockIns = db.prepare('INSERT INTO ws_block (block, hash, state) VALUES (?, ?, ?)');
     this.journalIns = db.prepare('INSERT INTO ws_journal (block, tree, nodes, leaves) VALUES (?, ?, ?, ?)');
@@ -295,6 +302,38 @@ export class WorldStateRepository {
       const [key, index] = rows[i] as readonly [Buffer, number];
       one.run(tree, key, index, block);
     }
+  }
+
+  /**
+   * Rows a lazy fork fetched from its upstream (WorldState.addUpstreamPath): the same row may come twice (two
+   * witnesses share a node), and it is the same value both times, so a second copy is ignored.
+   */
+  insertUpstreamRows(
+    block: number,
+    nodes: readonly (readonly [number, Buffer])[],
+    leaves: readonly (readonly [number, Buffer, Buffer])[],
+  ): void {
+    for (const [k, hash] of nodes) this.insNodeIfNew.run(k, block, hash, checksumBytes(recordChecksum(k, hash)));
+    for (const [k, leaf, hash] of leaves) {
+      this.insLeafIfNew.run(k, block, leaf, hash, checksumBytes(recordChecksum(k, leaf, hash)));
+    }
+  }
+
+  /**
+   * Where the upstream says a key or value is and the block that inserted it (node_findLeavesIndexes there): it
+   * takes the place of a row without that block, and of a later local append of the same value (the first wins).
+   */
+  upsertUpstreamKey(tree: number, key: Buffer, index: number, block: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?) ON CONFLICT (tree, key) DO UPDATE SET idx = excluded.idx, block = excluded.block',
+      )
+      .run(tree, key, index, block);
+  }
+
+  /** An upstream key's row (see insertUpstreamRows); `block` -1 marks a key whose inserting block is not known. */
+  insertUpstreamKey(tree: number, key: Buffer, index: number): void {
+    this.insKeyIfNew.run(tree, key, index, UPSTREAM_KEY_BLOCK);
   }
 
   insertBlock(block: number, hash: Buffer, state: Buffer): void {

@@ -9,8 +9,16 @@ import { CommittedTree, type TreeSnapshot } from './committed-tree.js';
 import { emptySubtreeRoot } from './empty-subtrees.js';
 import { checkedFieldBuffer } from './field-buffer.js';
 import { type GenesisPublicData, genesisNullifierLeaves, genesisPublicDataLeaves } from './genesis-state.js';
-import type { IndexedLeafPreimage } from './indexed-leaf.js';
-import { decodeIndexedLeaf, type IndexedLeafKind } from './indexed-leaf.js';
+import {
+  decodeIndexedLeaf,
+  encodeIndexedLeaf,
+  type IndexedLeaf,
+  type IndexedLeafKind,
+  type IndexedLeafPreimage,
+  leafHashWidth,
+  writeLeafHashInput,
+  ZERO32,
+} from './indexed-leaf.js';
 import { LatestNodeCache } from './latest-node-cache.js';
 import { MerkleTreeId, parseTreeId, TREE_COUNT, TREES, treeInfo } from './merkle-tree-id.js';
 import type { SiblingPath } from './sibling-path.js';
@@ -26,11 +34,13 @@ import {
   BlockNotAvailableError,
   BlockRejectedError,
   InvalidWorldStateArgumentError,
+  UpstreamStateNeededError,
+  UpstreamWitnessRejectedError,
   WorldStateError,
   WorldStateStateError,
 } from './world-state-errors.js';
 import { type PublicDataWrite, type TxTreeEffects, WorldStateFork } from './world-state-fork.js';
-import { storeKey, TREE_SPAN, WorldStateRepository } from './world-state-repository.js';
+import { LEVEL_SPAN, storeKey, TREE_SPAN, WorldStateRepository } from './world-state-repository.js';
 import { type LowLeafResult, type TreeMetadata, type TreeSource, WorldStateView } from './world-state-view.js';
 
 /** A block to read: a number, or the latest block. */
@@ -87,12 +97,39 @@ export interface UnwindResult {
   readonly clearedToGenesis: boolean;
 }
 
+/** Where a lazily forked world state starts (WorldState.openSparse): an upstream's block and its trees. */
+export interface SparseBase {
+  readonly blockNumber: number;
+  /** The block's hash: the archive leaf at blockNumber. */
+  readonly blockHash: bigint;
+  /** The block header's state reference. */
+  readonly state: StateReference;
+  /** The archive after the block (blockNumber + 1 leaves), as the upstream's block carries it. */
+  readonly archive: AppendOnlyTreeSnapshot;
+}
+
+/** An upstream leaf with the path that proves it (a witness), as WorldState.addUpstreamPath takes it. */
+export interface UpstreamLeafPath {
+  readonly tree: MerkleTreeId;
+  readonly index: number;
+  /**
+   * The leaf: an append-only tree's value or an indexed tree's leaf hash (zero, the empty leaf, when not given),
+   * or an indexed tree's preimage, which also makes its key and preimage readable.
+   */
+  readonly value?: Buffer;
+  readonly preimage?: IndexedLeaf;
+  /** Siblings from the leaf level up (height entries). */
+  readonly siblingPath: readonly Buffer[];
+}
+
 interface BlockState {
   readonly hash: Buffer;
   readonly snapshots: readonly TreeSnapshot[];
 }
 
 const STATE_RECORD = 40;
+/** Values per tree a lazy fork remembers the upstream does not hold, before it starts over (bounds memory). */
+const ABSENT_VALUES_KEPT = 1 << 16;
 
 /**
  * The world state: the five Aztec trees (docs/aztec-facts.md section 3) kept in the node's SQLite database,
@@ -115,6 +152,10 @@ export class WorldState {
   private latestState: BlockState | undefined;
   private readonly stateCache = new Map<number, BlockState>();
   private readonly nodeCache = new LatestNodeCache(TREE_COUNT);
+  /** Per tree, values the upstream said it did not hold at a lazy fork's block (see addUpstreamLeafLocation). */
+  private readonly upstreamAbsent = TREES.map(() => new Set<string>());
+  /** A lazy fork's base: the upstream's block and its trees' snapshots there (see openSparse). */
+  private sparse: { readonly block: number; readonly snapshots: readonly TreeSnapshot[] } | undefined;
 
   private constructor(
     private readonly db: SqliteDatabase,
@@ -138,6 +179,132 @@ export class WorldState {
     const ws = new WorldState(db, options);
     ws.initialize();
     return ws;
+  }
+
+  /**
+   * Opens a lazily forked world state (--fork-url): block `base.blockNumber` is an upstream's, of which this
+   * database holds nothing at first but the trees' roots and sizes. Reads of the upstream's part that was not
+   * fetched throw UpstreamStateNeededError (never a wrong answer); the caller fetches the witness from the upstream
+   * at that block (addUpstreamPath), which is kept in the database, and asks again. Blocks built on it have the
+   * roots a node holding the upstream's whole state computes: appends use the frontier (the path of the leaf at
+   * each tree's size, fetched before the first block), indexed inserts the upstream's low leaves.
+   * A database that already holds this fork is opened as it is; one holding another chain is refused.
+   */
+  static openSparse(db: SqliteDatabase, base: SparseBase, options: WorldStateOptions = {}): WorldState {
+    const ws = new WorldState(db, options);
+    const stored = ws.store.getMeta('sparseBlock') as number | undefined;
+    if (ws.store.getMeta('genesis') === undefined) {
+      ws.atomically(() => ws.writeSparseBase(base));
+      ws.token = undefined;
+    } else if (stored !== base.blockNumber) {
+      throw new WorldStateStateError(
+        stored === undefined
+          ? 'This data directory holds a chain of its own, not a lazy fork: use an empty data directory'
+          : `This data directory holds a lazy fork at block ${stored}, not ${base.blockNumber}`,
+      );
+    }
+    ws.initialize();
+    return ws;
+  }
+
+  /** The upstream's block a lazy fork starts from; undefined for a world state of its own. */
+  get sparseBlock(): number | undefined {
+    this.refresh();
+    return this.sparse?.block;
+  }
+
+  /**
+   * Keeps an upstream leaf's path (a witness fetched at the fork's block) once it proves the upstream's root
+   * there: its siblings, the nodes it passes and the leaf (an indexed leaf's preimage and key) become readable.
+   * A path that does not hash to that root is refused, so a wrong answer from the upstream cannot make a root.
+   */
+  addUpstreamPath(p: UpstreamLeafPath): void {
+    this.refresh();
+    const sparse = this.sparse;
+    if (!sparse) throw new WorldStateStateError('addUpstreamPath is for a lazily forked world state');
+    const info = treeInfo(parseTreeId(p.tree));
+    const snapshot = sparse.snapshots[info.id] as TreeSnapshot;
+    if (!Number.isSafeInteger(p.index) || p.index < 0 || p.index >= 2 ** info.height) {
+      throw new InvalidWorldStateArgumentError(`Leaf index ${p.index} is outside ${info.name}`);
+    }
+    if (p.siblingPath.length !== info.height) {
+      throw new InvalidWorldStateArgumentError(
+        `${info.name} paths have ${info.height} siblings, the upstream sent ${p.siblingPath.length}`,
+      );
+    }
+    let leafHash: Buffer;
+    if (info.kind === 'append-only') leafHash = p.value ?? ZERO32;
+    else if (p.preimage) {
+      const kind = info.kind as IndexedLeafKind;
+      const input = Buffer.alloc(leafHashWidth(kind) * 32);
+      writeLeafHashInput(kind, p.preimage, input, 0);
+      leafHash = Buffer.from(this.hasher.hashBatch(input, leafHashWidth(kind)));
+    } else leafHash = p.value ?? ZERO32;
+    // The nodes the path passes, bottom up; the last is the root.
+    const passed: Buffer[] = [leafHash];
+    let node = leafHash;
+    let i = p.index;
+    for (let level = 0; level < info.height; level++) {
+      const sibling = p.siblingPath[level] as Buffer;
+      const input = i % 2 === 0 ? Buffer.concat([node, sibling]) : Buffer.concat([sibling, node]);
+      node = Buffer.from(this.hasher.hashBatch(input, 2));
+      passed.push(node);
+      i = Math.floor(i / 2);
+    }
+    if (!node.equals(snapshot.root)) {
+      throw new UpstreamWitnessRejectedError(
+        `the upstream's path of ${info.name} leaf ${p.index} gives root 0x${node.toString('hex')}, not the ` +
+          `root 0x${snapshot.root.toString('hex')} of its block ${sparse.block}`,
+      );
+    }
+    const nodes: [number, Buffer][] = [];
+    const leaves: [number, Buffer, Buffer][] = [];
+    i = p.index;
+    for (let level = 0; level < info.height; level++) {
+      const sibling = i % 2 === 0 ? i + 1 : i - 1;
+      nodes.push([storeKey(info.id, level, sibling), p.siblingPath[level] as Buffer]);
+      const own = passed[level] as Buffer;
+      if (level > 0 || info.kind === 'append-only' || !p.preimage) nodes.push([storeKey(info.id, level, i), own]);
+      else leaves.push([storeKey(info.id, 0, i), encodeIndexedLeaf(info.kind as IndexedLeafKind, p.preimage), own]);
+      i = Math.floor(i / 2);
+    }
+    // Nodes past the upstream's size are empty anyway; rows for them would only take room.
+    const kept = nodes.filter(([k]) => upstreamPart(k, info.id, snapshot.size));
+    this.atomically(() => {
+      this.store.insertUpstreamRows(sparse.block, kept, leaves);
+      if (p.preimage && info.kind !== 'append-only') this.store.insertUpstreamKey(info.id, p.preimage.key, p.index);
+    });
+  }
+
+  /**
+   * Keeps the upstream's answer to where a value is in a tree at the fork's block (node_findLeavesIndexes): its
+   * index and inserting block, or that it is not there (remembered in memory: the upstream's block never changes).
+   */
+  addUpstreamLeafLocation(
+    tree: MerkleTreeId,
+    value: bigint,
+    found: { index: bigint; blockNumber: number } | undefined,
+  ): void {
+    this.refresh();
+    const sparse = this.sparse;
+    if (!sparse) throw new WorldStateStateError('addUpstreamLeafLocation is for a lazily forked world state');
+    const info = treeInfo(parseTreeId(tree));
+    const key = checkedFieldBuffer(value, 'leaf value');
+    if (!found) {
+      const absent = this.upstreamAbsent[info.id] as Set<string>;
+      if (absent.size >= ABSENT_VALUES_KEPT) absent.clear();
+      absent.add(key.toString('hex'));
+      return;
+    }
+    const index = Number(found.index);
+    const size = (sparse.snapshots[info.id] as TreeSnapshot).size;
+    if (!Number.isSafeInteger(index) || index < 0 || index >= size || found.blockNumber > sparse.block) {
+      throw new UpstreamWitnessRejectedError(
+        `the upstream places 0x${value.toString(16)} at ${info.name} leaf ${found.index}, block ${found.blockNumber}: ` +
+          `not within its ${size} leaves at block ${sparse.block}`,
+      );
+    }
+    this.atomically(() => this.store.upsertUpstreamKey(info.id, key, index, found.blockNumber));
   }
 
   // ---- status ----
@@ -188,6 +355,9 @@ export class WorldState {
     if (blockNumber === this.latest) return readField32((this.latestState as BlockState).hash);
     // Archive leaves are written once and never pruned, so this works for blocks beyond history too.
     const leaf = this.store.getNode(storeKey(MerkleTreeId.ARCHIVE, 0, blockNumber), this.latest);
+    if (!leaf && this.sparse && blockNumber < this.sparse.block) {
+      throw new UpstreamStateNeededError({ kind: 'node', tree: MerkleTreeId.ARCHIVE, level: 0, index: blockNumber });
+    }
     return leaf ? readField32(leaf) : undefined;
   }
 
@@ -342,7 +512,7 @@ export class WorldState {
         try {
           fork.writePublicData(block.stateOverrides);
         } catch (e) {
-          if (e instanceof WorldStateError) throw new BlockRejectedError(`Block ${n}, state overrides: ${e.message}`);
+          if (rejects(e)) throw new BlockRejectedError(`Block ${n}, state overrides: ${e.message}`);
           throw e;
         }
       }
@@ -350,7 +520,7 @@ export class WorldState {
         try {
           fork.applyTxEffects(block.txs[i] as TxTreeEffects);
         } catch (e) {
-          if (e instanceof WorldStateError) throw new BlockRejectedError(`Block ${n}, tx ${i}: ${e.message}`);
+          if (rejects(e)) throw new BlockRejectedError(`Block ${n}, tx ${i}: ${e.message}`);
           throw e;
         }
       }
@@ -358,7 +528,7 @@ export class WorldState {
         try {
           fork.appendCheckpointMessages(block.l1ToL2Messages);
         } catch (e) {
-          if (e instanceof WorldStateError) throw new BlockRejectedError(`Block ${n}: ${e.message}`);
+          if (rejects(e)) throw new BlockRejectedError(`Block ${n}: ${e.message}`);
           throw e;
         }
       }
@@ -404,6 +574,11 @@ export class WorldState {
     if (target < this.finalized && !options.force) {
       throw new WorldStateStateError(
         `Cannot unwind to block ${target}: block ${this.finalized} is finalized (force clears world state for a resync)`,
+      );
+    }
+    if (this.sparse && target < this.sparse.block) {
+      throw new WorldStateStateError(
+        `Cannot unwind to block ${target}: this world state is a lazy fork of its upstream's block ${this.sparse.block}`,
       );
     }
     if (target < this.oldest) {
@@ -517,6 +692,39 @@ export class WorldState {
     this.refresh();
   }
 
+  /**
+   * A lazy fork's first rows: block `base.blockNumber` with the upstream's roots and sizes, the oldest and
+   * finalized block (nothing below it is held), and no tree rows. The genesis fingerprint is this node's, which
+   * the fork checked equals the upstream's.
+   */
+  private writeSparseBase(base: SparseBase): void {
+    const n = base.blockNumber;
+    const snap = (s: AppendOnlyTreeSnapshot): TreeSnapshot => ({
+      root: bigIntToBuffer32(s.root.toBigInt()),
+      size: s.nextAvailableLeafIndex,
+    });
+    const snapshots: TreeSnapshot[] = [];
+    snapshots[MerkleTreeId.NULLIFIER_TREE] = snap(base.state.partial.nullifierTree);
+    snapshots[MerkleTreeId.NOTE_HASH_TREE] = snap(base.state.partial.noteHashTree);
+    snapshots[MerkleTreeId.PUBLIC_DATA_TREE] = snap(base.state.partial.publicDataTree);
+    snapshots[MerkleTreeId.L1_TO_L2_MESSAGE_TREE] = snap(base.state.l1ToL2MessageTree);
+    snapshots[MerkleTreeId.ARCHIVE] = snap(base.archive);
+    if (snapshots[MerkleTreeId.ARCHIVE]?.size !== n + 1) {
+      throw new InvalidWorldStateArgumentError(
+        `The archive after block ${n} holds ${n + 1} leaves, the upstream's holds ${base.archive.nextAvailableLeafIndex}`,
+      );
+    }
+    const state = encodeState(snapshots);
+    this.store.insertBlock(n, checkedFieldBuffer(base.blockHash, 'block hash'), state);
+    this.store.setMeta('genesis', this.genesis.hash);
+    this.store.setMeta('latest', n);
+    this.store.setMeta('finalized', n);
+    this.store.setMeta('oldest', n);
+    this.store.setMeta('sparseBlock', n);
+    this.store.setMeta('sparseState', state);
+    this.bumpToken();
+  }
+
   private writeGenesis(): void {
     this.writeBlock(0, this.genesis.hash, this.genesis.overlays, false);
     this.store.setMeta('genesis', this.genesis.hash);
@@ -600,6 +808,11 @@ export class WorldState {
     this.latest = this.store.getMeta('latest') as number;
     this.finalized = this.store.getMeta('finalized') as number;
     this.oldest = this.store.getMeta('oldest') as number;
+    const sparseBlock = this.store.getMeta('sparseBlock') as number | undefined;
+    this.sparse =
+      sparseBlock === undefined
+        ? undefined
+        : { block: sparseBlock, snapshots: decodeState(this.store.getMeta('sparseState') as Buffer) };
     this.stateCache.clear();
     this.latestState = this.loadState(this.latest);
     this.nodeCache.reset(
@@ -646,6 +859,10 @@ export class WorldState {
           b,
           snapshots[id] as TreeSnapshot,
           b === this.latest ? this.nodeCache : undefined,
+          this.sparse && {
+            size: (this.sparse.snapshots[id] as TreeSnapshot).size,
+            absent: this.upstreamAbsent[id] as Set<string>,
+          },
         ),
         this.hasher,
       );
@@ -672,6 +889,21 @@ export class WorldState {
       seen = this.token;
     };
   }
+}
+
+/**
+ * Whether an error applying a block means the block is wrong; a lazy fork's missing upstream data does not (the
+ * caller fetches it and applies the block again).
+ */
+function rejects(e: unknown): e is WorldStateError {
+  return e instanceof WorldStateError && !(e instanceof UpstreamStateNeededError);
+}
+
+/** Whether a store key's node covers a leaf below `size` (the upstream's part of a lazily forked tree). */
+function upstreamPart(key: number, tree: number, size: number): boolean {
+  const rel = key - tree * TREE_SPAN;
+  const level = Math.floor(rel / LEVEL_SPAN);
+  return (rel % LEVEL_SPAN) * 2 ** level < size;
 }
 
 function encodeState(snapshots: readonly TreeSnapshot[]): Buffer {
