@@ -434,9 +434,11 @@ export class L2Node {
       now: () => this.clock.now(),
       log: logger.module('operations'),
     });
-    // Time warps and snapshots are the dev stand-in's: with an L1 the chain and its time are the rollup's.
+    // Time warps and snapshots: the dev stand-in's, and with --l1 anvil the node's and its anvil's together. On an
+    // L1 the node does not run, the chain and its time are the rollup's alone.
+    const anvilCheatCodes = this.l1?.anvilCheatCodes;
     this.devTools =
-      this.sequencer && !this.l1Settlement
+      this.sequencer && (!this.l1Settlement || anvilCheatCodes)
         ? new DevTools({
             config,
             db,
@@ -445,6 +447,7 @@ export class L2Node {
             sequencer: this.sequencer,
             sequencerMode: () => config.sequencerMode,
             log: logger.module('dev'),
+            ...(this.l1Settlement && anvilCheatCodes ? { l1: anvilCheatCodes } : {}),
           })
         : undefined;
     this.localNetworkSetup = this.sequencer
