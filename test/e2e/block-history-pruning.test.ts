@@ -10,7 +10,7 @@ import { PrivateLog } from '../../src/core/logs/private-log.js';
 import { envelopeOf, l2node } from '../helpers/cli.js';
 import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { QUICK_EPOCH_FLAGS, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 /**
  * Block history pruning (issue 32 item 13) end to end: a dev node builds a block every second; a follower of it
@@ -79,7 +79,7 @@ beforeAll(async () => {
     async () => ((await call(pruned.publicUrl, 'node_getBlock', [txBlock])).error ? true : undefined),
     { timeoutMs: 60_000 },
   );
-});
+}, scaled(150_000));
 
 afterAll(async () => {
   await pruned?.stop();
@@ -136,23 +136,27 @@ describe('a node that prunes block bodies', () => {
     expect(await result(pruned.publicUrl, 'node_getPrivateLogsByTags', [tags])).toEqual([[]]);
   });
 
-  it('prunes as blocks arrive, keeping the latest blocks and nothing above the finalized block', async () => {
-    const before = (await rpcError(pruned.publicUrl, 'node_getBlock', [1])).data?.oldestAvailableBlock as number;
-    const moved = await until(
-      'the oldest available block to move on',
-      async () => {
-        const now = (await rpcError(pruned.publicUrl, 'node_getBlock', [1])).data?.oldestAvailableBlock as number;
-        return now > before ? now : undefined;
-      },
-      { timeoutMs: 30_000 },
-    );
-    const tips = await result<{ proposed: { number: number }; finalized: { block: { number: number } } }>(
-      pruned.publicUrl,
-      'node_getL2Tips',
-    );
-    expect(moved).toBeLessThanOrEqual(tips.proposed.number - KEEP + 1);
-    expect(moved).toBeLessThanOrEqual(tips.finalized.block.number + 1);
-  });
+  it(
+    'prunes as blocks arrive, keeping the latest blocks and nothing above the finalized block',
+    async () => {
+      const before = (await rpcError(pruned.publicUrl, 'node_getBlock', [1])).data?.oldestAvailableBlock as number;
+      const moved = await until(
+        'the oldest available block to move on',
+        async () => {
+          const now = (await rpcError(pruned.publicUrl, 'node_getBlock', [1])).data?.oldestAvailableBlock as number;
+          return now > before ? now : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
+      const tips = await result<{ proposed: { number: number }; finalized: { block: { number: number } } }>(
+        pruned.publicUrl,
+        'node_getL2Tips',
+      );
+      expect(moved).toBeLessThanOrEqual(tips.proposed.number - KEEP + 1);
+      expect(moved).toBeLessThanOrEqual(tips.finalized.block.number + 1);
+    },
+    scaled(60_000),
+  );
 
   it('`l2node db stats` shows the oldest block with a body and how many were pruned', async () => {
     const run = await l2node(['db', 'stats', '--data-directory', join(root, 'pruned'), '--json']);
@@ -170,73 +174,81 @@ describe('a node that prunes block bodies', () => {
 });
 
 describe('followers of a pruned node', () => {
-  it('a follower from genesis is refused, naming the pruned history and what to do', async () => {
-    const fresh = await spawnNode({
-      args: [...FOLLOWER, '--sync-from', pruned.publicUrl, '--data-directory', join(root, 'fresh')],
-    });
-    try {
-      const refusal = async () => {
-        const s = (await (await fetch(`${fresh.publicUrl}/status`)).json()) as {
-          follower: { state: string; problem?: { message: string } };
+  it(
+    'a follower from genesis is refused, naming the pruned history and what to do',
+    async () => {
+      const fresh = await spawnNode({
+        args: [...FOLLOWER, '--sync-from', pruned.publicUrl, '--data-directory', join(root, 'fresh')],
+      });
+      try {
+        const refusal = async () => {
+          const s = (await (await fetch(`${fresh.publicUrl}/status`)).json()) as {
+            follower: { state: string; problem?: { message: string } };
+          };
+          return s.follower.state === 'refused' ? s.follower.problem?.message : undefined;
         };
-        return s.follower.state === 'refused' ? s.follower.problem?.message : undefined;
-      };
-      const problem = await until('the sync to be refused', refusal);
-      expect(problem).toMatch(
-        new RegExp(
-          `^the upstream ${pruned.publicUrl} cannot serve block 1: it pruned its block history and holds block ` +
-            'bodies from block \\d+ on \\(.*\\)\\. A follower needs every block after its own tip: follow a node ' +
-            'that keeps them, or start this one from a snapshot taken at block \\d+ or later \\(--snapshot-url\\)',
-        ),
-      );
-      expect(await result(fresh.publicUrl, 'node_getBlockNumber')).toBe(0);
-      // Said once, though the upstream's oldest available block moves on (the status follows it).
-      await until('the status to follow the upstream oldest available block', async () =>
-        (await refusal()) !== problem ? true : undefined,
-      );
-      expect(fresh.logs().filter((l) => /pruned its block history/.test(String(l.msg)))).toHaveLength(1);
-    } finally {
-      await fresh.stop();
-    }
-  });
+        const problem = await until('the sync to be refused', refusal);
+        expect(problem).toMatch(
+          new RegExp(
+            `^the upstream ${pruned.publicUrl} cannot serve block 1: it pruned its block history and holds block ` +
+              'bodies from block \\d+ on \\(.*\\)\\. A follower needs every block after its own tip: follow a node ' +
+              'that keeps them, or start this one from a snapshot taken at block \\d+ or later \\(--snapshot-url\\)',
+          ),
+        );
+        expect(await result(fresh.publicUrl, 'node_getBlockNumber')).toBe(0);
+        // Said once, though the upstream's oldest available block moves on (the status follows it).
+        await until('the status to follow the upstream oldest available block', async () =>
+          (await refusal()) !== problem ? true : undefined,
+        );
+        expect(fresh.logs().filter((l) => /pruned its block history/.test(String(l.msg)))).toHaveLength(1);
+      } finally {
+        await fresh.stop();
+      }
+    },
+    scaled(90_000),
+  );
 
-  it('a follower started from a snapshot of the pruned node follows it, with the same pruned history', async () => {
-    // The dev chain pauses while the snapshot is taken and restored: the pruned node's window (4 blocks) does not
-    // move past the snapshot before the restored node asks for the next block.
-    await result(dev.adminUrl, 'nodeAdmin_pauseSync');
-    const tip = await result<number>(dev.publicUrl, 'node_getBlockNumber');
-    await until('the pruned node at the paused tip', async () =>
-      (await result<number>(pruned.publicUrl, 'node_getBlockNumber')) === tip ? true : undefined,
-    );
-    await result(pruned.adminUrl, 'nodeAdmin_startSnapshotUpload', [pathToFileURL(join(root, 'snapshots')).href]);
-    const indexUrl = await until('the snapshot uploaded', async () => {
-      const s = (await (await fetch(`${pruned.publicUrl}/status`)).json()) as {
-        snapshot: { running: boolean; last?: { ok: boolean; indexUrl?: string; error?: string } };
-      };
-      if (s.snapshot.running || !s.snapshot.last) return undefined;
-      expect(s.snapshot.last.error).toBeUndefined();
-      return s.snapshot.last.indexUrl;
-    });
-    const restored = await spawnNode({
-      args: [
-        ...FOLLOWER,
-        ...['--sync-from', pruned.publicUrl, '--data-directory', join(root, 'restored'), '--snapshot-url', indexUrl],
-      ],
-    });
-    try {
-      expect(await result(restored.publicUrl, 'node_getBlockNumber')).toBe(tip);
-      await result(dev.adminUrl, 'nodeAdmin_resumeSync');
-      await until('the restored follower past the snapshot', async () =>
-        (await result<number>(restored.publicUrl, 'node_getBlockNumber')) > tip + 2 ? true : undefined,
+  it(
+    'a follower started from a snapshot of the pruned node follows it, with the same pruned history',
+    async () => {
+      // The dev chain pauses while the snapshot is taken and restored: the pruned node's window (4 blocks) does not
+      // move past the snapshot before the restored node asks for the next block.
+      await result(dev.adminUrl, 'nodeAdmin_pauseSync');
+      const tip = await result<number>(dev.publicUrl, 'node_getBlockNumber');
+      await until('the pruned node at the paused tip', async () =>
+        (await result<number>(pruned.publicUrl, 'node_getBlockNumber')) === tip ? true : undefined,
       );
-      const err = await rpcError(restored.publicUrl, 'node_getBlock', [txBlock]);
-      expect(err.data?.code).toBe('BLOCK_NOT_AVAILABLE');
-      const n = await result<number>(restored.publicUrl, 'node_getBlockNumber');
-      expect(await result(restored.publicUrl, 'node_getBlock', [n])).toEqual(
-        await result(dev.publicUrl, 'node_getBlock', [n]),
-      );
-    } finally {
-      await restored.stop();
-    }
-  });
+      await result(pruned.adminUrl, 'nodeAdmin_startSnapshotUpload', [pathToFileURL(join(root, 'snapshots')).href]);
+      const indexUrl = await until('the snapshot uploaded', async () => {
+        const s = (await (await fetch(`${pruned.publicUrl}/status`)).json()) as {
+          snapshot: { running: boolean; last?: { ok: boolean; indexUrl?: string; error?: string } };
+        };
+        if (s.snapshot.running || !s.snapshot.last) return undefined;
+        expect(s.snapshot.last.error).toBeUndefined();
+        return s.snapshot.last.indexUrl;
+      });
+      const restored = await spawnNode({
+        args: [
+          ...FOLLOWER,
+          ...['--sync-from', pruned.publicUrl, '--data-directory', join(root, 'restored'), '--snapshot-url', indexUrl],
+        ],
+      });
+      try {
+        expect(await result(restored.publicUrl, 'node_getBlockNumber')).toBe(tip);
+        await result(dev.adminUrl, 'nodeAdmin_resumeSync');
+        await until('the restored follower past the snapshot', async () =>
+          (await result<number>(restored.publicUrl, 'node_getBlockNumber')) > tip + 2 ? true : undefined,
+        );
+        const err = await rpcError(restored.publicUrl, 'node_getBlock', [txBlock]);
+        expect(err.data?.code).toBe('BLOCK_NOT_AVAILABLE');
+        const n = await result<number>(restored.publicUrl, 'node_getBlockNumber');
+        expect(await result(restored.publicUrl, 'node_getBlock', [n])).toEqual(
+          await result(dev.publicUrl, 'node_getBlock', [n]),
+        );
+      } finally {
+        await restored.stop();
+      }
+    },
+    scaled(90_000),
+  );
 });
