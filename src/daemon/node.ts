@@ -3,6 +3,7 @@ import { EthAddress } from '../core/eth-address.js';
 import { rpcErrors } from '../rpc/errors.js';
 import type { StatusReport } from '../rpc/server/rpc-listener.js';
 import { RpcService } from '../rpc/server/rpc-service.js';
+import { BlockBodyPruner } from './chain/block-body-pruner.js';
 import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
 import { ChainState, genesisArchiveRoot } from './chain/chain-state.js';
@@ -49,6 +50,7 @@ import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import type { SlotClock } from './sequencer/slot-clock.js';
 import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
+import { BlockBodyPrunedError } from './store/block-body-pruned-error.js';
 import type { ChainStore } from './store/chain-store.js';
 import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
@@ -366,6 +368,9 @@ export class L2Node {
       : undefined;
     chain.addObserver(this.mempool);
     chain.addObserver(this.feeModel);
+    if (config.blockBodyHistoryBlocks > 0) {
+      chain.addObserver(new BlockBodyPruner(chain.store, config.blockBodyHistoryBlocks));
+    }
 
     this.sync =
       upstream && settlement
@@ -429,9 +434,11 @@ export class L2Node {
       now: () => this.clock.now(),
       log: logger.module('operations'),
     });
-    // Time warps and snapshots are the dev stand-in's: with an L1 the chain and its time are the rollup's.
+    // Time warps and snapshots: the dev stand-in's, and with --l1 anvil the node's and its anvil's together. On an
+    // L1 the node does not run, the chain and its time are the rollup's alone.
+    const anvilCheatCodes = this.l1?.anvilCheatCodes;
     this.devTools =
-      this.sequencer && !this.l1Settlement
+      this.sequencer && (!this.l1Settlement || anvilCheatCodes)
         ? new DevTools({
             config,
             db,
@@ -440,6 +447,7 @@ export class L2Node {
             sequencer: this.sequencer,
             sequencerMode: () => config.sequencerMode,
             log: logger.module('dev'),
+            ...(this.l1Settlement && anvilCheatCodes ? { l1: anvilCheatCodes } : {}),
           })
         : undefined;
     this.localNetworkSetup = this.sequencer
@@ -511,6 +519,9 @@ export class L2Node {
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
       translateError: (err) => {
+        if (err instanceof BlockBodyPrunedError) {
+          return rpcErrors.blockNotAvailable(err.message, { oldestAvailableBlock: err.oldestAvailableBlock });
+        }
         const problem = isStorageFailure(err) ? this.storage?.problem : undefined;
         if (!problem) return undefined;
         // Each damaged record is named in its own answer; the status keeps the first one found.

@@ -90,7 +90,8 @@ export const rpcErrors = {
   /** A method of the table whose service has not landed yet. */
   invalidParams: (message: string) => new RpcError(INVALID_PARAMS, message),
   unauthorized: () => application('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
-  blockNotAvailable: (message: string) => application('BLOCK_NOT_AVAILABLE', message),
+  blockNotAvailable: (message: string, extra?: Record<string, unknown>) =>
+    application('BLOCK_NOT_AVAILABLE', message, extra),
   /** `rejection` (the mempool's TxRejection) becomes `data` unchanged (docs/aztec-facts.md section 1.7). */
   txRejected: (rejection: { readonly code: string; readonly message: string; readonly [figure: string]: unknown }) =>
     new RpcError(APPLICATION_ERRORS.TX_REJECTED.code, rejection.message, { ...rejection }),

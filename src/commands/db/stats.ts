@@ -7,7 +7,8 @@ export default class DbStats extends BaseCommand {
   static override summary = 'Show the size of the node database, its tables and where its chain stands (offline).';
   static override description =
     'Opens <data-directory>/l2node.sqlite read-only (a running node is not disturbed) and reports file sizes, ' +
-    'schema version, rows and bytes per table, the chain and world state tips, and the mempool size.';
+    'schema version, rows and bytes per table, the chain and world state tips, the oldest block with a body ' +
+    '(block history pruning), and the mempool size.';
   static override examples = [
     '<%= config.bin %> db stats --data-directory ./data',
     'NODE_DATA_DIRECTORY=./data <%= config.bin %> db stats --json',
@@ -31,6 +32,7 @@ export default class DbStats extends BaseCommand {
             'chain',
             `block ${result.chain.latestBlock}, ${result.chain.checkpoints} checkpoints, ${result.chain.txs} txs`,
           ],
+          ['block bodies', bodiesLine(result.bodies, result.chain.latestBlock)],
           ['world state', `block ${result.worldState.latestBlock ?? '-'}`],
           [
             'mempool',
@@ -50,6 +52,17 @@ export default class DbStats extends BaseCommand {
       db.close();
     }
   }
+}
+
+/** What block history pruning kept: every header, and the bodies from the oldest block with one. */
+function bodiesLine(
+  b: { oldestBlockWithBody: number | null; prunedBlocks: number | null },
+  latest: number | null,
+): string {
+  if (b.oldestBlockWithBody === null || b.prunedBlocks === null) return '-';
+  if (b.prunedBlocks === 0) return 'all kept (nothing pruned)';
+  const kept = latest === null ? '' : `, blocks ${b.oldestBlockWithBody} to ${latest} kept`;
+  return `oldest block with a body ${b.oldestBlockWithBody}: bodies of blocks 1 to ${b.prunedBlocks} pruned${kept} (headers all kept)`;
 }
 
 function mib(bytes: number): string {

@@ -222,6 +222,56 @@ export class ChainState {
     this.recordTime();
   }
 
+  /**
+   * With the node's own anvil (docs/dev-chain.md): the L2 and L1 time a warp moves both clocks to. A block on an
+   * L1 carries its slot's start (the rollup's slots: genesis time + k slot durations, never re-timed), so the
+   * target is the first slot start at or after `atLeast` that no block used and anvil can still mine at (after
+   * `l1Latest`). `exact` instead: `atLeast` itself, refused unless it is such a slot start.
+   */
+  l1WarpTarget(atLeast: number, l1Latest: number, method: string, exact = false): number {
+    const { slots } = this;
+    const floorSlot = this.chain.lastUsedSlot() + 1;
+    const lead = this.l1WarpLead();
+    const firstFree = Math.max(
+      Number(slots.slotTimestamp(floorSlot)),
+      l1Latest + 1 + lead,
+      Math.ceil(slots.now() / 1000) + lead,
+    );
+    const slotFrom = (seconds: number) => {
+      const s = slots.slotAt(seconds * 1000);
+      return slots.slotStartMs(s) < seconds * 1000 ? s + 1 : s;
+    };
+    if (exact) {
+      const slot = slots.slotAt(atLeast * 1000);
+      const start = Number(slots.slotTimestamp(slot));
+      if (start !== atLeast || atLeast < firstFree) {
+        const next = Number(slots.slotTimestamp(slotFrom(Math.max(atLeast, firstFree))));
+        throw new TimeWarpRefusedError(
+          `${method}: on an L1 a block carries the start of its rollup slot (every ${slots.timing.slotDuration} s from ` +
+            `${slots.timing.genesisTime}), after L1 time now (${firstFree - 1}) and after block ` +
+            `${this.chain.latestBlockNumber}'s slot: ${atLeast} is not one; the next that is: ${next}`,
+        );
+      }
+      return atLeast;
+    }
+    return Number(slots.slotTimestamp(slotFrom(Math.max(atLeast, firstFree))));
+  }
+
+  /**
+   * Seconds before the target slot's start that both clocks are warped to: the publishing time of a checkpoint,
+   * so the slot before is past its deadline (nothing is built in it) and the settlement reads the target slot's
+   * min fee before it starts: the first block after the warp is built at the start of the target slot.
+   */
+  l1WarpLead(): number {
+    return Math.ceil((this.chain.settlement.publishingTimeMs ?? 0) / 1000);
+  }
+
+  /** L2 time is `seconds` now, as the node's anvil was just warped to (slots keep the rollup's timing). */
+  followL1Warp(seconds: number): void {
+    this.slots.warpBy(seconds * 1000 - this.slots.now());
+    this.recordTime();
+  }
+
   /** Takes the slot timing and the time warp up again from the store (the dev chain reverted to a snapshot). */
   reloadTime(): void {
     this.slots.resume(recordedSlotEra(this.chain.store), this.chain.store.meta.get('timeWarpMs') ?? 0);
@@ -230,7 +280,7 @@ export class ChainState {
   private refuseOnL1(method: string): void {
     if (this.timeFromL1) {
       throw new TimeWarpRefusedError(
-        `${method}: L2 time is the L1's on a node with an L1 (checkpoints must land in the rollup's slots); warp the L1 instead (anvil's evm_setNextBlockTimestamp) — docs/l1.md`,
+        `${method}: L2 time is the L1's on a node with an L1 (checkpoints must land in the rollup's slots), and this node does not run that L1: warp the L1 itself (anvil's evm_setNextBlockTimestamp); with --l1 anvil the node warps both — docs/l1.md`,
       );
     }
   }

@@ -79,6 +79,13 @@ export function unwindBlocks(chain: ChainParts, target: number, options: UnwindO
  */
 function rederiveWorldState(chain: ChainParts, target: number): void {
   const { store, worldState } = chain;
+  const oldestBody = store.oldestBlockWithBody();
+  if (oldestBody > 1 && target > 0) {
+    throw new UnwindRefusedError(
+      `Cannot re-derive the world state up to block ${target}: the bodies of blocks 1 to ${oldestBody - 1} were ` +
+        'pruned (--block-body-history-blocks); restore a snapshot or resync from a node that keeps them',
+    );
+  }
   worldState.unwindBlocks(0, { force: true });
   for (let n = 1; n <= target; n++) {
     const block = store.getBlock(n);

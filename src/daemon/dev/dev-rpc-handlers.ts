@@ -18,7 +18,7 @@ export function devRpcHandlers(dev: DevTools | undefined, config: NodeConfig) {
     }
     if (!dev) {
       throw rpcErrors.unsupported(
-        'This node settles on a real L1: its chain and time follow the rollup, so time warps, snapshots and reverts are for the dev stand-in only (docs/l1.md)',
+        'This node settles on an L1 it does not run (--l1-rpc-urls): its chain and time follow the rollup, so time warps, snapshots, reverts and state overrides are refused; with --l1 anvil the node warps and snapshots its anvil with itself (docs/l1.md)',
       );
     }
     return dev;

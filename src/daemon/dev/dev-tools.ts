@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { computeFeePayerBalanceLeafSlot, computePublicDataTreeLeafSlot } from '../../core/hash/siloing.js';
-import type { ChainState } from '../chain/chain-state.js';
+import { type ChainState, TimeWarpRefusedError } from '../chain/chain-state.js';
+import type { AnvilCheatCodes } from '../l1/anvil-cheat-codes.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import { SequencerBusyError } from '../sequencer/sequencer.js';
@@ -46,6 +47,11 @@ export interface DevToolsOptions {
   /** Read live: the sequencer mode can change at runtime. */
   readonly sequencerMode: () => SequencerMode;
   readonly log: Logger;
+  /**
+   * With `--l1 anvil`: the node's anvil, warped and snapshotted together with the node (as aztec.js's cheat codes
+   * warp anvil), so L2 time stays the L1's and checkpoints keep landing in the rollup's slots.
+   */
+  readonly l1?: AnvilCheatCodes;
 }
 
 /** Snapshots live under the data directory (or a temporary folder in memory), only while the node runs. */
@@ -60,8 +66,8 @@ const SNAPSHOT_FOLDER = 'dev-snapshots';
  */
 export class DevTools implements Service {
   readonly name = 'dev-tools';
-  /** Live snapshots by id, oldest first. */
-  private readonly live = new Map<number, string>();
+  /** Live snapshots by id, oldest first: the database copy, and anvil's snapshot id with an L1. */
+  private readonly live = new Map<number, { file: string; l1?: string }>();
   private nextId = 1;
   private folder: string | undefined;
 
@@ -96,15 +102,53 @@ export class DevTools implements Service {
     this.live.clear();
   }
 
-  /** nodeDev_increaseTime: L2 time now, seconds. */
-  increaseTime(seconds: number): number {
-    return this.o.chain.increaseTime(seconds);
+  /**
+   * nodeDev_increaseTime: L2 time now, seconds. With the node's anvil both clocks move, so the next block is at the
+   * start of the first free rollup slot at least `seconds` after the latest block (aztec.js's warpL2TimeAtLeastBy),
+   * which is returned; L1 time cannot go back.
+   */
+  async increaseTime(seconds: number): Promise<number> {
+    const { l1, chain } = this.o;
+    if (!l1) return chain.increaseTime(seconds);
+    if (seconds < 0) {
+      throw new TimeWarpRefusedError(
+        "nodeDev_increaseTime: L1 time cannot go back (anvil's blocks only move forward); take a snapshot " +
+          '(nodeDev_snapshot) and revert to it instead',
+      );
+    }
+    return this.warpWithL1((latest) => {
+      const from = Math.max(Math.floor(chain.slots.now() / 1000), Number(chain.chain.lastBlockTimestamp()));
+      return chain.l1WarpTarget(from + seconds, latest, 'nodeDev_increaseTime');
+    });
   }
 
-  /** nodeDev_setNextBlockTimestamp. */
-  setNextBlockTimestamp(seconds: number): number {
-    this.o.chain.setNextBlockTimestamp(seconds);
-    return seconds;
+  /**
+   * nodeDev_setNextBlockTimestamp. With the node's anvil the timestamp must be a rollup slot's start (a block
+   * carries its slot's): both clocks move to it.
+   */
+  async setNextBlockTimestamp(seconds: number): Promise<number> {
+    const { l1, chain } = this.o;
+    if (!l1) {
+      chain.setNextBlockTimestamp(seconds);
+      return seconds;
+    }
+    return this.warpWithL1((latest) => chain.l1WarpTarget(seconds, latest, 'nodeDev_setNextBlockTimestamp', true));
+  }
+
+  /** Warps anvil, then the slot clock, to the target, with block production paused. */
+  private warpWithL1(target: (l1Latest: number) => number): Promise<number> {
+    const l1 = this.o.l1 as AnvilCheatCodes;
+    return this.o.exclusive(async () => {
+      const seconds = target(await l1.latestTimestamp());
+      const at = seconds - this.o.chain.l1WarpLead();
+      await l1.warpTo(at);
+      this.o.chain.followL1Warp(at);
+      this.o.log.info(
+        { time: at, nextBlockTimestamp: seconds },
+        `L1 and L2 time warped to ${at}: the next block at ${seconds}`,
+      );
+      return seconds;
+    });
   }
 
   /**
@@ -131,6 +175,12 @@ export class DevTools implements Service {
   }
 
   private async override(leafSlot: bigint, value: bigint): Promise<number | undefined> {
+    if (this.o.l1) {
+      throw new StateOverrideRefusedError(
+        'state overrides change the state without a tx, which the rollup on L1 cannot see in the blobs it checks ' +
+          '(a follower from L1 would diverge); with an L1, fund through the FeeJuice portal (docs/l1.md)',
+      );
+    }
     const { store } = this.o.chain.chain;
     const waiting = store.pendingStateOverrides.count();
     if (waiting >= MAX_PENDING_STATE_OVERRIDES) {
@@ -158,8 +208,18 @@ export class DevTools implements Service {
     }
   }
 
-  /** nodeDev_snapshot: the id of a copy of the whole node as it is now (chain, world state, pool, L2 time). */
-  snapshot(): number {
+  /**
+   * nodeDev_snapshot: the id of a copy of the whole node as it is now (chain, world state, pool, L2 time), and
+   * with the node's anvil of anvil's chain too (evm_snapshot, taken with block production paused).
+   */
+  async snapshot(): Promise<number> {
+    const l1 = this.o.l1;
+    this.checkSnapshotLimit();
+    if (!l1) return this.takeSnapshot(undefined);
+    return this.o.exclusive(async () => this.takeSnapshot(await l1.snapshot()));
+  }
+
+  private checkSnapshotLimit(): void {
     const limit = this.o.config.devSnapshotLimit;
     if (this.live.size >= limit) {
       throw new DevSnapshotLimitError(
@@ -167,10 +227,13 @@ export class DevTools implements Service {
           'snapshot and every later one',
       );
     }
+  }
+
+  private takeSnapshot(l1Id: string | undefined): number {
     const id = this.nextId++;
     const file = join(this.snapshotFolder(), `${id}.sqlite`);
     copyDatabaseTo(this.o.db, file);
-    this.live.set(id, file);
+    this.live.set(id, l1Id === undefined ? { file } : { file, l1: l1Id });
     this.o.log.info({ id, blockNumber: this.o.chain.chain.latestBlockNumber }, `dev snapshot ${id} taken`);
     return id;
   }
@@ -181,8 +244,8 @@ export class DevTools implements Service {
    */
   revert(id: number): Promise<number> {
     return this.o.exclusive(async () => {
-      const file = this.live.get(id);
-      if (!file) {
+      const snap = this.live.get(id);
+      if (!snap) {
         const ids = [...this.live.keys()];
         throw new UnknownSnapshotError(
           `No live snapshot ${id}: live ones are ${ids.length > 0 ? ids.join(', ') : 'none'} (a revert consumes its ` +
@@ -191,13 +254,18 @@ export class DevTools implements Service {
       }
       const { chain } = this.o.chain;
       const before = chain.latestBlockNumber;
-      restoreDatabaseFrom(this.o.db, file);
-      for (const [later, f] of this.live) {
+      // L1 first: if anvil refuses, the node is left as it was.
+      if (snap.l1 !== undefined && !(await this.o.l1?.revert(snap.l1))) {
+        throw new UnknownSnapshotError(`anvil no longer holds its snapshot ${snap.l1} of dev snapshot ${id}`);
+      }
+      restoreDatabaseFrom(this.o.db, snap.file);
+      for (const [later, s] of this.live) {
         if (later < id) continue;
-        rmSync(f, { force: true });
+        rmSync(s.file, { force: true });
         this.live.delete(later);
       }
       this.o.chain.reloadTime();
+      await this.realignWithL1();
       const tips = chain.readTips();
       const target = tips.proposed.number;
       chain.events.emit('unwound', { targetBlockNumber: target, removed: Math.max(0, before - target), tips });
@@ -205,6 +273,19 @@ export class DevTools implements Service {
       this.o.log.warn({ id, blockNumber: target, from: before }, `reverted to dev snapshot ${id}: block ${target}`);
       return target;
     });
+  }
+
+  /**
+   * After a revert with the node's anvil: anvil's chain is back at its snapshot, L2 time at the node's. Both clocks
+   * go to the later of the two (the next free slot start), so L2 time is the L1's again.
+   */
+  private async realignWithL1(): Promise<void> {
+    const l1 = this.o.l1;
+    if (!l1) return;
+    const latest = await l1.latestTimestamp();
+    const at = this.o.chain.l1WarpTarget(latest + 1, latest, 'nodeDev_revert') - this.o.chain.l1WarpLead();
+    await l1.warpTo(at);
+    this.o.chain.followL1Warp(at);
   }
 
   private snapshotFolder(): string {

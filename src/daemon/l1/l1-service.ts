@@ -4,6 +4,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { type AnvilAccount, anvilAccounts } from './anvil-accounts.js';
+import { AnvilCheatCodes } from './anvil-cheat-codes.js';
 import { type AnvilHealth, AnvilProcess } from './anvil-process.js';
 import { attachL1 } from './attach-l1.js';
 import { L1Activity } from './l1-activity.js';
@@ -93,6 +94,12 @@ export class L1Service implements Service {
           })
         : undefined;
     this.anvil?.onHealth(() => this.statusChanged());
+  }
+
+  /** With `--l1 anvil`: the node's own anvil's time and snapshot cheat codes; undefined on an L1 of the user's. */
+  get anvilCheatCodes(): AnvilCheatCodes | undefined {
+    const anvil = this.anvil;
+    return anvil && new AnvilCheatCodes(() => anvil.rpcUrl, ANVIL_BLOCK_TIME);
   }
 
   /** The deployment the node settles on (once started). */

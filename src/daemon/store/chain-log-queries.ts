@@ -32,6 +32,7 @@ export class ChainLogQueries {
   /** Private logs of `limit` blocks from `from`, in chain order (node_getPrivateLogs). */
   getPrivateLogs(from: number, limit: number): PrivateLog[] {
     const out: PrivateLog[] = [];
+    if (limit > 0 && from <= this.store.latestBlockNumber()) this.store.requireBody(from);
     for (const { effect } of this.store.txs.ofBlockRange(from, from + limit)) {
       const e = new StoredTxEffect(effect);
       for (let k = 0; k < e.privateLogCount; k++) out.push(PrivateLog.fromEmitted(e.privateLogData(k).map(fr)));
@@ -110,7 +111,10 @@ export class ChainLogQueries {
   ): { logs: X[]; maxLogsHit: boolean } {
     const logs: X[] = [];
     const after = filter.afterLog;
-    let from = Math.max(filter.fromBlock ?? INITIAL_L2_BLOCK_NUM, INITIAL_L2_BLOCK_NUM);
+    // Without a start the scan begins at the oldest block with a body (block history pruning); a start the
+    // caller names in a pruned block is refused, naming the oldest available block.
+    const oldest = this.store.oldestBlockWithBody();
+    let from = Math.max(filter.fromBlock ?? oldest, INITIAL_L2_BLOCK_NUM);
     if (after && after.blockNumber > from) from = after.blockNumber;
     let to = this.store.latestBlockNumber() + 1;
     if (filter.toBlock !== undefined && filter.toBlock < to) to = filter.toBlock;
@@ -118,7 +122,11 @@ export class ChainLogQueries {
     if (filter.txHash) {
       const at = this.store.locateTx(filter.txHash.value);
       blocks = at && at.blockNumber >= from && at.blockNumber < to ? [at.blockNumber] : [];
+      if (at && blocks.length > 0) {
+        this.store.requireBody(at.blockNumber, `tx ${filter.txHash} (mined in block ${at.blockNumber})`);
+      }
     } else {
+      if (from < to) this.store.requireBody(from);
       blocks =
         from >= to
           ? []

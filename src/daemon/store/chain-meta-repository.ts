@@ -19,7 +19,9 @@ export type ChainMetaKey =
   /** Dev chain: how far L2 time is ahead of the wall clock (ms), moved by nodeDev_increaseTime and kin. */
   | 'timeWarpMs'
   /** Dev chain forked from an upstream (--fork-url): the upstream's block it continues from. */
-  | 'forkBlock';
+  | 'forkBlock'
+  /** Block history pruning (--block-body-history-blocks): the bodies of blocks 1 to this one are pruned. */
+  | 'bodiesPrunedThrough';
 
 /** chain_meta: a few named integers (tips that are not a max of another table, the slot clock's origin). */
 export class ChainMetaRepository {

@@ -10,11 +10,12 @@ import { ContractInstancePublishedEvent } from '../../core/contract/contract-ins
 import { ContractInstanceUpdatedEvent } from '../../core/contract/contract-instance-updated-event.js';
 import { ContractInstanceWithAddress } from '../../core/contract/contract-instance-with-address.js';
 import { getProtocolContractClass, getProtocolContractInstance } from '../../core/contract/protocol-contracts.js';
-import { Fr } from '../../core/fr.js';
+import { Fr, toHex64 } from '../../core/fr.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
 import type { PublicDataWrite } from '../world-state/world-state-fork.js';
+import { BlockBodyPrunedError } from './block-body-pruned-error.js';
 import { BlockRepository, type BlockRow } from './block-repository.js';
 import { ChainMetaRepository } from './chain-meta-repository.js';
 import { CheckpointAttestationRepository } from './checkpoint-attestation-repository.js';
@@ -138,8 +139,15 @@ export class ChainStore {
    */
   removeBlocksAbove(blockNumber: number): L2Block[] {
     const latest = this.blocks.latest();
+    const oldestBody = this.oldestBlockWithBody();
     const removed: L2Block[] = [];
     for (let n = latest; n > blockNumber; n--) {
+      if (n < oldestBody) {
+        // A pruned body has no tags left and no txs to give back: the block goes with its header alone.
+        const row = this.blocks.get(n);
+        if (row) removed.push(this.toBlock(row, []));
+        continue;
+      }
       let read: { row: BlockRow | undefined; effects: Buffer[] };
       try {
         read = { row: this.blocks.get(n), effects: this.txs.ofBlock(n) };
@@ -164,7 +172,45 @@ export class ChainStore {
     this.l1ToL2Messages.deleteAbove(blockNumber);
     this.stateOverrides.deleteAbove(blockNumber);
     this.checkpoints.deleteEndingAbove(blockNumber);
+    if (oldestBody > blockNumber + 1) this.meta.set('bodiesPrunedThrough', blockNumber);
     return removed;
+  }
+
+  /**
+   * Block history pruning (--block-body-history-blocks): drops the bodies of the oldest blocks still holding one,
+   * up to block `through` and at most `maxBlocks` of them (bounded work, inside the caller's transaction): their
+   * tx effects (each tx keeps its hash) and their entries in the log tag index. Headers, the archive, contracts
+   * and L1-to-L2 messages stay. Returns the oldest block with a body afterwards.
+   */
+  pruneBodies(through: number, maxBlocks: number): number {
+    const from = this.oldestBlockWithBody();
+    const last = Math.min(through, from + maxBlocks - 1, this.blocks.latest());
+    if (last < from) return from;
+    for (let n = from; n <= last; n++) {
+      try {
+        this.txs.ofBlock(n).forEach((bytes, i) => {
+          this.indexTags(n, i, new StoredTxEffect(bytes), 'delete');
+        });
+      } catch (err) {
+        // A damaged body's tags cannot be read: its index entries go by block number (a scan, taken only here).
+        if (!(err instanceof StoredDataDamagedError)) throw err;
+        this.tags.deleteBlock(n);
+      }
+      this.txs.stripEffects(n);
+    }
+    this.meta.set('bodiesPrunedThrough', last);
+    return last + 1;
+  }
+
+  /** The oldest block whose body (tx effects, logs) the store keeps: 1 unless bodies were pruned. */
+  oldestBlockWithBody(): number {
+    return (this.meta.get('bodiesPrunedThrough') ?? 0) + 1;
+  }
+
+  /** Throws BlockBodyPrunedError when block `n`'s body was pruned. */
+  requireBody(n: number, subject = `block ${n}`): void {
+    const oldest = this.oldestBlockWithBody();
+    if (n >= 1 && n < oldest) throw new BlockBodyPrunedError(subject, n, oldest);
   }
 
   // ---- reads ----
@@ -174,24 +220,30 @@ export class ChainStore {
     return this.blocks.latest();
   }
 
+  /** Block `number` with its body; undefined past the tip; BlockBodyPrunedError when its body was pruned. */
   getBlock(number: number): L2Block | undefined {
     const row = this.blocks.get(number);
-    return row ? this.toBlock(row, this.txs.ofBlock(number)) : undefined;
+    return row ? this.withBody(row) : undefined;
   }
 
   getBlockByHash(hash: bigint): L2Block | undefined {
     const row = this.blocks.getByHash(bigIntToBuffer32(hash));
-    return row ? this.toBlock(row, this.txs.ofBlock(row.number)) : undefined;
+    return row ? this.withBody(row) : undefined;
   }
 
   getBlockByArchiveRoot(root: bigint): L2Block | undefined {
     const row = this.blocks.getByArchiveRoot(bigIntToBuffer32(root));
-    return row ? this.toBlock(row, this.txs.ofBlock(row.number)) : undefined;
+    return row ? this.withBody(row) : undefined;
   }
 
-  /** Up to `limit` consecutive blocks from `from`, fewer when the chain is shorter. */
+  /** Up to `limit` consecutive blocks from `from`, fewer when the chain is shorter; none of them pruned. */
   getBlocks(from: number, limit: number): L2Block[] {
-    return this.blocks.getRange(from, from + limit).map((row) => this.toBlock(row, this.txs.ofBlock(row.number)));
+    return this.blocks.getRange(from, from + limit).map((row) => this.withBody(row));
+  }
+
+  private withBody(row: BlockRow): L2Block {
+    this.requireBody(row.number);
+    return this.toBlock(row, this.txs.ofBlock(row.number));
   }
 
   getHeader(number: number): BlockHeader | undefined {
@@ -244,6 +296,8 @@ export class ChainStore {
   getTxEffect(txHash: bigint): IndexedTxEffect | undefined {
     const found = this.txs.getByHash(bigIntToBuffer32(txHash));
     if (!found) return undefined;
+    const n = found.location.blockNumber;
+    this.requireBody(n, `tx ${toHex64(txHash)} (mined in block ${n})`);
     const hash = this.getBlockHash(found.location.blockNumber) as bigint;
     return new IndexedTxEffect(
       found.location.blockNumber,
@@ -261,6 +315,7 @@ export class ChainStore {
   /** L2-to-L1 message hashes of a block, per tx (undefined when the block is not stored). */
   getL2ToL1Messages(number: number): bigint[][] | undefined {
     if (!this.blocks.get(number)) return undefined;
+    this.requireBody(number);
     return this.txs.ofBlock(number).map((bytes) => new StoredTxEffect(bytes).l2ToL1Msgs);
   }
 
@@ -281,6 +336,7 @@ export class ChainStore {
   /** Tagged logs of a stored block that the tag index lacks (`l2node db check --full`). */
   missingTagEntries(blockNumber: number): number {
     let missing = 0;
+    if (blockNumber < this.oldestBlockWithBody()) return 0;
     this.txs.ofBlock(blockNumber).forEach((bytes, i) => {
       for (const [tag, p] of tagEntries(blockNumber, i, new StoredTxEffect(bytes)))
         if (!this.tags.has(tag, p)) missing++;
@@ -295,7 +351,7 @@ export class ChainStore {
 
   expectedTagEntryCount(to: number): number {
     let n = 0;
-    for (const { location, effect } of this.txs.ofBlockRange(1, to + 1)) {
+    for (const { location, effect } of this.txs.ofBlockRange(this.oldestBlockWithBody(), to + 1)) {
       for (const _ of tagEntries(location.blockNumber, location.txIndex, new StoredTxEffect(effect))) n++;
     }
     return n;
@@ -306,7 +362,7 @@ export class ChainStore {
     this.tags.clear();
     // Block by block: a statement iterating the effects cannot run beside the inserts on one connection.
     const tip = this.blocks.latest();
-    for (let n = 1; n <= tip; n++) {
+    for (let n = this.oldestBlockWithBody(); n <= tip; n++) {
       this.txs.ofBlock(n).forEach((effect, i) => {
         this.indexTags(n, i, new StoredTxEffect(effect), 'insert');
       });

@@ -14,6 +14,11 @@ export interface DatabaseStats {
   readonly freePages: number;
   readonly schemaVersion: number;
   readonly chain: { latestBlock: number | null; checkpoints: number | null; txs: number | null };
+  /**
+   * Block history pruning (--block-body-history-blocks): the oldest block whose body (tx effects, logs) is kept,
+   * and how many blocks' bodies were pruned (headers and the archive of every block stay).
+   */
+  readonly bodies: { oldestBlockWithBody: number | null; prunedBlocks: number | null };
   readonly worldState: { latestBlock: number | null };
   readonly mempool: { pending: number | null; mined: number | null; dropped: number | null };
   readonly tables: TableStats[];
@@ -64,6 +69,7 @@ export function readDatabaseStats(db: SqliteDatabase): DatabaseStats {
         checkpoints: scalar('SELECT COUNT(*) FROM chain_checkpoint'),
         txs: scalar('SELECT COUNT(*) FROM chain_tx'),
       },
+      bodies: bodyStats(scalar("SELECT COALESCE(MAX(value), 0) FROM chain_meta WHERE name = 'bodiesPrunedThrough'")),
       worldState: { latestBlock: scalar('SELECT MAX(block) FROM ws_block') },
       mempool: {
         pending: scalar('SELECT COUNT(*) FROM mempool_tx WHERE mined_block IS NULL'),
@@ -73,4 +79,10 @@ export function readDatabaseStats(db: SqliteDatabase): DatabaseStats {
       tables,
     };
   })();
+}
+
+function bodyStats(prunedThrough: number | null): DatabaseStats['bodies'] {
+  return prunedThrough === null
+    ? { oldestBlockWithBody: null, prunedBlocks: null }
+    : { oldestBlockWithBody: prunedThrough + 1, prunedBlocks: prunedThrough };
 }

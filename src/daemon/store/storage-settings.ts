@@ -3,7 +3,7 @@ import { parseBoolean, parseHttpUrl, parseInteger, parseNonEmpty } from '../conf
 import { SettingParseError, type SettingValues, setting } from '../config/setting.js';
 import { parseSnapshotUrl } from '../snapshots/snapshot-url.js';
 
-/** Where the node keeps its one database, how much world state history, and a snapshot to start from. */
+/** Where the node keeps its one database, how much world state and block history, and a snapshot to start from. */
 export const STORAGE_SETTINGS = {
   dataDirectory: setting<string | undefined>({
     key: 'dataDirectory',
@@ -25,6 +25,20 @@ export const STORAGE_SETTINGS = {
     group: 'Storage',
     description:
       'Blocks of world-state history kept readable (sibling paths, witnesses, storage at a block); older ones are pruned once finalized. 0 keeps all. Unset: all in dev mode, 256 for a follower.',
+  }),
+  blockBodyHistoryBlocks: setting<number>({
+    key: 'blockBodyHistoryBlocks',
+    flag: 'block-body-history-blocks',
+    env: 'NODE_BLOCK_BODY_HISTORY_BLOCKS',
+    defaultValue: 0,
+    parse: parseInteger(0, 2 ** 31 - 1),
+    kind: 'string',
+    group: 'Storage',
+    description:
+      'Blocks whose bodies (tx effects, their logs and the log tag index) are kept: the latest N. Older bodies are ' +
+      'pruned as blocks arrive, a few blocks per new block and never above the finalized block; headers, the ' +
+      'archive tree, tx hashes and contracts stay. A query of a pruned body answers BLOCK_NOT_AVAILABLE naming ' +
+      'the oldest block with a body (docs/operations.md). 0 keeps all.',
   }),
   startupCheckBlocks: setting<number>({
     key: 'startupCheckBlocks',

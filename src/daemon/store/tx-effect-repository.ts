@@ -33,6 +33,8 @@ export class TxEffectRepository {
   private readonly idByHash: Statement<[Buffer], { id: number }>;
   private readonly ofBlocks: Statement<[number, number], TxRow>;
   private readonly deleteFromStmt: Statement<[number]>;
+  private readonly idsOfBlocks: Statement<[number, number], { id: number; hash: Buffer }>;
+  private readonly stripStmt: Statement<[number, number]>;
 
   constructor(private readonly db: SqliteDatabase) {
     this.insertStmt = db.prepare('INSERT INTO chain_tx (id, hash, effect, crc) VALUES (?, ?, ?, ?)');
@@ -41,6 +43,8 @@ export class TxEffectRepository {
     this.idByHash = db.prepare('SELECT id FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
     this.ofBlocks = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
     this.deleteFromStmt = db.prepare('DELETE FROM chain_tx WHERE id >= ?');
+    this.idsOfBlocks = db.prepare('SELECT id, hash FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
+    this.stripStmt = db.prepare("UPDATE chain_tx SET effect = x'', crc = ? WHERE id = ?");
   }
 
   insert(blockNumber: number, txIndex: number, hash: Buffer, effect: Buffer): void {
@@ -97,10 +101,22 @@ export class TxEffectRepository {
     return row;
   }
 
+  /**
+   * Block history pruning: the block's effects go, each row keeping its tx hash (so a tx of a pruned block is
+   * still located, and answered as pruned rather than unknown) with its checksum over the empty effect.
+   */
+  stripEffects(blockNumber: number): void {
+    for (const { id, hash } of this.idsOfBlocks.all(txId(blockNumber, 0), txId(blockNumber + 1, 0))) {
+      this.stripStmt.run(recordChecksum(id, hash, EMPTY), id);
+    }
+  }
+
   deleteAbove(blockNumber: number): void {
     this.deleteFromStmt.run(txId(blockNumber + 1, 0));
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 function location(id: number): TxLocation {
   return { blockNumber: Math.floor(id / TX_ID_SPAN), txIndex: id % TX_ID_SPAN };

@@ -11,6 +11,7 @@ import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 import {
   type Upstream,
   type UpstreamCheckpoint,
+  UpstreamHistoryPrunedError,
   type UpstreamIdentity,
   UpstreamRpcError,
   UpstreamUnavailableError,
@@ -164,9 +165,20 @@ export class RpcUpstream implements Upstream {
 function upstreamError(err: RpcClientError): Error {
   if (err.kind === 'too-large') return new AnswerTooLargeError(`${err.message} (--sync-max-response-size)`);
   if (err.code !== undefined && err.details.remoteMessage !== undefined) {
+    const oldest = prunedFrom(err.data);
+    if (oldest !== undefined) {
+      return new UpstreamHistoryPrunedError(err.code, err.details.remoteMessage, err.data, oldest);
+    }
     return new UpstreamRpcError(err.code, err.details.remoteMessage, err.data);
   }
   return new UpstreamUnavailableError(err.message);
+}
+
+/** The oldest block with a body, when the upstream answered that it pruned the block asked for (l2node upstreams). */
+function prunedFrom(data: unknown): number | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { code, oldestAvailableBlock } = data as { code?: unknown; oldestAvailableBlock?: unknown };
+  return code === 'BLOCK_NOT_AVAILABLE' && typeof oldestAvailableBlock === 'number' ? oldestAvailableBlock : undefined;
 }
 
 /** An upstream answer past --sync-max-response-size, cut off unread: the message names the method. */

@@ -6,7 +6,7 @@ import { SyncProgress, syncStatusLine } from './sync-progress.js';
 import { SyncRefusedError } from './sync-refused-error.js';
 import type { SyncStage } from './sync-stage.js';
 import type { SyncProblem, SyncState, SyncStatus } from './sync-status.js';
-import { UpstreamRpcError, UpstreamUnavailableError } from './upstream.js';
+import { UpstreamHistoryPrunedError, UpstreamRpcError, UpstreamUnavailableError } from './upstream.js';
 import type { UpstreamLatencyReading } from './upstream-latency.js';
 import { SyncDivergedError } from './upstream-reorg.js';
 
@@ -120,6 +120,12 @@ export class SyncReporter implements SyncStage {
       subject = 'l1';
       state = 'unreachable';
       message = `${err.message}; retrying at every poll`;
+    } else if (err instanceof UpstreamHistoryPrunedError) {
+      subject = 'upstream history';
+      state = 'refused';
+      message =
+        `the upstream ${upstream} cannot serve block ${this.chainTip() + 1}: ${err.message}. The sync stays at ` +
+        `block ${this.chainTip()} and asks again at every poll`;
     } else if (err instanceof UpstreamUnavailableError || err instanceof UpstreamRpcError) {
       subject = 'upstream';
       state = 'unreachable';
@@ -129,7 +135,10 @@ export class SyncReporter implements SyncStage {
       state = 'refused';
       message = `sync step failed: ${(err as Error).message ?? String(err)}; retrying at every poll`;
     }
-    const same = this.problem?.subject === subject && this.problem.message === message;
+    // The upstream's oldest available block moves on at every block: one line for its pruned history, not one a poll.
+    const moved = err instanceof UpstreamHistoryPrunedError && this.problem?.subject === subject;
+    if (moved && this.problem) this.problem = { ...this.problem, message };
+    const same = moved || (this.problem?.subject === subject && this.problem.message === message);
     if (!same) {
       this.problem = { subject, message, since: new Date(this.o.clock.now()).toISOString() };
       const fields = { upstream, blockNumber: this.chainTip(), subject };

@@ -79,6 +79,30 @@ export class UpstreamRpcError extends Error {
   }
 }
 
+/**
+ * The upstream pruned the bodies of the blocks this node needs (block history pruning): it will not serve them
+ * again, so the follower stays where it is until pointed at a node that keeps them or started from a snapshot.
+ */
+export class UpstreamHistoryPrunedError extends UpstreamRpcError {
+  override name = 'UpstreamHistoryPrunedError';
+
+  constructor(
+    code: number,
+    remoteMessage: string,
+    data: unknown,
+    /** The oldest block whose body the upstream keeps. */
+    readonly oldestAvailableBlock: number,
+  ) {
+    super(
+      code,
+      `it pruned its block history and holds block bodies from block ${oldestAvailableBlock} on (${remoteMessage}). ` +
+        'A follower needs every block after its own tip: follow a node that keeps them, or start this one from a ' +
+        `snapshot taken at block ${oldestAvailableBlock - 1} or later (--snapshot-url)`,
+      data,
+    );
+  }
+}
+
 /** The upstream could not be reached or answered something unusable (not a JSON-RPC error). */
 export class UpstreamUnavailableError extends Error {
   override name = 'UpstreamUnavailableError';

@@ -7,7 +7,9 @@ export default class TimeIncrease extends AdminCommand {
   static override description =
     'Calls nodeDev_increaseTime on the admin listener: slots, the next block timestamp, tx expiry checks and the ' +
     "dev L1's proofs all move by SECONDS (after `--`, a negative value goes back, never before the latest " +
-    "block's timestamp). The --json result is {time}, L2 time now in Unix seconds.";
+    "block's timestamp). With --l1 anvil the node's anvil moves with it, to the start of the first rollup slot " +
+    "that late (never back): the time printed is that slot start, the next block's timestamp (docs/l1.md). The " +
+    '--json result is {time}, in Unix seconds.';
   static override examples = [
     '<%= config.bin %> dev time increase 86400',
     '<%= config.bin %> dev time increase -- -60',

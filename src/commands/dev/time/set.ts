@@ -6,8 +6,9 @@ export default class TimeSet extends AdminCommand {
   static override summary = 'Dev mode: the next block carries TIMESTAMP (evm_setNextBlockTimestamp).';
   static override description =
     'Calls nodeDev_setNextBlockTimestamp on the admin listener: the next block, in the next slot, carries exactly ' +
-    "TIMESTAMP (Unix seconds) and L2 time runs on from it. Not before the latest block's timestamp. The --json " +
-    'result is {timestamp}.';
+    "TIMESTAMP (Unix seconds) and L2 time runs on from it. Not before the latest block's timestamp. With --l1 " +
+    "anvil the node's anvil moves with it, TIMESTAMP must be a rollup slot start, and the next block is in that " +
+    'slot or a later one (docs/l1.md). The --json result is {timestamp}.';
   static override examples = ['<%= config.bin %> dev time set 1893456000'];
   static override args = {
     timestamp: Args.integer({ ignoreStdin: true, required: true, description: 'Unix seconds.' }),

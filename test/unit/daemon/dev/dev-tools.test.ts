@@ -70,23 +70,23 @@ async function open(
 describe('DevTools', () => {
   it('refuses a snapshot over the limit until a revert consumes some', async () => {
     const { dev, tools } = await open(2);
-    const a = tools.snapshot();
+    const a = await tools.snapshot();
     await dev.service.sequencer.mineBlocks(1);
-    tools.snapshot();
-    expect(() => tools.snapshot()).toThrow(DevSnapshotLimitError);
-    expect(() => tools.snapshot()).toThrow(/2 snapshots are live, the limit \(--dev-snapshot-limit 2\)/);
+    await tools.snapshot();
+    await expect(tools.snapshot()).rejects.toThrow(DevSnapshotLimitError);
+    await expect(tools.snapshot()).rejects.toThrow(/2 snapshots are live, the limit \(--dev-snapshot-limit 2\)/);
     expect(await tools.revert(a)).toBe(0);
     expect(dev.service.chain.latestBlockNumber).toBe(0);
     // Both consumed: two more fit.
-    tools.snapshot();
-    tools.snapshot();
+    await tools.snapshot();
+    await tools.snapshot();
   });
 
   it('a revert restores the time warp and refuses an id that is not live', async () => {
     const { dev, tools } = await open();
-    const id = tools.snapshot();
+    const id = await tools.snapshot();
     const warp = dev.service.slots.warpMs;
-    tools.increaseTime(3600);
+    await tools.increaseTime(3600);
     await dev.service.sequencer.mineBlocks(2);
     expect(await tools.revert(id)).toBe(0);
     expect(dev.service.slots.warpMs).toBe(warp);
@@ -155,7 +155,7 @@ describe('DevTools', () => {
 
   it('in interval mode an override waits for the next block; a revert puts the queue back too', async () => {
     const { dev, tools } = await open(16, undefined, 'interval');
-    const id = tools.snapshot();
+    const id = await tools.snapshot();
     expect(await tools.setPublicStorage(0x77n, 1n, 5n)).toBeUndefined();
     expect(dev.service.chain.store.pendingStateOverrides.count()).toBe(1);
     expect(await dev.service.sequencer.mineBlocks(1)).toEqual([1]);

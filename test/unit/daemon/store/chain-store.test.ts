@@ -97,6 +97,47 @@ describe('blocks and tx effects', () => {
   });
 });
 
+describe('block history pruning', () => {
+  const tagged = () => PrivateLog.fromEmitted([f(42), f(1)]);
+
+  it('prunes at most the bodies asked for, keeping headers and tx hashes, and names the oldest body in errors', () => {
+    write(...[1, 2, 3, 4, 5].map((n) => block(n, [effect({ privateLogs: [tagged()], messages: [BigInt(n)] })])));
+    const tx2 = store.getBlock(2)?.body.txEffects[0] as TxEffect;
+    expect(store.pruneBodies(4, 2)).toBe(3);
+    expect(store.pruneBodies(4, 2)).toBe(5);
+    expect(store.pruneBodies(4, 2)).toBe(5); // never past `through`
+    expect(store.oldestBlockWithBody()).toBe(5);
+    expect(() => store.getBlock(2)).toThrow(/^Block 2 is older than the oldest available block 5/);
+    expect(() => store.getBlocks(4, 2)).toThrow(/^Block 4 is older than the oldest available block 5/);
+    expect(() => store.getTxEffect(tx2.txHash.value)).toThrow(
+      new RegExp(`^Tx ${tx2.txHash} \\(mined in block 2\\) is older than the oldest available block 5`),
+    );
+    expect(() => store.getL2ToL1Messages(3)).toThrow(/oldest available block 5/);
+    expect(() => logs.getPrivateLogs(1, 5)).toThrow(/^Block 1 is older/);
+    expect(store.getHeader(2)?.globalVariables.blockNumber).toBe(2);
+    expect(store.locateTx(tx2.txHash.value)).toEqual({ blockNumber: 2, txIndex: 0 });
+    expect(store.getBlock(5)?.number).toBe(5);
+    // The tag index keeps the kept blocks' logs only, and agrees with what the stored bodies give it.
+    expect(logs.getLogsByTags([f(42)], 10)[0]?.map((l) => l.blockNumber)).toEqual([5]);
+    expect(store.tagEntryCount()).toBe(store.expectedTagEntryCount(5));
+    expect([...store.txs.verifyAll()].every((r) => r.ok)).toBe(true);
+  });
+
+  it('an unwind below the oldest body removes pruned blocks by header and lowers the mark', () => {
+    write(...[1, 2, 3, 4].map((n) => block(n, [effect()])));
+    store.pruneBodies(3, 10);
+    const removed = store.removeBlocksAbove(1);
+    expect(removed.map((b) => [b.number, b.body.txEffects.length])).toEqual([
+      [4, 1],
+      [3, 0],
+      [2, 0],
+    ]);
+    expect(store.oldestBlockWithBody()).toBe(2);
+    write(block(2, [effect()]));
+    expect(store.getBlock(2)?.body.txEffects).toHaveLength(1);
+  });
+});
+
 describe('public logs by filter', () => {
   /** Three blocks: 2 txs each, 300 logs per tx of contracts A and B alternating, tags 1..3. */
   function seed(): { all: { block: number; tx: number; log: number; contract: bigint; tag: bigint }[] } {
