@@ -152,3 +152,28 @@ describe('BlobKzg.epochBlobInputs against 4.1.2 BatchedBlob', () => {
     await expect(kzg.epochBlobBatchAsync([])).rejects.toThrow(/at least one checkpoint/);
   });
 });
+
+describe('BlobKzg on its own thread', () => {
+  it('builds its set-up off the event loop: timers fire while it is built', async () => {
+    const other = BlobKzg.create();
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      await other.start();
+    } finally {
+      clearInterval(timer);
+      await other.close();
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('answers the same without waiting as when waited for, and a clear error once closed', async () => {
+    const fields300 = payload('thread', 300);
+    const waited = kzg.checkpointBlobs(fields300);
+    expect((await kzg.checkpointBlobsAsync(fields300)).commitments.map(hex)).toEqual(waited.commitments.map(hex));
+    const closed = BlobKzg.create();
+    await closed.close();
+    expect(() => closed.checkpointBlobs(fields300)).toThrow(/the KZG thread is closed/);
+    await expect(closed.checkpointBlobsAsync(fields300)).rejects.toThrow(/the KZG thread is closed/);
+  });
+});
