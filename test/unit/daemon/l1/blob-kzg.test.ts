@@ -15,6 +15,7 @@ import { checkpointEndMarker } from '../../../../src/core/blob/blob-fields.js';
 import { FR_MODULUS } from '../../../../src/core/fr.js';
 import { BlobKzg } from '../../../../src/daemon/l1/blob-kzg.js';
 import { initAztecOracle } from '../../../helpers/aztec-oracle.js';
+import { scaled } from '../../../helpers/until.js';
 
 // Each KZG context (ours, and the one @aztec/blob-lib builds lazily) takes a few seconds to create: one per file.
 // `verifier` is a second, plain node-eth-kzg context that checks our output independently of BlobKzg.
@@ -23,8 +24,9 @@ let verifier: DasContextJs;
 beforeAll(async () => {
   await initAztecOracle();
   kzg = BlobKzg.create();
+  await kzg.start();
   verifier = DasContextJs.create({ usePrecomp: false });
-}, 60_000);
+}, scaled(60_000));
 
 /** Deterministic field elements: sha256(label, i) reduced into the BN254 field. */
 function fields(label: string, n: number): bigint[] {
