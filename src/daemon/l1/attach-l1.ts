@@ -60,7 +60,13 @@ export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
     o.log.info({ rollup: stored.addresses.rollupAddress }, 'settling on the stored L1 deployment');
     return stored;
   }
-  if (!o.registryAddress) await o.beforeFirstTx?.();
+  if (!o.registryAddress && o.beforeFirstTx && !o.signal?.aborted) {
+    // A stop asked for meanwhile does not wait for it: the deployment below then gives up at once.
+    const stopping = new Promise<void>((resolve) =>
+      o.signal?.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await Promise.race([o.beforeFirstTx(), stopping]);
+  }
   const addresses = o.registryAddress
     ? await addressesFromRegistry(o.client, o.registryAddress)
     : await deployL1Contracts({ ...o.deploy(), rpcUrl: o.rpcUrl, client: o.client, signal: o.signal, log: o.log });
