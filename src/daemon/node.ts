@@ -104,6 +104,8 @@ export class L2Node {
   readonly feeModel: FeeModel;
   /** The settlement on the L1's rollup contract, when the node sequences on an L1 (docs/l1.md). */
   private l1Settlement: L1Settlement | undefined;
+  /** The KZG of a sequencer on an L1 (blob commitments), on its own thread. */
+  private kzg: BlobKzg | undefined;
   /** The tx pool; it observes every block of the chain and feeds the sequencer. */
   readonly mempool: Mempool;
   /** The worker threads public calls run in (simulations, validation, the sequencer's public txs). */
@@ -181,17 +183,8 @@ export class L2Node {
       // --load-state: the database takes the dumped state before anything reads it.
       if (config.loadState) loadDevState(database.db, config.loadState, log);
       // The L1 (anvil, the deployment) is in place before the chain opens; the rollup's version is the chain's.
-      // A sequencer on an L1 commits to blobs with KZG. Its context takes about 1.2 s of CPU to build: it is built
-      // while anvil boots in its own process, before any L1 request is in flight (see L1ServiceOptions.prepare).
-      let kzg: Promise<BlobKzg> | undefined;
       const l1Stack = hasL1(config) ? await loadL1Stack() : undefined;
-      const l1 = l1Stack
-        ? newL1Service(l1Stack, config, database.db, logger, runner.signal, () => {
-            if (config.syncFrom) return Promise.resolve();
-            kzg = kzgSoon(l1Stack, logger.module('l1'));
-            return kzg;
-          })
-        : undefined;
+      const l1 = l1Stack ? newL1Service(l1Stack, config, database.db, logger, runner.signal) : undefined;
       if (l1) {
         await runner.start(l1);
         // The rollup's constants are the chain's: its version, and (for the slots proposals must land in) its
@@ -212,7 +205,7 @@ export class L2Node {
       const consensusGossip = config.p2pEnabled
         ? (await import('./p2p/consensus-gossip.js')).ConsensusGossip
         : undefined;
-      return new L2Node(config, logger, options, runner, database, l1Stack, l1, await kzg, fork, consensusGossip);
+      return new L2Node(config, logger, options, runner, database, l1Stack, l1, fork, consensusGossip);
     } catch (err) {
       if (!(err instanceof StartupInterrupted)) {
         log.error({ err: (err as Error).message }, `failed to open the node: ${(err as Error).message}`);
@@ -234,8 +227,6 @@ export class L2Node {
     l1Stack: L1Stack | undefined,
     /** The node's L1 (--l1 anvil, --l1-rpc-urls); absent: the dev stand-in alone. */
     readonly l1: L1Service | undefined,
-    /** The KZG context of a sequencer on an L1. */
-    kzg?: BlobKzg,
     /** --fork-url: what the fork starts from. */
     fork?: ForkPlan,
     /** The consensus gossip's class, loaded when P2P is on. */
@@ -282,6 +273,8 @@ export class L2Node {
       // The rollup refuses a zero coinbase; 4.1.2's local network pays its sequencer's own address.
       config.coinbase = EthAddress.fromString(settlesOnL1.l1.publisherWallet().account?.address as string);
     }
+    const kzg = settlesOnL1?.stack.BlobKzg.create();
+    this.kzg = kzg;
     this.chain = ChainState.open({
       db,
       config,
@@ -294,7 +287,7 @@ export class L2Node {
             (this.l1Settlement = newL1Settlement(
               settlesOnL1.stack,
               settlesOnL1.l1,
-              kzg ?? settlesOnL1.stack.BlobKzg.create(),
+              kzg as BlobKzg,
               config,
               store,
               db,
@@ -563,6 +556,9 @@ export class L2Node {
     // Started before the producer and so stopped after it: --dump-state is written once no block is built.
     if (this.devTools) await this.runner.start(this.devTools);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.
+    // A sequencer on an L1 builds nothing until its KZG set-up is built (startKzg): a checkpoint's header needs the
+    // blob commitments, and its sync wait would stall the event loop.
+    if (this.kzg) void this.operations.sync.hold('kzg');
     await this.runner.start(this.blockProducer);
     // Peers hear of blocks once the producer runs; stopped before it, so no gossip reaches a stopping chain.
     if (this.p2p) await this.runner.start(this.p2p);
@@ -573,6 +569,7 @@ export class L2Node {
     await this.runner.start(this.rpc);
     // Its txs go through the public listener, in the background: start-up does not wait for them.
     if (this.localNetworkSetup) await this.runner.start(this.localNetworkSetup);
+    this.startKzg();
     this.eventLoopLag.start();
     this.state = 'running';
     this.log.info('node running');
@@ -583,8 +580,34 @@ export class L2Node {
     this.state = 'stopping';
     this.eventLoopLag.stop();
     await this.runner.stopAll();
+    // After the settlement, which may commit to blobs until it stops.
+    await this.kzg?.close();
     this.storage?.stop();
     this.state = 'stopped';
+  }
+
+  /**
+   * A sequencer on an L1 commits to blobs with KZG. Its set-up (1.2 s of CPU, 20 s on a loaded machine) is built
+   * on the KZG thread once the node serves: the start does not wait for it and the event loop never runs it.
+   * Block production is held until it is built (GET /status: paused by `kzg`); a set-up that fails keeps it held.
+   */
+  private startKzg(): void {
+    const kzg = this.kzg;
+    if (!kzg) return;
+    const log = this.logger.module('l1');
+    log.info('building the KZG set-up for blob commitments on its own thread');
+    kzg.start().then(
+      (ms) => {
+        log.info({ ms }, `KZG set-up for blob commitments built in ${ms} ms`);
+        this.operations.sync.release('kzg');
+      },
+      (err: Error) => {
+        // A node stopped before the set-up was built closed its thread: nothing failed.
+        if (this.state !== 'stopping' && this.state !== 'stopped') {
+          log.error({ err: err.message }, `the KZG set-up for blob commitments failed: ${err.message}`);
+        }
+      },
+    );
   }
 
   /** Latest block number of the chain store, 0 at genesis. */
@@ -697,13 +720,11 @@ function newL1Service(
   db: SqliteDatabase,
   logger: NodeLogger,
   signal: AbortSignal,
-  prepare: () => Promise<unknown>,
 ): L1Service {
   return new stack.L1Service({
     config,
     db,
     signal,
-    prepare,
     genesisArchiveRoot: () => genesisArchiveRoot(db, config),
     prefundedFeeJuice: genesisFeeJuice(config),
     log: logger.module('l1'),
@@ -735,26 +756,6 @@ function newL1Settlement(
     persist: () => l1.persist(),
     log,
   });
-}
-
-/** The KZG context, built on the next turn of the event loop (its second of CPU then overlap other processes' work). */
-function kzgSoon(stack: L1Stack, log: Logger): Promise<BlobKzg> {
-  const built = new Promise<BlobKzg>((resolve, reject) => {
-    setTimeout(() => {
-      try {
-        const started = performance.now();
-        const kzg = stack.BlobKzg.create();
-        const ms = Math.round(performance.now() - started);
-        log.info({ ms }, `KZG set-up for blob commitments built in ${ms} ms`);
-        resolve(kzg);
-      } catch (err) {
-        reject(err);
-      }
-    }, 0);
-  });
-  // A start-up that fails before it is awaited must not leave an unhandled rejection behind.
-  built.catch(() => undefined);
-  return built;
 }
 
 function newFeeModel(db: SqliteDatabase, config: FeeConfig & Pick<SequencerConfig, 'epochDuration'>): FeeModel {

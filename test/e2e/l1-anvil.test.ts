@@ -15,9 +15,9 @@ import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { spawnAnvil } from '../helpers/spawn-anvil.js';
-import { anvilUrlOf, prunedOnRestart, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
+import { ANVIL_NODE_START_MS, anvilNodeArgs, anvilUrlOf, prunedOnRestart, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
-import { scaled, until } from '../helpers/until.js';
+import { scaled, until, untilTrue } from '../helpers/until.js';
 
 type Addresses = Record<string, string>;
 interface L1Status {
@@ -44,7 +44,31 @@ let taken: Server;
 const takenPort = () => (taken.address() as AddressInfo).port;
 
 // Empty blocks too: the chain runs on while the cases look at L1.
-const startL1Node = () => spawnAnvilNode(dataDirectory, ['--metrics-port', '0', '--l1-port', String(takenPort())]);
+const l1NodeArgs = () => ['--metrics-port', '0', '--l1-port', String(takenPort())];
+const startL1Node = () => spawnAnvilNode(dataDirectory, l1NodeArgs());
+
+interface StatusProbe {
+  readonly sent: number;
+  readonly answered: number;
+  readonly body: { sync: { state: string; pausedBy?: string[] } };
+}
+
+/** GET /status, one request after the other, until `end` settles: when each was sent and answered, and its body. */
+async function probeStatus(url: string, end: Promise<unknown>): Promise<StatusProbe[]> {
+  let ended = false;
+  void end.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  const probes: StatusProbe[] = [];
+  while (!ended) {
+    const sent = Date.now();
+    const body = (await (await fetch(`${url}/status`)).json()) as StatusProbe['body'];
+    probes.push({ sent, answered: Date.now(), body });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return probes;
+}
 
 beforeAll(async () => {
   taken = createServer();
@@ -288,7 +312,35 @@ describe('l2node start --l1 anvil', () => {
       await node.stop();
       // anvil stopped with the node: its port no longer answers.
       await expect(l1.getBlockNumber()).rejects.toThrow();
-      node = await startL1Node();
+      // The node serves while its KZG set-up is built, on a thread of its own: GET /status answers between the
+      // two log lines, saying that block production waits for it.
+      const proc = spawnNodeProcess({ args: anvilNodeArgs(dataDirectory, l1NodeArgs()) });
+      const listening = await proc.waitForLog((l) => l.msg === 'rpc listening', ANVIL_NODE_START_MS);
+      const built = proc.waitForLog(
+        (l) => String(l.msg).startsWith('KZG set-up for blob commitments built'),
+        ANVIL_NODE_START_MS,
+      );
+      const probes = await probeStatus(String(listening.publicUrl), built);
+      const building = proc
+        .logs()
+        .find((l) => l.msg === 'building the KZG set-up for blob commitments on its own thread');
+      expect(building).toBeDefined();
+      const end = (await built).time as number;
+      const during = probes.filter((p) => p.sent > (building?.time as number) && p.answered < end);
+      expect(during.length).toBeGreaterThan(0);
+      expect(during[0]?.body.sync).toMatchObject({ state: 'paused', pausedBy: ['kzg'] });
+      await proc.waitForLog((l) => l.msg === 'node running', ANVIL_NODE_START_MS);
+      node = {
+        ...proc,
+        publicUrl: String(listening.publicUrl),
+        adminUrl: String(listening.adminUrl),
+        adminKey: undefined,
+      };
+      // Production resumes once it is built.
+      await untilTrue('block production resumes after the KZG set-up', async () => {
+        const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as StatusProbe['body'];
+        return status.sync.state !== 'paused';
+      });
       expect(node.logs().some((l) => l.msg === 'deploying L1')).toBe(false);
       expect(node.logs().some((l) => l.msg === 'settling on the stored L1 deployment')).toBe(true);
       expect(await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses')).toEqual(addresses);

@@ -9,20 +9,25 @@ import { type RunningNode, spawnNode } from './spawn-node.js';
  * even without txs, so the chain (its checkpoints on L1, the Inbox's trees, the epochs to prove) runs on by itself.
  */
 export function spawnAnvilNode(dataDirectory: string, extraArgs: readonly string[] = []): Promise<RunningNode> {
-  return spawnNode({
-    args: [
-      '--l1',
-      'anvil',
-      '--data-directory',
-      dataDirectory,
-      '--sequencer-mode',
-      'interval',
-      '--min-txs-per-block',
-      '0',
-      ...extraArgs,
-    ],
-    readyTimeoutMs: 120_000,
-  });
+  return spawnNode({ args: anvilNodeArgs(dataDirectory, extraArgs), readyTimeoutMs: ANVIL_NODE_START_MS });
+}
+
+/** How long an --l1 anvil start may take (unscaled): a deployment on a loaded machine. */
+export const ANVIL_NODE_START_MS = 120_000;
+
+/** The flags of spawnAnvilNode, for a test that watches the start itself (spawnNodeProcess). */
+export function anvilNodeArgs(dataDirectory: string, extraArgs: readonly string[] = []): string[] {
+  return [
+    '--l1',
+    'anvil',
+    '--data-directory',
+    dataDirectory,
+    '--sequencer-mode',
+    'interval',
+    '--min-txs-per-block',
+    '0',
+    ...extraArgs,
+  ];
 }
 
 /** The URL the node's anvil listens on, from the node's log. */

@@ -72,6 +72,7 @@ export class AnvilProcess implements Service {
   private readonly tail: string[] = [];
   private readonly state: AnvilStateFile | undefined;
   private blockTime: number | undefined;
+  private warming: Promise<void> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private down: { reason: string; since: string } | undefined;
@@ -122,14 +123,23 @@ export class AnvilProcess implements Service {
       },
       `anvil listening on ${this.run.url}`,
     );
-    await this.warmUp(this.run.url);
+    // Not awaited: reads are answered meanwhile, and a restart needs nothing else before it serves.
+    this.warming = this.warmUp(this.run.url);
     this.scheduleSave();
   }
 
   /**
-   * anvil loads its KZG set-up on the first point evaluation and answers nothing else meanwhile (1 to 2 s on a
-   * quiet machine, over 10 s on a busy one): it is loaded here, before the node sends anvil anything that could
-   * time out. One eth_call to the precompile; nothing is sent.
+   * Resolves once anvil has loaded its KZG set-up: it mines no block and runs no tx meanwhile (its state dump
+   * waits too), but answers reads. A deployment waits for it, so that none of its txs times out behind it.
+   */
+  kzgLoaded(): Promise<void> {
+    return this.warming;
+  }
+
+  /**
+   * anvil loads its KZG set-up on the first point evaluation (1 to 2 s on a quiet machine, over 10 s on a busy
+   * one): it is loaded here, as anvil starts, before the node sends it a tx. One eth_call to the precompile;
+   * nothing is sent.
    */
   private async warmUp(url: string): Promise<void> {
     const started = performance.now();
@@ -319,11 +329,16 @@ export class AnvilProcess implements Service {
     await this.state.save(this.run.url);
   }
 
-  /** Interval mining from now on: a block every `seconds`, so L1 time follows the wall clock as slots do. */
+  /**
+   * Interval mining from now on: a block every `seconds`, so L1 time follows the wall clock as slots do. Set once
+   * anvil has loaded its KZG set-up (kzgLoaded): it could mine no block before, and every eth_call would wait
+   * behind the block it tries to mine.
+   */
   async mineEvery(seconds: number): Promise<void> {
-    await anvilRpc(this.rpcUrl, 'evm_setIntervalMining', [seconds]);
     // A restart starts with it.
     this.blockTime = seconds;
+    await this.warming;
+    if (!this.stopping) await anvilRpc(this.rpcUrl, 'evm_setIntervalMining', [seconds]);
   }
 
   async stop(): Promise<void> {
@@ -342,6 +357,7 @@ export class AnvilProcess implements Service {
     const timer = setTimeout(() => signalGroup(run.child, 'SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
+    await this.warming;
     this.run = undefined;
   }
 }

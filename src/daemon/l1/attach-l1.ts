@@ -16,6 +16,11 @@ export interface AttachL1Options {
   /** Aborted when the node stops during start-up: a deployment in progress is given up. */
   readonly signal?: AbortSignal;
   readonly deployments: L1DeploymentRepository;
+  /**
+   * Awaited before the node's first tx to the L1 (a deployment): the node's anvil runs no tx while it loads its
+   * KZG set-up, and a deployment's requests would time out behind it. Attaching to a stored deployment only reads.
+   */
+  readonly beforeFirstTx?: () => Promise<void>;
   /** Makes the L1's state survive a crash (the node's anvil saves it): awaited before a new deployment is stored. */
   readonly persist?: () => Promise<void>;
   readonly log: Logger;
@@ -54,6 +59,13 @@ export async function attachL1(o: AttachL1Options): Promise<L1Deployment> {
     }
     o.log.info({ rollup: stored.addresses.rollupAddress }, 'settling on the stored L1 deployment');
     return stored;
+  }
+  if (!o.registryAddress && o.beforeFirstTx && !o.signal?.aborted) {
+    // A stop asked for meanwhile does not wait for it: the deployment below then gives up at once.
+    const stopping = new Promise<void>((resolve) =>
+      o.signal?.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await Promise.race([o.beforeFirstTx(), stopping]);
   }
   const addresses = o.registryAddress
     ? await addressesFromRegistry(o.client, o.registryAddress)

@@ -1,4 +1,3 @@
-import { DasContextJs } from '@crate-crypto/node-eth-kzg';
 import type { Kzg } from 'viem';
 import { blobsHashOf, kzgVersionedHash } from '../../core/blob/blob-hashes.js';
 import { MAX_BLOB_FIELDS_PER_CHECKPOINT } from '../../core/blob/sponge-blob.js';
@@ -13,6 +12,7 @@ import {
   type EpochBlobBatch,
   epochChallenge,
 } from './epoch-blob-batch.js';
+import { KzgThread } from './kzg-thread.js';
 
 /** EIP-4844 sizes: a blob is 4096 words of 32 bytes; commitments and proofs are compressed BLS12-381 G1 points. */
 export const BYTES_PER_BLOB = FIELDS_PER_BLOB * 32;
@@ -108,38 +108,53 @@ function withFields(checkpoints: readonly (readonly bigint[])[], published: read
 
 /**
  * Blobs and KZG for checkpoints published to L1, bit-exact with Aztec 4.1.2's @aztec/blob-lib. The KZG backend is
- * @crate-crypto/node-eth-kzg, as 4.1.2 uses it, with the Ethereum mainnet trusted setup it embeds.
+ * @crate-crypto/node-eth-kzg, as 4.1.2 uses it, with the Ethereum mainnet trusted setup it embeds, on a thread of
+ * its own (kzg-thread.ts): its set-up never runs on the event loop.
  */
 export class BlobKzg {
-  private constructor(private readonly kzg: DasContextJs) {}
+  private constructor(private readonly kzg: KzgThread) {}
+
+  /** A BlobKzg whose thread starts at its first use or at `start()`: creating it costs nothing. */
+  static create(): BlobKzg {
+    return new BlobKzg(new KzgThread());
+  }
 
   /**
-   * Loads the KZG context (the trusted setup), about 1.2 s of CPU that blocks the thread: create one instance per
-   * process, at start-up, and share it. Without the fixed-base precomputation tables 4.1.2 asks for: they speed
-   * up cell proofs, which the node never makes, and cost 0.6 s more to build; a blob commitment takes 36 ms
-   * either way (measured here).
+   * Builds the KZG set-up now, on its thread (about 1.2 s of CPU there); resolves to the ms it took. Synchronous
+   * calls made before it is built wait for it, so a node starts it as soon as it serves.
    */
-  static create(): BlobKzg {
-    return new BlobKzg(DasContextJs.create({ usePrecomp: false }));
+  start(): Promise<number> {
+    return this.kzg.start();
+  }
+
+  /** Ends the KZG thread. */
+  close(): Promise<void> {
+    return this.kzg.close();
+  }
+
+  private commitment(blob: Uint8Array): Uint8Array {
+    return this.kzg.callSync('blobToKzgCommitment', [blob]) as Uint8Array;
   }
 
   /**
    * Splits a checkpoint's whole blob payload (end marker included) into blobs of 4096 fields and commits to each.
-   * About 40 ms of CPU per blob (one KZG commitment, a 4096-point multi-scalar multiplication), on this thread;
-   * checkpointBlobsAsync does the commitments on the KZG library's worker threads instead.
+   * About 40 ms of CPU per blob (one KZG commitment, a 4096-point multi-scalar multiplication), which this thread
+   * waits for; checkpointBlobsAsync does not wait.
    */
   checkpointBlobs(fields: readonly bigint[]): CheckpointBlobs {
     const blobs = blobsOf(fields);
     return publishedForm(
       blobs,
-      blobs.map((b) => this.kzg.blobToKzgCommitment(b)),
+      blobs.map((b) => this.commitment(b)),
     );
   }
 
-  /** checkpointBlobs with the KZG commitments computed off the event loop (libuv's thread pool). */
+  /** checkpointBlobs without waiting for the KZG thread. */
   async checkpointBlobsAsync(fields: readonly bigint[]): Promise<CheckpointBlobs> {
     const blobs = blobsOf(fields);
-    return publishedForm(blobs, await Promise.all(blobs.map((b) => this.kzg.asyncBlobToKzgCommitment(b))));
+    const commitments: Uint8Array[] = [];
+    for (const b of blobs) commitments.push((await this.kzg.call('blobToKzgCommitment', [b])) as Uint8Array);
+    return publishedForm(blobs, commitments);
   }
 
   /**
@@ -149,8 +164,9 @@ export class BlobKzg {
    */
   viemKzg(): Kzg {
     return {
-      blobToKzgCommitment: (blob) => this.kzg.blobToKzgCommitment(blob),
-      computeBlobKzgProof: (blob, commitment) => this.kzg.computeBlobKzgProof(blob, commitment),
+      blobToKzgCommitment: (blob) => this.commitment(blob),
+      computeBlobKzgProof: (blob, commitment) =>
+        this.kzg.callSync('computeBlobKzgProof', [blob, commitment]) as Uint8Array,
     };
   }
 
@@ -159,12 +175,12 @@ export class BlobKzg {
    * scalar and the 48-byte KZG proof (the commitment to the quotient (p(X) - y) / (X - z)).
    */
   openBlob(blob: Uint8Array, z: bigint): BlobOpening {
-    return openingOf(this.kzg.computeKzgProof(blob, bigIntToBuffer32(z)));
+    return openingOf(this.kzg.callSync('computeKzgProof', [blob, bigIntToBuffer32(z)]) as Uint8Array[]);
   }
 
-  /** openBlob on the KZG library's worker threads. */
+  /** openBlob without waiting for the KZG thread. */
   async openBlobAsync(blob: Uint8Array, z: bigint): Promise<BlobOpening> {
-    return openingOf(await this.kzg.asyncComputeKzgProof(blob, bigIntToBuffer32(z)));
+    return openingOf((await this.kzg.call('computeKzgProof', [blob, bigIntToBuffer32(z)])) as Uint8Array[]);
   }
 
   /**
@@ -178,7 +194,12 @@ export class BlobKzg {
     const commitment = bytes.subarray(96, 144);
     if (!Buffer.from(kzgVersionedHash(commitment)).equals(bytes.subarray(0, 32))) return false;
     try {
-      return this.kzg.verifyKzgProof(commitment, bytes.subarray(32, 64), bytes.subarray(64, 96), bytes.subarray(144));
+      return this.kzg.callSync('verifyKzgProof', [
+        commitment,
+        bytes.subarray(32, 64),
+        bytes.subarray(64, 96),
+        bytes.subarray(144),
+      ]) as boolean;
     } catch {
       // Not a point on the curve, or a scalar above the BLS12-381 modulus: the precompile fails the same way.
       return false;
@@ -187,8 +208,8 @@ export class BlobKzg {
 
   /**
    * The epoch's blobs batched into one KZG opening, as 4.1.2's BatchedBlob computes it (see epoch-blob-batch.ts).
-   * `checkpoints` holds each checkpoint's whole blob payload, in checkpoint order. About 80 ms of CPU per blob, on
-   * this thread; epochBlobBatchAsync does the KZG work on the library's worker threads instead.
+   * `checkpoints` holds each checkpoint's whole blob payload, in checkpoint order. About 80 ms of CPU per blob,
+   * which this thread waits for; epochBlobBatchAsync does not wait.
    */
   epochBlobBatch(checkpoints: readonly (readonly bigint[])[]): EpochBlobBatch {
     checkEpochCheckpointCount(checkpoints.length);
@@ -209,8 +230,8 @@ export class BlobKzg {
   }
 
   /**
-   * epochBlobBatch with the KZG work on the library's worker threads (libuv's pool), checkpoint by checkpoint and
-   * blob by blob for the openings, so the batch never holds the pool, which file system calls share, for long.
+   * epochBlobBatch without waiting for the KZG thread: its work goes there blob by blob, so other KZG calls (a
+   * proposal's) are not held behind the whole batch.
    */
   async epochBlobBatchAsync(checkpoints: readonly (readonly bigint[])[]): Promise<EpochBlobBatch> {
     checkEpochCheckpointCount(checkpoints.length);

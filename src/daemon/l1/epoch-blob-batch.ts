@@ -1,4 +1,4 @@
-import { bls12_381 } from '@noble/curves/bls12-381';
+import { createRequire } from 'node:module';
 import { kzgVersionedHash } from '../../core/blob/blob-hashes.js';
 import { SpongeBlob } from '../../core/blob/sponge-blob.js';
 import { MAX_CHECKPOINTS_PER_EPOCH } from '../../core/constants.js';
@@ -45,8 +45,17 @@ export interface BlobOpening {
   readonly proof: Uint8Array;
 }
 
-const BLS_R = bls12_381.fields.Fr.ORDER;
-const G1 = bls12_381.G1.ProjectivePoint;
+type Bls12381 = typeof import('@noble/curves/bls12-381').bls12_381;
+let bls: Bls12381 | undefined;
+
+/**
+ * noble's BLS12-381, loaded at the first epoch batch (its module takes 0.2 s to load, a second on a busy machine):
+ * a node needs it only to prove an epoch, not to start. Through require, so that a synchronous caller can load it.
+ */
+function bls12381(): Bls12381 {
+  bls ??= (createRequire(import.meta.url)('@noble/curves/bls12-381') as { bls12_381: Bls12381 }).bls12_381;
+  return bls;
+}
 const LIMB_MASK = (1n << 120n) - 1n;
 
 /** A BLS12-381 scalar hashed as its noir bignum limbs (120 bits each, least significant first). */
@@ -111,6 +120,9 @@ export function combineEpochOpenings(
 
   let commitmentsHash = 0n;
   let y = 0n;
+  const { fields, G1: g1 } = bls12381();
+  const BLS_R = fields.Fr.ORDER;
+  const G1 = g1.ProjectivePoint;
   let c = G1.ZERO;
   let q = G1.ZERO;
   let gammaPow = 1n;

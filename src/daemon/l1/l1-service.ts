@@ -34,12 +34,6 @@ export interface L1ServiceOptions {
   readonly prefundedFeeJuice: bigint;
   /** Aborted when the node stops during start-up: a deployment in progress is given up. */
   readonly signal?: AbortSignal;
-  /**
-   * CPU-bound start-up work (the KZG context) done while no L1 request is in flight: while anvil boots in its own
-   * process, or before the first request to an L1 of the user's. A request in flight while the event loop is
-   * blocked for seconds (the KZG set-up takes 1.2 s on a quiet machine, over 10 s on a busy one) times out.
-   */
-  readonly prepare?: () => Promise<unknown>;
   readonly log: Logger;
 }
 
@@ -70,6 +64,8 @@ export class L1Service implements Service {
   /** The publisher's proposals and proofs: it records each outcome here (logs, GET /status, metrics). */
   readonly activity: L1Activity;
   private readonly anvil: AnvilProcess | undefined;
+  /** anvil's interval mining being set (once its KZG set-up is loaded). */
+  private mining: Promise<void> = Promise.resolve();
   private readonly statusListeners = new Set<() => void>();
   private found: L1Deployment | undefined;
   private url: string | undefined;
@@ -190,16 +186,8 @@ export class L1Service implements Service {
 
   async start(): Promise<void> {
     this.startedAt = performance.now();
-    // anvil is spawned first (synchronously), so the preparation overlaps its boot.
-    const anvilUp = this.anvil?.start();
-    const prepared = this.o.prepare?.();
     try {
-      await Promise.all([anvilUp, prepared]);
-    } catch (err) {
-      await this.anvil?.stop();
-      throw err;
-    }
-    try {
+      await this.anvil?.start();
       await this.attach();
     } catch (err) {
       // The runner stops only services that started: an anvil of a failed start is stopped here.
@@ -221,6 +209,7 @@ export class L1Service implements Service {
       chainId: config.l1ChainId,
       registryAddress: config.registryAddress as `0x${string}` | undefined,
       deployments: new L1DeploymentRepository(this.o.db),
+      beforeFirstTx: () => this.anvil?.kzgLoaded() ?? Promise.resolve(),
       persist: () => this.persist(),
       signal: this.o.signal,
       log,
@@ -236,7 +225,14 @@ export class L1Service implements Service {
       }),
     });
     // Deployed in automine (a tx a block, ~33 blocks in a second or two); from now on a block a second, as a live L1.
-    if (this.anvil) await this.anvil.mineEvery(ANVIL_BLOCK_TIME);
+    // Not awaited: on a restart anvil may still be loading its KZG set-up, and the node serves meanwhile.
+    if (this.anvil) {
+      this.mining = this.anvil
+        .mineEvery(ANVIL_BLOCK_TIME)
+        .catch((err: Error) =>
+          log.warn({ err: err.message }, `anvil's interval mining could not be set: ${err.message}`),
+        );
+    }
     const d = this.found;
     // The account that deploys now and will publish proposals and proofs: its ETH pays for them.
     const publisher = privateKeyToAccount(this.publisherKey);
@@ -263,5 +259,6 @@ export class L1Service implements Service {
   async stop(): Promise<void> {
     await this.monitor?.stop();
     await this.anvil?.stop();
+    await this.mining;
   }
 }

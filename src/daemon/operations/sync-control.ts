@@ -1,7 +1,10 @@
 import type { BlockProducer } from '../chain/block-producer.js';
 
-/** Why block production is held: nodeAdmin_pauseSync, a rollback in progress, a snapshot being copied. */
-export type PauseReason = 'operator' | 'rollback' | 'snapshot';
+/**
+ * Why block production is held: nodeAdmin_pauseSync, a rollback in progress, a snapshot being copied, the KZG
+ * set-up a sequencer on an L1 commits to blobs with still being built (the first second or two after start).
+ */
+export type PauseReason = 'operator' | 'rollback' | 'snapshot' | 'kzg';
 
 /**
  * Pauses and resumes the node's block producer (the sequencer, or the follower's block source) on behalf of
@@ -18,7 +21,7 @@ export class SyncControl {
 
   /** Holders now, in a stable order. */
   get pausedBy(): PauseReason[] {
-    return (['operator', 'rollback', 'snapshot'] as const).filter((r) => this.holds.has(r));
+    return (['operator', 'rollback', 'snapshot', 'kzg'] as const).filter((r) => this.holds.has(r));
   }
 
   get paused(): boolean {

@@ -11,6 +11,7 @@ import { checkpointEndMarker } from '../../../../src/core/blob/blob-fields.js';
 import { BlobKzg } from '../../../../src/daemon/l1/blob-kzg.js';
 import { ANVIL_FIRST_ACCOUNT_KEY } from '../../../../src/daemon/l1/l1-client.js';
 import { spawnAnvil, type TestAnvil } from '../../../helpers/spawn-anvil.js';
+import { scaled } from '../../../helpers/until.js';
 
 const POINT_EVALUATION_PRECOMPILE = '0x000000000000000000000000000000000000000a';
 
@@ -18,10 +19,12 @@ let anvil: TestAnvil;
 let kzg: BlobKzg;
 beforeAll(async () => {
   anvil = await spawnAnvil();
-  kzg = BlobKzg.create(); // a few seconds: once for the file
-}, 60_000);
-afterAll(() => {
+  kzg = BlobKzg.create();
+  await kzg.start(); // a few seconds: once for the file
+}, scaled(60_000));
+afterAll(async () => {
   anvil?.process.kill();
+  await kzg?.close();
 });
 
 const clients = () => {

@@ -15,6 +15,7 @@ import { checkpointEndMarker } from '../../../../src/core/blob/blob-fields.js';
 import { FR_MODULUS } from '../../../../src/core/fr.js';
 import { BlobKzg } from '../../../../src/daemon/l1/blob-kzg.js';
 import { initAztecOracle } from '../../../helpers/aztec-oracle.js';
+import { scaled } from '../../../helpers/until.js';
 
 // Each KZG context (ours, and the one @aztec/blob-lib builds lazily) takes a few seconds to create: one per file.
 // `verifier` is a second, plain node-eth-kzg context that checks our output independently of BlobKzg.
@@ -23,8 +24,9 @@ let verifier: DasContextJs;
 beforeAll(async () => {
   await initAztecOracle();
   kzg = BlobKzg.create();
+  await kzg.start();
   verifier = DasContextJs.create({ usePrecomp: false });
-}, 60_000);
+}, scaled(60_000));
 
 /** Deterministic field elements: sha256(label, i) reduced into the BN254 field. */
 function fields(label: string, n: number): bigint[] {
@@ -150,5 +152,30 @@ describe('BlobKzg.epochBlobInputs against 4.1.2 BatchedBlob', () => {
       /Checkpoint 1 of the epoch batch: Blob field 1 is not a BN254 field element/,
     );
     await expect(kzg.epochBlobBatchAsync([])).rejects.toThrow(/at least one checkpoint/);
+  });
+});
+
+describe('BlobKzg on its own thread', () => {
+  it('builds its set-up off the event loop: timers fire while it is built', async () => {
+    const other = BlobKzg.create();
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      await other.start();
+    } finally {
+      clearInterval(timer);
+      await other.close();
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('answers the same without waiting as when waited for, and a clear error once closed', async () => {
+    const fields300 = payload('thread', 300);
+    const waited = kzg.checkpointBlobs(fields300);
+    expect((await kzg.checkpointBlobsAsync(fields300)).commitments.map(hex)).toEqual(waited.commitments.map(hex));
+    const closed = BlobKzg.create();
+    await closed.close();
+    expect(() => closed.checkpointBlobs(fields300)).toThrow(/the KZG thread is closed/);
+    await expect(closed.checkpointBlobsAsync(fields300)).rejects.toThrow(/the KZG thread is closed/);
   });
 });
