@@ -15,7 +15,13 @@ import { createPublicClient, erc20Abi, http, type PublicClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { spawnAnvil } from '../helpers/spawn-anvil.js';
-import { ANVIL_NODE_START_MS, anvilNodeArgs, anvilUrlOf, prunedOnRestart, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
+import {
+  ANVIL_NODE_START_MS,
+  anvilNodeArgs,
+  anvilUrlOf,
+  prunedOnRestart,
+  spawnAnvilNode,
+} from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { scaled, until, untilTrue } from '../helpers/until.js';
 
