@@ -117,10 +117,11 @@ export class L1Settlement implements SettlementLayer, Service {
   /** The last checkpoint this node's own proposal put on the rollup. */
   private lastLanded = 0;
   /**
-   * The latest L1 block a checkpoint this node records landed in (its own proposal, or another node's it waited
-   * for): a poll that read the L1 before that block does not judge the local checkpoints against it.
+   * Counts the checkpoints seen landing (this node's own proposals, other nodes' it waited for): a poll during
+   * which one landed read the L1 before it, and does not judge the local checkpoints (the node may record it
+   * meanwhile). Not an L1 block number: an L1 reorg takes those back.
    */
-  private landedInL1Block = 0n;
+  private landings = 0;
   /** The warm-up tx (see warmUp): the publisher's own txs go after it, so their nonces do not collide. */
   private warming: Promise<void> = Promise.resolve();
 
@@ -181,7 +182,7 @@ export class L1Settlement implements SettlementLayer, Service {
       await this.o.persist();
       this.l1Pending = Math.max(this.l1Pending, c.number);
       this.lastLanded = c.number;
-      this.sawLanding(landed);
+      this.landings++;
       return landed;
     } finally {
       this.proposing = false;
@@ -273,7 +274,7 @@ export class L1Settlement implements SettlementLayer, Service {
         });
         const landed = onL1.toLowerCase() === archive ? await this.proposalOnL1(c.number, c.archiveRoot) : undefined;
         if (landed) {
-          this.sawLanding(landed);
+          this.landings++;
           return landed;
         }
       } catch (err) {
@@ -290,10 +291,6 @@ export class L1Settlement implements SettlementLayer, Service {
       );
     }
     return undefined;
-  }
-
-  private sawLanding(landed: L1PublishedData): void {
-    if (landed.blockNumber > this.landedInL1Block) this.landedInL1Block = landed.blockNumber;
   }
 
   blobsHash = (blobFields: readonly bigint[]): bigint => this.blobsFor(blobFields).blobsHash;
@@ -374,6 +371,7 @@ export class L1Settlement implements SettlementLayer, Service {
     const chain = this.chain;
     if (!chain || this.stopped) return;
     const { client } = this.o;
+    const landings = this.landings;
     const latest = await client.getBlock({ blockTag: 'latest' });
     await this.inbox.sync(latest.number);
     const read = <T>(functionName: string, args: readonly unknown[] = [], blockNumber = latest.number) =>
@@ -397,7 +395,7 @@ export class L1Settlement implements SettlementLayer, Service {
     // Whether the unproven checkpoints go at the next L1 block (the rollup prunes lazily, on its next write).
     const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latest.timestamp + 1n]));
     // Not while a proposal is on its way, nor on a reading older than a landing the node records meanwhile.
-    if (!this.proposing && latest.number >= this.landedInL1Block) {
+    if (!this.proposing && this.landings === landings) {
       await this.followL1Tips(chain, pending, proven, prunable, read);
     }
     await this.readFees(prunable ? proven : pending, read);
