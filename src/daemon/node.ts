@@ -293,6 +293,11 @@ export class L2Node {
               db,
               slots,
               logger,
+              // A committee over the network: the node holding the proposer key of an epoch's last slot proves
+              // it, so exactly one node sends each proof (docs/network.md). Until the validators run, none.
+              config.p2pEnabled && (config.keyStoreDirectory !== undefined || config.committeeAddresses.length > 0)
+                ? (lastSlot) => this.validators?.client?.holdsProposerKey(lastSlot) === true
+                : undefined,
             ))),
       l1Contracts: l1?.deployment.addresses,
       genesisTime: settlesOnL1?.l1.deployment.genesisTime,
@@ -741,6 +746,7 @@ function newL1Settlement(
   db: SqliteDatabase,
   slots: SlotClock,
   logger: NodeLogger,
+  provesEpoch: ((lastSlot: number) => boolean) | undefined,
 ): L1Settlement {
   const log = logger.module('l1');
   return new stack.L1Settlement({
@@ -754,6 +760,7 @@ function newL1Settlement(
     store,
     db,
     persist: () => l1.persist(),
+    ...(provesEpoch ? { provesEpoch } : {}),
     log,
   });
 }

@@ -6,6 +6,7 @@ import { EthAddress } from '../../core/eth-address.js';
 import type { Chain } from '../chain/chain.js';
 import type {
   CheckpointPublication,
+  ForeignCheckpoint,
   InboxPosition,
   L1ContractAddresses,
   SettlementLayer,
@@ -45,6 +46,12 @@ export interface L1SettlementOptions {
    * proof lands and before the node records it, so what the node records is on the L1 it restarts with.
    */
   readonly persist: () => Promise<void>;
+  /**
+   * Whether this node submits the proof of the epoch whose last slot is `lastSlot` (a committee over the
+   * network: the node holding that slot's proposer key, so exactly one node sends it; docs/network.md).
+   * Absent: the node proves every epoch it settles.
+   */
+  readonly provesEpoch?: (lastSlot: number) => boolean;
   readonly log: Logger;
 }
 
@@ -56,6 +63,12 @@ const POLL_INTERVAL_MS = 500;
  * gets more (PublishingLead).
  */
 const L1_PUBLISHING_TIME_MS = 2_000;
+/**
+ * How long after its slot ends another proposer's checkpoint is still looked for on the rollup: the rollup takes
+ * it only in an L1 block of its slot, which is read a poll or an L1 block later. Before the sequencer prunes the
+ * slot's uncheckpointed blocks (twice the publishing time after the slot, at least 3 s with the shortest slots).
+ */
+const FOREIGN_CHECKPOINT_GRACE_MS = 2_000;
 
 /**
  * The node's settlement on a real L1 (docs/l1.md): Aztec 4.1.2's rollup contract, behind the same interface as
@@ -101,8 +114,16 @@ export class L1Settlement implements SettlementLayer, Service {
   private lastPollError: string | undefined;
   /** Whether the rollup holding checkpoints this node lacks was reported (once, until it no longer does). */
   private foreignReported = false;
+  /** Since when (ms) the rollup holds checkpoints this node lacks; undefined while it does not. */
+  private foreignSince: number | undefined;
   /** The last checkpoint this node's own proposal put on the rollup. */
   private lastLanded = 0;
+  /**
+   * Counts the checkpoints seen landing (this node's own proposals, other nodes' it waited for): a poll during
+   * which one landed read the L1 before it, and does not judge the local checkpoints (the node may record it
+   * meanwhile). Not an L1 block number: an L1 reorg takes those back.
+   */
+  private landings = 0;
   /** The warm-up tx (see warmUp): the publisher's own txs go after it, so their nonces do not collide. */
   private warming: Promise<void> = Promise.resolve();
 
@@ -172,6 +193,7 @@ export class L1Settlement implements SettlementLayer, Service {
       await this.o.persist();
       this.l1Pending = Math.max(this.l1Pending, c.number);
       this.lastLanded = c.number;
+      this.landings++;
       return landed;
     } finally {
       this.proposing = false;
@@ -221,8 +243,20 @@ export class L1Settlement implements SettlementLayer, Service {
     }
   }
 
-  /** Where the rollup took checkpoint `n` with this archive root, if it did (its CheckpointProposed event). */
+  /** Where the rollup took checkpoint `n` with this archive root, if it did; logged, as a proposal of this node's. */
   private async findProposal(n: number, archiveRoot: Buffer): Promise<L1PublishedData | undefined> {
+    const landed = await this.proposalOnL1(n, archiveRoot);
+    if (landed) {
+      this.o.log.info(
+        { checkpoint: n, l1Block: landed.blockNumber },
+        `checkpoint ${n} is on L1 already (L1 block ${landed.blockNumber})`,
+      );
+    }
+    return landed;
+  }
+
+  /** Where the rollup took checkpoint `n` with this archive root, if it holds it (its CheckpointProposed event). */
+  private async proposalOnL1(n: number, archiveRoot: Buffer): Promise<L1PublishedData | undefined> {
     const logs = await this.o.client.getContractEvents({
       address: this.rollup,
       abi: RollupAbi,
@@ -242,11 +276,45 @@ export class L1Settlement implements SettlementLayer, Service {
     });
     if (onL1.toLowerCase() !== word(archiveRoot).toLowerCase()) return undefined;
     const block = await this.o.client.getBlock({ blockNumber: log.blockNumber });
-    this.o.log.info(
-      { checkpoint: n, l1Block: log.blockNumber },
-      `checkpoint ${n} is on L1 already (L1 block ${log.blockNumber})`,
-    );
     return { blockNumber: log.blockNumber, timestamp: block.timestamp, blockHash: log.blockHash };
+  }
+
+  /**
+   * Another node's checkpoint, gossiped with its quorum: its proposer's node publishes it, this one only waits
+   * for the rollup to hold it (`archiveAt`, read every poll, then its CheckpointProposed event), so a node never
+   * races another's proposal. Undefined once the slot's window passed without it: its blocks are then pruned.
+   */
+  async awaitCheckpoint(c: ForeignCheckpoint): Promise<L1PublishedData | undefined> {
+    const deadline = this.o.slots.slotStartMs(c.slot + 1) + FOREIGN_CHECKPOINT_GRACE_MS;
+    const archive = word(c.archiveRoot).toLowerCase();
+    let lastError: string | undefined;
+    while (!this.stopped) {
+      try {
+        const onL1 = await this.o.client.readContract({
+          address: this.rollup,
+          abi: RollupAbi,
+          functionName: 'archiveAt',
+          args: [BigInt(c.number)],
+        });
+        const landed = onL1.toLowerCase() === archive ? await this.proposalOnL1(c.number, c.archiveRoot) : undefined;
+        if (landed) {
+          this.landings++;
+          return landed;
+        }
+      } catch (err) {
+        // The L1 poll reports an unreachable L1; this only keeps trying until the window closes.
+        lastError = (err as Error).message.split('\n')[0];
+      }
+      if (this.o.slots.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    }
+    if (!this.stopped) {
+      this.o.log.warn(
+        { checkpoint: c.number, slot: c.slot, ...(lastError ? { err: lastError } : {}) },
+        `checkpoint ${c.number} (slot ${c.slot}) had its quorum over P2P, but the rollup did not take it in its slot: its blocks are not checkpointed here and are pruned`,
+      );
+    }
+    return undefined;
   }
 
   blobsHash = (blobFields: readonly bigint[]): bigint => this.blobsFor(blobFields).blobsHash;
@@ -327,6 +395,7 @@ export class L1Settlement implements SettlementLayer, Service {
     const chain = this.chain;
     if (!chain || this.stopped) return;
     const { client } = this.o;
+    const landings = this.landings;
     const latest = await client.getBlock({ blockTag: 'latest' });
     await this.inbox.sync(latest.number);
     const read = <T>(functionName: string, args: readonly unknown[] = [], blockNumber = latest.number) =>
@@ -349,7 +418,10 @@ export class L1Settlement implements SettlementLayer, Service {
     );
     // Whether the unproven checkpoints go at the next L1 block (the rollup prunes lazily, on its next write).
     const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latest.timestamp + 1n]));
-    if (!this.proposing) await this.followL1Tips(chain, pending, proven, prunable, read);
+    // Not while a proposal is on its way, nor on a reading older than a landing the node records meanwhile.
+    if (!this.proposing && this.landings === landings) {
+      await this.followL1Tips(chain, pending, proven, prunable, read);
+    }
     await this.readFees(prunable ? proven : pending, read);
     chain.syncSettlement();
     this.maybeProve(chain);
@@ -400,14 +472,19 @@ export class L1Settlement implements SettlementLayer, Service {
   private reportForeignCheckpoints(local: number, pending: number, proven: number, prunable: boolean): void {
     // Checkpoints about to be pruned are not built on: being behind them is no stall.
     const ahead = pending > local && !(prunable && local >= proven);
-    if (ahead && !this.foreignReported) {
+    const now = this.o.slots.now();
+    this.foreignSince = ahead ? (this.foreignSince ?? now) : undefined;
+    // Another validator node's checkpoint is on the rollup a moment before this node records it (it waits for
+    // it there, awaitCheckpoint): only one still missing two slots later is reported.
+    const lasting = ahead && now - (this.foreignSince ?? now) >= 2 * this.o.deployment.slotDuration * 1000;
+    if (lasting && !this.foreignReported) {
       this.o.log.error(
         { localCheckpoint: local, l1Pending: pending },
         `the rollup holds checkpoints up to ${pending}, this node only up to ${local}: another sequencer proposes to it, so this node builds nothing on it; follow that sequencer instead (--sync-from with --l1-rpc-urls and --registry-address, docs/l1.md)`,
       );
     }
     if (!ahead && this.foreignReported) this.o.log.info('the rollup holds no checkpoint this node lacks any more');
-    this.foreignReported = ahead;
+    this.foreignReported = lasting || (ahead && this.foreignReported);
   }
 
   /** The rollup's min fee for the current and the next slot on top of `parent`, its effective pending checkpoint. */
@@ -444,6 +521,7 @@ export class L1Settlement implements SettlementLayer, Service {
       .filter((r) => r.number > this.proven && r.number <= this.l1Pending);
     const last = rows.at(-1);
     if (!last) return;
+    if (this.o.provesEpoch && !this.o.provesEpoch((epoch + 1) * epochDuration - 1)) return;
     this.proving = this.prove(chain, epoch, first.number, last.number).finally(() => {
       this.proving = undefined;
     });

@@ -10,12 +10,13 @@ import { CheckpointProposal } from '../../core/p2p/checkpoint-proposal.js';
 import type { GossipTopicType } from '../../core/p2p/topics.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
-import type { Chain } from '../chain/chain.js';
+import type { Chain, CompletedCheckpoint } from '../chain/chain.js';
 import type { Logger } from '../logging/logger.js';
 import type { Mempool } from '../mempool/mempool.js';
 import { type BlockTxRunner, buildBlock } from '../sequencer/block-builder.js';
 import type { SlotClock } from '../sequencer/slot-clock.js';
 import { resumeStoredCheckpoint } from '../sequencer/stored-checkpoint.js';
+import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import { verifyUpstreamCheckpoint } from '../sync/checkpoint-verification.js';
 import type { Committee } from '../validators/committee.js';
 import type { CheckpointNetwork, ValidatorClient } from '../validators/validator-client.js';
@@ -78,6 +79,8 @@ export class ConsensusGossip implements CheckpointNetwork {
   private readonly attested = new Set<number>();
   /** Slots whose checkpoint this node proposed: its sequencer records those. */
   private readonly ownSlots = new Set<number>();
+  /** Slots whose checkpoint is awaited on the real L1, then where it landed there (see landing). */
+  private readonly onL1 = new Map<number, L1PublishedData | 'awaited'>();
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly o: ConsensusGossipOptions) {}
@@ -462,9 +465,8 @@ export class ConsensusGossip implements CheckpointNetwork {
     });
     const signed = attestations.filter((a) => a.isSigned).length;
     if (signed < committee.quorum) return;
-    // With the dev stand-in every node says where a checkpoint "landed"; on a real L1 the rollup does.
-    const landed = chain.settlement.publishCheckpoint(local);
-    if (landed instanceof Promise) return;
+    const landed = this.landing(slot, local);
+    if (!landed) return;
     const row = verifyUpstreamCheckpoint(
       {
         number: local.number,
@@ -485,6 +487,28 @@ export class ConsensusGossip implements CheckpointNetwork {
       { checkpoint: row.number, slot, firstBlock: row.firstBlock, lastBlock: row.lastBlock, attestations: signed },
       `checkpoint ${row.number} (slot ${slot}, blocks ${row.firstBlock} to ${row.lastBlock}) recorded with ${signed} of ${committee.size} attestations gathered over P2P`,
     );
+  }
+
+  /**
+   * Where another proposer's checkpoint landed. The stand-in says so at once on every node; on a real L1 only its
+   * proposer's node publishes it, and this node records it once the rollup holds it with the same archive (it
+   * waits in the background, then checks the slot again); undefined meanwhile.
+   */
+  private landing(slot: number, local: CompletedCheckpoint): L1PublishedData | undefined {
+    const settlement = this.o.chain().settlement;
+    if (!settlement.awaitCheckpoint) {
+      const landed = settlement.publishCheckpoint(local);
+      return landed instanceof Promise ? undefined : landed;
+    }
+    const known = this.onL1.get(slot);
+    if (known !== undefined) return known === 'awaited' ? undefined : known;
+    this.onL1.set(slot, 'awaited');
+    void settlement.awaitCheckpoint({ number: local.number, archiveRoot: local.archiveRoot, slot }).then((landed) => {
+      if (!landed) return;
+      this.onL1.set(slot, landed);
+      void this.enqueue(() => this.checkpointProgress(slot));
+    });
+    return undefined;
   }
 
   /** The blocks of `slot` at the tip, from its checkpoint's first; undefined when the tip is not that slot's. */
@@ -511,6 +535,7 @@ export class ConsensusGossip implements CheckpointNetwork {
     for (const s of this.proposals.keys()) if (s < slot) this.proposals.delete(s);
     for (const s of this.attested) if (s < slot) this.attested.delete(s);
     for (const s of this.ownSlots) if (s < slot) this.ownSlots.delete(s);
+    for (const s of this.onL1.keys()) if (s < slot) this.onL1.delete(s);
     for (const key of this.attestations.keys()) if (Number(key.split(':')[0]) < slot) this.attestations.delete(key);
   }
 }

@@ -457,12 +457,18 @@ export class Sequencer implements Service, BlockProducer {
   /**
    * Blocks of a past slot without a checkpoint (another proposer's, or this node's own that missed its quorum
    * over the network): pruned three quarters into the next slot, after the proposer stopped waiting (half a slot).
+   * On a real L1 a checkpoint lands in its own slot or never: they go once the L1 blocks of their slot are read
+   * (twice the publishing time after it), so the next proposer keeps most of its slot.
    */
   private pruneForeignUncheckpointed(slot: number, firstBlock: number): void {
     const { slots } = this.o;
     const now = slots.now();
     const next = slots.slotStartMs(slot + 1);
-    if (now < next + ((slots.slotStartMs(slot + 2) - next) * 3) / 4) return;
+    const wait =
+      this.publishingTimeMs === undefined
+        ? ((slots.slotStartMs(slot + 2) - next) * 3) / 4
+        : Math.min(2 * this.publishingTimeMs, ((slots.slotStartMs(slot + 2) - next) * 3) / 4);
+    if (now < next + wait) return;
     this.o.chain.unwindTo(firstBlock - 1);
     this.o.log.warn(
       { slot, firstBlock },

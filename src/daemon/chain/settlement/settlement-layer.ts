@@ -26,6 +26,13 @@ export interface CheckpointPublication {
   readonly blobFields: readonly bigint[];
 }
 
+/** Another proposer's checkpoint, as a node that did not publish it waits for it on L1. */
+export interface ForeignCheckpoint {
+  readonly number: number;
+  readonly archiveRoot: Buffer;
+  readonly slot: number;
+}
+
 /** Where the inbox put a message: its leaf in the message tree and the checkpoint that inserts it. */
 export interface InboxPosition {
   readonly index: bigint;
@@ -42,6 +49,13 @@ export interface SettlementLayer {
    * answers at once; a real L1 answers once the proposal is mined (and rejects when it is not).
    */
   publishCheckpoint(c: CheckpointPublication): L1PublishedData | Promise<L1PublishedData>;
+  /**
+   * Where the rollup took another proposer's checkpoint (a committee over the network: its proposer's node
+   * publishes it, this node only records it): resolves once the rollup holds checkpoint `c.number` with
+   * `c.archiveRoot`, or to undefined when the window of slot `c.slot` passed without it (or the node stops).
+   * Absent on the stand-in, where every node says where a checkpoint "landed" (publishCheckpoint).
+   */
+  awaitCheckpoint?(c: ForeignCheckpoint): Promise<L1PublishedData | undefined>;
   /**
    * The checkpoint header's blobsHash for a blob payload (end marker included). A real L1 commits to the blobs
    * with KZG, as the rollup checks; without it the stand-in hash of the checkpoint builder is used.
