@@ -21,12 +21,18 @@ import type { Committee } from '../validators/committee.js';
 import type { CheckpointNetwork, ValidatorClient } from '../validators/validator-client.js';
 import type { GossipHandler, GossipVerdict } from './libp2p-peer.js';
 import type { PeerPenaltyName } from './peer-scoring.js';
+import { catchUpToProposal } from './proposal-catch-up.js';
 
 /** What the gossip side needs of the libp2p peer, once it runs. */
 export interface ConsensusNetwork {
   publish(type: GossipTopicType, payload: Uint8Array): Promise<void>;
   /** Asks peers for txs by hash (req/resp `tx`); answers those found. */
   requestTxs(hashes: readonly TxHash[]): Promise<Tx[]>;
+  /**
+   * Blocks `from` to `to` from the peers ahead (req/resp `block`); fewer when they do not serve them all by
+   * `deadline` (epoch ms).
+   */
+  fetchBlocks(from: number, to: number, deadline: number): Promise<L2Block[]>;
 }
 
 export interface ConsensusGossipOptions {
@@ -288,7 +294,11 @@ export class ConsensusGossip implements CheckpointNetwork {
     if (n <= chain.latestBlockNumber && chain.store.getBlockHash(n) === p.blockHeader.hash().value) {
       return ignore('duplicate');
     }
-    if (!p.blockHeader.lastArchive.equals(chain.worldState.getArchiveSnapshot()) && !this.pruneFor(p)) {
+    if (
+      !p.blockHeader.lastArchive.equals(chain.worldState.getArchiveSnapshot()) &&
+      !this.pruneFor(p) &&
+      !(await this.catchUp(p))
+    ) {
       // Its parent may still be on its way: kept until the tip reaches it.
       if (this.parked.size >= PARKED_MAX) this.parked.delete(this.parked.keys().next().value as string);
       this.parked.set(p.blockHeader.lastArchive.root.toString(), p);
@@ -399,6 +409,26 @@ export class ConsensusGossip implements CheckpointNetwork {
       `pruned ${pruned.length} uncheckpointed block(s) after block ${last}: slot ${p.slotNumber}'s proposer builds on block ${last}`,
     );
     return true;
+  }
+
+  /** A proposal past this node's tip (it was stopped a while): the blocks before it come from its peers. */
+  private async catchUp(p: BlockProposal): Promise<boolean> {
+    const chain = this.o.chain();
+    const network = this.network;
+    // A proposal of a past slot that reached this node late is no reason to fetch blocks: the next one will be.
+    if (!network || p.blockNumber <= chain.latestBlockNumber + 1 || p.slotNumber < this.o.slots.currentSlot()) {
+      return false;
+    }
+    // The fetch holds the gossip queue: it gets until the end of the proposal's slot.
+    const deadline = this.o.slots.slotStartMs(p.slotNumber + 1);
+    const caughtUp = await catchUpToProposal(p, {
+      chain,
+      slots: this.o.slots,
+      fetchBlocks: (from, to) => network.fetchBlocks(from, to, deadline),
+      log: this.o.log,
+    });
+    if (caughtUp) this.parked.clear();
+    return caughtUp;
   }
 
   /** The proposal's txs in its order: attached, in the pool, or asked of peers; undefined while some are missing. */
