@@ -7,6 +7,7 @@ import { computeInHash } from '../../core/messaging/in-hash.js';
 import { BlockProposal } from '../../core/p2p/block-proposal.js';
 import { CheckpointAttestation } from '../../core/p2p/checkpoint-attestation.js';
 import { CheckpointProposal } from '../../core/p2p/checkpoint-proposal.js';
+import { BitVector, type BlockTxsRequest } from '../../core/p2p/reqresp-payloads.js';
 import type { GossipTopicType } from '../../core/p2p/topics.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
@@ -20,6 +21,7 @@ import { verifyUpstreamCheckpoint } from '../sync/checkpoint-verification.js';
 import type { Committee } from '../validators/committee.js';
 import type { CheckpointNetwork, ValidatorClient } from '../validators/validator-client.js';
 import type { GossipHandler, GossipVerdict } from './libp2p-peer.js';
+import { fetchMissingTxs } from './missing-txs.js';
 import type { PeerPenaltyName } from './peer-scoring.js';
 import { catchUpToProposal } from './proposal-catch-up.js';
 
@@ -28,6 +30,8 @@ export interface ConsensusNetwork {
   publish(type: GossipTopicType, payload: Uint8Array): Promise<void>;
   /** Asks peers for txs by hash (req/resp `tx`); answers those found. */
   requestTxs(hashes: readonly TxHash[]): Promise<Tx[]>;
+  /** Asks one peer for a proposal's txs (req/resp `block_txs`), checked against the proposal's tx hashes. */
+  requestBlockTxs(peer: string, request: BlockTxsRequest, proposalTxHashes: readonly TxHash[]): Promise<Tx[]>;
   /**
    * Blocks `from` to `to` from the peers ahead (req/resp `block`); fewer when they do not serve them all by
    * `deadline` (epoch ms).
@@ -50,6 +54,8 @@ export interface ConsensusGossipOptions {
 
 /** Block proposals kept while they do not extend the tip yet (their parent is still being re-executed). */
 const PARKED_MAX = 32;
+/** The least time a proposal's missing txs are waited for, even when its slot is (nearly) over. */
+const MIN_TX_FETCH_MS = 2_000;
 /** Proposals and attestations are kept for this many slots back. */
 const SLOTS_KEPT = 4;
 
@@ -90,7 +96,7 @@ export class ConsensusGossip implements CheckpointNetwork {
 
   handlers(): Partial<Record<GossipTopicType, GossipHandler>> {
     return {
-      block_proposal: (payload) => this.onBlockProposal(payload),
+      block_proposal: (payload, from) => this.onBlockProposal(payload, from),
       checkpoint_proposal: (payload) => this.onCheckpointProposal(payload),
       checkpoint_attestation: (payload) => this.onAttestation(payload),
     };
@@ -168,7 +174,7 @@ export class ConsensusGossip implements CheckpointNetwork {
 
   // ---- received ----
 
-  private async onBlockProposal(payload: Buffer): Promise<GossipVerdict> {
+  private async onBlockProposal(payload: Buffer, from: string): Promise<GossipVerdict> {
     let p: BlockProposal;
     try {
       p = BlockProposal.fromBuffer(payload);
@@ -185,7 +191,7 @@ export class ConsensusGossip implements CheckpointNetwork {
         `proposed a block for chain ${g.chainId.value} version ${g.version.value}`,
       );
     }
-    return this.enqueue(() => this.applyProposal(p));
+    return this.enqueue(() => this.applyProposal(p, from));
   }
 
   private async onCheckpointProposal(payload: Buffer): Promise<GossipVerdict> {
@@ -288,7 +294,7 @@ export class ConsensusGossip implements CheckpointNetwork {
   }
 
   /** Re-executes a proposed block on this node's tip and applies it when it comes out the same. */
-  private async applyProposal(p: BlockProposal): Promise<GossipVerdict> {
+  private async applyProposal(p: BlockProposal, from?: string): Promise<GossipVerdict> {
     const chain = this.o.chain();
     const n = p.blockNumber;
     if (n <= chain.latestBlockNumber && chain.store.getBlockHash(n) === p.blockHeader.hash().value) {
@@ -329,7 +335,7 @@ export class ConsensusGossip implements CheckpointNetwork {
       );
       return ignore('ignored');
     }
-    const txs = await this.txsOf(p);
+    const txs = await this.txsOf(p, from);
     if (!txs) return ignore('ignored');
     const sponge =
       index === 0
@@ -431,21 +437,48 @@ export class ConsensusGossip implements CheckpointNetwork {
     return caughtUp;
   }
 
-  /** The proposal's txs in its order: attached, in the pool, or asked of peers; undefined while some are missing. */
-  private async txsOf(p: BlockProposal): Promise<Tx[] | undefined> {
+  /**
+   * The proposal's txs in its order: attached, in the pool, or asked of peers (the one that sent it first) until
+   * the proposal's slot ends; undefined, with a log line, while some are missing.
+   */
+  private async txsOf(p: BlockProposal, from?: string): Promise<Tx[] | undefined> {
     const byHash = new Map<string, Tx>();
     for (const tx of p.signedTxs?.txs ?? []) byHash.set(tx.txHash.toString(), tx);
     const wanted = p.txHashes.filter((h) => !byHash.has(h.toString()));
     for (const tx of this.o.mempool.txsByHash(wanted)) byHash.set(tx.txHash.toString(), tx);
-    const missing = p.txHashes.filter((h) => !byHash.has(h.toString()));
-    if (missing.length > 0 && this.network) {
-      for (const tx of await this.network.requestTxs(missing)) byHash.set(tx.txHash.toString(), tx);
+    const missing = p.txHashes.flatMap((h, i) => (byHash.has(h.toString()) ? [] : [i]));
+    const network = this.network;
+    if (missing.length > 0 && network) {
+      const hashes = p.txHashes;
+      const started = Date.now();
+      const timeoutMs = Math.max(MIN_TX_FETCH_MS, this.o.slots.slotStartMs(p.slotNumber + 1) - started);
+      const fetched = await fetchMissingTxs(
+        hashes,
+        missing,
+        {
+          blockTxs: from
+            ? (indices) =>
+                network.requestBlockTxs(
+                  from,
+                  { archiveRoot: p.archiveRoot, txHashes: hashes, txIndices: BitVector.of(hashes.length, indices) },
+                  hashes,
+                )
+            : undefined,
+          byHash: (wanted) => network.requestTxs(wanted),
+        },
+        timeoutMs,
+      );
+      for (const [h, tx] of fetched) byHash.set(h, tx);
+      this.o.log.info(
+        { blockNumber: p.blockNumber, missing: missing.length, fetched: fetched.size, ms: Date.now() - started },
+        `block ${p.blockNumber} proposed for slot ${p.slotNumber}: ${fetched.size} of its ${missing.length} missing txs fetched from peers`,
+      );
     }
     const txs = p.txHashes.map((h) => byHash.get(h.toString()));
     if (txs.some((t) => t === undefined)) {
       this.o.log.warn(
         { blockNumber: p.blockNumber, missing: txs.filter((t) => t === undefined).length },
-        `block ${p.blockNumber} proposed for slot ${p.slotNumber} is not applied: some of its txs are neither attached, in the pool, nor served by peers`,
+        `block ${p.blockNumber} proposed for slot ${p.slotNumber} is not applied: some of its txs are neither attached, in the pool, nor served by peers in time`,
       );
       return undefined;
     }

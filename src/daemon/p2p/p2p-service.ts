@@ -91,6 +91,7 @@ export class P2PService implements Service {
     this.o.consensus?.attach({
       publish: (type, payload) => peer.publish(type, payload),
       requestTxs: (hashes) => peer.requestTxs(hashes),
+      requestBlockTxs: (from, request, hashes) => peer.requestBlockTxs(from, request, hashes),
       fetchBlocks: (from, to, deadline) => upstream.range(from, to, deadline),
     });
     log.info(
