@@ -7,6 +7,7 @@ import { computeInHash } from '../../core/messaging/in-hash.js';
 import { BlockProposal } from '../../core/p2p/block-proposal.js';
 import { CheckpointAttestation } from '../../core/p2p/checkpoint-attestation.js';
 import { CheckpointProposal } from '../../core/p2p/checkpoint-proposal.js';
+import { BitVector, type BlockTxsRequest } from '../../core/p2p/reqresp-payloads.js';
 import type { GossipTopicType } from '../../core/p2p/topics.js';
 import type { Tx } from '../../core/tx/tx.js';
 import type { TxHash } from '../../core/tx-hash.js';
@@ -21,13 +22,22 @@ import { verifyUpstreamCheckpoint } from '../sync/checkpoint-verification.js';
 import type { Committee } from '../validators/committee.js';
 import type { CheckpointNetwork, ValidatorClient } from '../validators/validator-client.js';
 import type { GossipHandler, GossipVerdict } from './libp2p-peer.js';
+import { fetchMissingTxs } from './missing-txs.js';
 import type { PeerPenaltyName } from './peer-scoring.js';
+import { catchUpToProposal } from './proposal-catch-up.js';
 
 /** What the gossip side needs of the libp2p peer, once it runs. */
 export interface ConsensusNetwork {
   publish(type: GossipTopicType, payload: Uint8Array): Promise<void>;
   /** Asks peers for txs by hash (req/resp `tx`); answers those found. */
   requestTxs(hashes: readonly TxHash[]): Promise<Tx[]>;
+  /** Asks one peer for a proposal's txs (req/resp `block_txs`), checked against the proposal's tx hashes. */
+  requestBlockTxs(peer: string, request: BlockTxsRequest, proposalTxHashes: readonly TxHash[]): Promise<Tx[]>;
+  /**
+   * Blocks `from` to `to` from the peers ahead (req/resp `block`); fewer when they do not serve them all by
+   * `deadline` (epoch ms).
+   */
+  fetchBlocks(from: number, to: number, deadline: number): Promise<L2Block[]>;
 }
 
 export interface ConsensusGossipOptions {
@@ -45,6 +55,8 @@ export interface ConsensusGossipOptions {
 
 /** Block proposals kept while they do not extend the tip yet (their parent is still being re-executed). */
 const PARKED_MAX = 32;
+/** The least time a proposal's missing txs are waited for, even when its slot is (nearly) over. */
+const MIN_TX_FETCH_MS = 2_000;
 /** Proposals and attestations are kept for this many slots back. */
 const SLOTS_KEPT = 4;
 
@@ -87,7 +99,7 @@ export class ConsensusGossip implements CheckpointNetwork {
 
   handlers(): Partial<Record<GossipTopicType, GossipHandler>> {
     return {
-      block_proposal: (payload) => this.onBlockProposal(payload),
+      block_proposal: (payload, from) => this.onBlockProposal(payload, from),
       checkpoint_proposal: (payload) => this.onCheckpointProposal(payload),
       checkpoint_attestation: (payload) => this.onAttestation(payload),
     };
@@ -165,7 +177,7 @@ export class ConsensusGossip implements CheckpointNetwork {
 
   // ---- received ----
 
-  private async onBlockProposal(payload: Buffer): Promise<GossipVerdict> {
+  private async onBlockProposal(payload: Buffer, from: string): Promise<GossipVerdict> {
     let p: BlockProposal;
     try {
       p = BlockProposal.fromBuffer(payload);
@@ -182,7 +194,7 @@ export class ConsensusGossip implements CheckpointNetwork {
         `proposed a block for chain ${g.chainId.value} version ${g.version.value}`,
       );
     }
-    return this.enqueue(() => this.applyProposal(p));
+    return this.enqueue(() => this.applyProposal(p, from));
   }
 
   private async onCheckpointProposal(payload: Buffer): Promise<GossipVerdict> {
@@ -285,13 +297,17 @@ export class ConsensusGossip implements CheckpointNetwork {
   }
 
   /** Re-executes a proposed block on this node's tip and applies it when it comes out the same. */
-  private async applyProposal(p: BlockProposal): Promise<GossipVerdict> {
+  private async applyProposal(p: BlockProposal, from?: string): Promise<GossipVerdict> {
     const chain = this.o.chain();
     const n = p.blockNumber;
     if (n <= chain.latestBlockNumber && chain.store.getBlockHash(n) === p.blockHeader.hash().value) {
       return ignore('duplicate');
     }
-    if (!p.blockHeader.lastArchive.equals(chain.worldState.getArchiveSnapshot()) && !this.pruneFor(p)) {
+    if (
+      !p.blockHeader.lastArchive.equals(chain.worldState.getArchiveSnapshot()) &&
+      !this.pruneFor(p) &&
+      !(await this.catchUp(p))
+    ) {
       // Its parent may still be on its way: kept until the tip reaches it.
       if (this.parked.size >= PARKED_MAX) this.parked.delete(this.parked.keys().next().value as string);
       this.parked.set(p.blockHeader.lastArchive.root.toString(), p);
@@ -322,7 +338,7 @@ export class ConsensusGossip implements CheckpointNetwork {
       );
       return ignore('ignored');
     }
-    const txs = await this.txsOf(p);
+    const txs = await this.txsOf(p, from);
     if (!txs) return ignore('ignored');
     const sponge =
       index === 0
@@ -404,21 +420,68 @@ export class ConsensusGossip implements CheckpointNetwork {
     return true;
   }
 
-  /** The proposal's txs in its order: attached, in the pool, or asked of peers; undefined while some are missing. */
-  private async txsOf(p: BlockProposal): Promise<Tx[] | undefined> {
+  /** A proposal past this node's tip (it was stopped a while): the blocks before it come from its peers. */
+  private async catchUp(p: BlockProposal): Promise<boolean> {
+    const chain = this.o.chain();
+    const network = this.network;
+    // A proposal of a past slot that reached this node late is no reason to fetch blocks: the next one will be.
+    if (!network || p.blockNumber <= chain.latestBlockNumber + 1 || p.slotNumber < this.o.slots.currentSlot()) {
+      return false;
+    }
+    // The fetch holds the gossip queue: it gets until the end of the proposal's slot.
+    const deadline = this.o.slots.slotStartMs(p.slotNumber + 1);
+    const caughtUp = await catchUpToProposal(p, {
+      chain,
+      slots: this.o.slots,
+      fetchBlocks: (from, to) => network.fetchBlocks(from, to, deadline),
+      log: this.o.log,
+    });
+    if (caughtUp) this.parked.clear();
+    return caughtUp;
+  }
+
+  /**
+   * The proposal's txs in its order: attached, in the pool, or asked of peers (the one that sent it first) until
+   * the proposal's slot ends; undefined, with a log line, while some are missing.
+   */
+  private async txsOf(p: BlockProposal, from?: string): Promise<Tx[] | undefined> {
     const byHash = new Map<string, Tx>();
     for (const tx of p.signedTxs?.txs ?? []) byHash.set(tx.txHash.toString(), tx);
     const wanted = p.txHashes.filter((h) => !byHash.has(h.toString()));
     for (const tx of this.o.mempool.txsByHash(wanted)) byHash.set(tx.txHash.toString(), tx);
-    const missing = p.txHashes.filter((h) => !byHash.has(h.toString()));
-    if (missing.length > 0 && this.network) {
-      for (const tx of await this.network.requestTxs(missing)) byHash.set(tx.txHash.toString(), tx);
+    const missing = p.txHashes.flatMap((h, i) => (byHash.has(h.toString()) ? [] : [i]));
+    const network = this.network;
+    if (missing.length > 0 && network) {
+      const hashes = p.txHashes;
+      const started = Date.now();
+      const timeoutMs = Math.max(MIN_TX_FETCH_MS, this.o.slots.slotStartMs(p.slotNumber + 1) - started);
+      const fetched = await fetchMissingTxs(
+        hashes,
+        missing,
+        {
+          blockTxs: from
+            ? (indices) =>
+                network.requestBlockTxs(
+                  from,
+                  { archiveRoot: p.archiveRoot, txHashes: hashes, txIndices: BitVector.of(hashes.length, indices) },
+                  hashes,
+                )
+            : undefined,
+          byHash: (wanted) => network.requestTxs(wanted),
+        },
+        timeoutMs,
+      );
+      for (const [h, tx] of fetched) byHash.set(h, tx);
+      this.o.log.info(
+        { blockNumber: p.blockNumber, missing: missing.length, fetched: fetched.size, ms: Date.now() - started },
+        `block ${p.blockNumber} proposed for slot ${p.slotNumber}: ${fetched.size} of its ${missing.length} missing txs fetched from peers`,
+      );
     }
     const txs = p.txHashes.map((h) => byHash.get(h.toString()));
     if (txs.some((t) => t === undefined)) {
       this.o.log.warn(
         { blockNumber: p.blockNumber, missing: txs.filter((t) => t === undefined).length },
-        `block ${p.blockNumber} proposed for slot ${p.slotNumber} is not applied: some of its txs are neither attached, in the pool, nor served by peers`,
+        `block ${p.blockNumber} proposed for slot ${p.slotNumber} is not applied: some of its txs are neither attached, in the pool, nor served by peers in time`,
       );
       return undefined;
     }

@@ -58,6 +58,7 @@ import type { Logger } from '../logging/logger.js';
 import { checkBlockTxsResponse } from './block-txs-check.js';
 import type { P2PConfig } from './p2p-settings.js';
 import type { P2PStats } from './p2p-stats.js';
+import { connectionsByPeer } from './peer-connections.js';
 import { BAN_SCORE, DISCONNECT_SCORE, type PeerPenaltyName, PeerScoring } from './peer-scoring.js';
 import { PeerRateLimiter } from './rate-limiter.js';
 
@@ -364,19 +365,22 @@ export class Libp2pPeer {
 
   peers(): PeerView[] {
     const pubsub = this.pubsub;
-    return this.node.getConnections().flatMap((conn) => {
-      const id = conn.remotePeer.toString();
+    const connections = this.node.getConnections().map((conn) => ({
+      peer: conn.remotePeer.toString(),
+      direction: conn.direction,
+      address: conn.remoteAddr.toString(),
+      openedAt: conn.timeline.open,
+    }));
+    return connectionsByPeer(connections).map(({ peer: id, direction, addresses }) => {
       const status = this.statuses.get(id);
-      return [
-        {
-          id,
-          direction: conn.direction,
-          addresses: [conn.remoteAddr.toString()],
-          score: round(this.scoring.score(id)),
-          gossipScore: round(pubsub.getScore(id)),
-          ...(status ? { status } : {}),
-        },
-      ];
+      return {
+        id,
+        direction,
+        addresses,
+        score: round(this.scoring.score(id)),
+        gossipScore: round(pubsub.getScore(id)),
+        ...(status ? { status } : {}),
+      };
     });
   }
 

@@ -12,6 +12,7 @@ import type { ConsensusGossip } from './consensus-gossip.js';
 import type { Libp2pPeer, PeerView } from './libp2p-peer.js';
 import { P2PStats } from './p2p-stats.js';
 import { defaultPeerKeyPath, loadOrCreatePeerKey } from './peer-key.js';
+import { PeerUpstream } from './peer-upstream.js';
 
 export interface P2PServiceOptions {
   readonly config: NodeConfig;
@@ -86,9 +87,12 @@ export class P2PService implements Service {
     });
     await this.peer.start();
     const peer = this.peer;
+    const upstream = new PeerUpstream({ network: () => this.peer, chain: this.o.chain, config });
     this.o.consensus?.attach({
       publish: (type, payload) => peer.publish(type, payload),
       requestTxs: (hashes) => peer.requestTxs(hashes),
+      requestBlockTxs: (from, request, hashes) => peer.requestBlockTxs(from, request, hashes),
+      fetchBlocks: (from, to, deadline) => upstream.range(from, to, deadline),
     });
     log.info(
       { peerId: this.peer.peerId, addresses: this.peer.listenAddresses(), version: versionString },

@@ -132,6 +132,23 @@ export class PeerUpstream implements Upstream {
     return out;
   }
 
+  /**
+   * Blocks `from` to `to`, batch after batch from the peers ahead; stops at the first block none of them serves
+   * or at `deadline` (epoch ms): fewer blocks, none when no peer is ahead.
+   */
+  async range(from: number, to: number, deadline: number): Promise<L2Block[]> {
+    const out: L2Block[] = [];
+    try {
+      await this.tips();
+      while (from + out.length <= to && Date.now() < deadline) {
+        out.push(...(await this.blocks(from + out.length, to - from - out.length + 1)));
+      }
+    } catch (err) {
+      if (!(err instanceof UpstreamUnavailableError)) throw err;
+    }
+    return out;
+  }
+
   /** 4.1.2's req/resp has no checkpoint protocol; the tips never announce one this node lacks (see tips()). */
   async checkpoints(from: number): Promise<UpstreamCheckpoint[]> {
     throw new UpstreamUnavailableError(`checkpoint ${from} cannot be fetched over P2P: req/resp has no checkpoints`);

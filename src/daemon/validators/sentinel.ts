@@ -163,11 +163,8 @@ export class Sentinel {
     const attestors = new Set<string>(
       signatures.filter((s) => s.kind === SignatureKind.attestation).map((s) => s.signer.toString()),
     );
-    if (checkpoint) {
-      for (const signer of await this.checkCheckpoint(slot, checkpoint.number, committee, proposer)) {
-        attestors.add(signer);
-      }
-    }
+    const signers = checkpoint ? await this.checkCheckpoint(slot, checkpoint.number, committee, proposer) : [];
+    for (const signer of signers ?? []) attestors.add(signer);
     attestors.delete(proposer.toString());
     let status: ValidatorStatus;
     if (checkpoint) status = 'checkpoint-mined';
@@ -177,7 +174,8 @@ export class Sentinel {
       this.o.log.debug({ slot }, `slot ${slot}: its proposer was ready here and had nothing to build`);
       return;
     } else status = 'blocks-missed';
-    const attestationDue = status === 'checkpoint-mined' || status === 'checkpoint-proposed';
+    // A checkpoint recorded without its attestations (caught up from peers) tells nothing of who attested it.
+    const attestationDue = signers !== undefined && (status === 'checkpoint-mined' || status === 'checkpoint-proposed');
     const result = { slot, proposer: proposer.toString(), status, attestationsSent: 0, attestationsMissed: 0 };
     store.db.transaction(() => {
       store.history.record(proposer, slot, status);
@@ -198,18 +196,20 @@ export class Sentinel {
 
   /**
    * Checks a published checkpoint's attestations against the slot's committee; reports its proposer when they
-   * are short of quorum or signed by someone else. Returns the members whose signatures stand.
+   * are short of quorum or signed by someone else. Returns the members whose signatures stand; undefined for a
+   * checkpoint recorded without attestations (a validator caught up to it from its peers, which carry none).
    */
   private async checkCheckpoint(
     slot: number,
     number: number,
     committee: Committee,
     expectedProposer: EthAddress,
-  ): Promise<string[]> {
+  ): Promise<string[] | undefined> {
     const { chainStore, slasher } = this.o;
     const row = chainStore.checkpoints.get(number);
     if (!row) return [];
     const signed = chainStore.checkpointAttestations.get(number);
+    if (!signed) return undefined;
     const check = await verifyCheckpointAttestations({
       header: CheckpointHeader.fromBuffer(row.header),
       archiveRoot: bytesToBigInt(row.archiveRoot, 0, 32),
