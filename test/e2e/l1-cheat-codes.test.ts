@@ -73,8 +73,9 @@ describe('time warps on the node and its anvil', () => {
       expect(a.error).toBeUndefined();
       const target = a.result as number;
       expect(target).toBeGreaterThanOrEqual(before + 3600);
-      // Anvil mined a block just before the target (its slot's start, the next block's timestamp): L1 time is there.
-      expect(Number((await l1.getBlock({ blockTag: 'latest' })).timestamp)).toBeGreaterThanOrEqual(target - 2);
+      // Anvil mined a block just before the target (its slot's start, the next block's timestamp), by the
+      // checkpoints' publishing lead: 2 s, up to 3/4 of a 4 s slot on a busy machine. L1 time is there.
+      expect(Number((await l1.getBlock({ blockTag: 'latest' })).timestamp)).toBeGreaterThanOrEqual(target - 3);
       const landed = await checkpointedAtOrAfter(target);
       expect(landed.timestamp).toBeGreaterThanOrEqual(before + 3600);
     },

@@ -332,10 +332,15 @@ describe('a node held up past its slot', () => {
       const isBuilt = (l: LogLine) => String(l.msg).startsWith('built block');
       let built: LogLine | undefined;
       for (let attempt = 1; built === undefined; attempt++) {
-        const latest = await result<number>(node.publicUrl, 'node_getBlockNumber');
+        // Only lines logged from now: earlier cases unwound the chain, so block and checkpoint numbers came back.
+        const from = node.logs().length;
+        const fresh = (l: LogLine) => node.logs().indexOf(l) >= from;
         const candidate = await node.waitForLog((l) => {
-          if (!isBuilt(l) || (l.blockNumber as number) <= latest) return false;
-          const before = node.logs().find((p) => isBuilt(p) && p.blockNumber === (l.blockNumber as number) - 1);
+          if (!isBuilt(l) || !fresh(l)) return false;
+          const logs = node.logs();
+          const before = logs
+            .slice(0, logs.indexOf(l))
+            .findLast((p) => isBuilt(p) && p.blockNumber === (l.blockNumber as number) - 1);
           return before !== undefined && (before.checkpoint as number) < (l.checkpoint as number);
         }, scaled(20_000));
         node.signal('SIGSTOP');
@@ -344,8 +349,9 @@ describe('a node held up past its slot', () => {
         const { checkpoint, slot } = candidate;
         const outcome = await node.waitForLog(
           (l) =>
-            String(l.msg).startsWith(`checkpoint ${checkpoint} (slot ${slot}) is not published`) ||
-            (String(l.msg).startsWith(`published checkpoint ${checkpoint} `) && l.slot === slot),
+            fresh(l) &&
+            (String(l.msg).startsWith(`checkpoint ${checkpoint} (slot ${slot}) is not published`) ||
+              (String(l.msg).startsWith(`published checkpoint ${checkpoint} `) && l.slot === slot)),
           scaled(30_000),
         );
         if (String(outcome.msg).startsWith('published')) {
