@@ -22,6 +22,7 @@ import { call, devTxBuilder, genesisHeader, prefundedFlag, result } from '../hel
 import { P2P_FLAGS, peersOf } from '../helpers/p2p-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
+import { keystoreDir, keystoreV1, testAddress } from '../unit/daemon/validators/validator-fixtures.js';
 
 const VERSION = '00-31337-5fbdb231-1-00b5f2a1-00a1b2c3';
 const status = (n: number) => () => ({
@@ -255,5 +256,58 @@ describe('an l2node peer, seen from the 4.1.2 oracle', () => {
     } finally {
       await hostile.stop();
     }
+  });
+});
+
+/**
+ * A block proposal an l2node proposer gossips (issue 28, "receives and decodes a tx and a block proposal gossiped
+ * by l2node"): a node holding the one attester of its committee builds a block a slot; the 4.1.2 oracle, subscribed
+ * to the proposal topic, decodes its proposals with stdlib: the node's block (its archive), signed by that attester.
+ */
+describe('a block proposal an l2node proposer gossips, seen from the 4.1.2 oracle', () => {
+  const FUNDED = [{ address: new AztecAddress(0x6002n), amount: 10n ** 24n }];
+  const keystore = keystoreDir();
+  let node: RunningNode;
+  let oracle: AztecP2pOracle;
+
+  beforeAll(async () => {
+    await initAztecOracle();
+    keystore.write('v.json', keystoreV1([0]));
+    node = await spawnNode({
+      args: [
+        ...['--prefunded-accounts', prefundedFlag(FUNDED), '--disable-admin-api-key'],
+        ...['--sequencer-mode', 'interval', '--min-txs-per-block', '0'],
+        ...['--keystore-directory', keystore.dir],
+        ...P2P_FLAGS,
+      ],
+    });
+    const enr = ENR.decodeTxt(await result<string>(node.publicUrl, 'node_getEncodedEnr'));
+    oracle = await AztecP2pOracle.start(new TextDecoder().decode(enr.kvs.get('aztec')), status(0));
+    oracle.subscribe(TopicType.block_proposal);
+    expect(await oracle.connect(`/ip4/${enr.ip}/tcp/${enr.tcp}/p2p/${enr.peerId.toString()}`)).toBe(
+      enr.peerId.toString(),
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await oracle?.stop();
+    await node?.stop();
+    keystore.cleanup();
+  });
+
+  it("decodes it with stdlib: the node's block, signed by its proposer", async () => {
+    const got = await until(
+      'a block proposal at the oracle',
+      () => oracle.received.find((g) => g.topic === TopicType.block_proposal),
+      { timeoutMs: 60_000 },
+    );
+    expect(oracle.undecodable).toEqual([]);
+    const proposal = got.message as StdBlockProposal;
+    expect(proposal.getSender()?.toString().toLowerCase()).toBe(testAddress(0));
+    const block = await result<{ archive: { root: string } }>(node.publicUrl, 'node_getBlock', [
+      Number(proposal.blockNumber),
+    ]);
+    expect(proposal.archiveRoot.toString()).toBe(block.archive.root);
+    expect(BlockProposal.fromBuffer(proposal.toBuffer()).sender()?.toString().toLowerCase()).toBe(testAddress(0));
   });
 });
