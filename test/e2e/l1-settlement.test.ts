@@ -17,13 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
-import { TxBuilder } from '../../src/core/tx/tx-builder.js';
-import {
-  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
-  AZTEC_4_1_2_VK_TREE_ROOT,
-} from '../../src/daemon/config/published-chain-values.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
-import { genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { prunedOnRestart } from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { scaled, until } from '../helpers/until.js';
@@ -166,13 +161,7 @@ describe('l2node start --l1 anvil settles on the rollup', () => {
     'a tx is mined, and checkpointed only once the rollup holds its checkpoint with the same archive',
     async () => {
       const version = await result<number>(node.publicUrl, 'node_getVersion');
-      const builder = new TxBuilder({
-        chainId: 31337n,
-        rollupVersion: BigInt(version),
-        vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
-        protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
-        anchorBlockHeader: genesisHeader(FUNDED),
-      });
+      const builder = devTxBuilder(genesisHeader(FUNDED), BigInt(version));
       // The first proposals after start-up may miss their slot (the node warms up); the tx goes in once one landed.
       await untilCheckpointed(1);
       const minFee = BigInt(

@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AztecAddress } from '../../src/core/aztec-address.js';
 import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
-import { TxBuilder } from '../../src/core/tx/tx-builder.js';
-import {
-  AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
-  AZTEC_4_1_2_VK_TREE_ROOT,
-} from '../../src/daemon/config/published-chain-values.js';
 import { anvilAccounts } from '../../src/daemon/l1/anvil-accounts.js';
-import { genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
+import { devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
 import { type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { scaled, until } from '../helpers/until.js';
 import { keystoreDir, keystoreV1, testAddress } from '../unit/daemon/validators/validator-fixtures.js';
@@ -160,13 +155,7 @@ describe('a committee of three validator nodes settling on one anvil', () => {
     "txs sent to different nodes are mined; the rollup's checkpoints are every node's, with the same tips and roots",
     async () => {
       const version = await result<number>(anvilNode.publicUrl, 'node_getVersion');
-      const builder = new TxBuilder({
-        chainId: 31337n,
-        rollupVersion: BigInt(version),
-        vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
-        protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
-        anchorBlockHeader: genesisHeader(FUNDED),
-      });
+      const builder = devTxBuilder(genesisHeader(FUNDED), BigInt(version));
       const minFee = BigInt(
         (await result<{ feePerL2Gas: string }>(anvilNode.publicUrl, 'node_getCurrentMinFees')).feePerL2Gas,
       );

@@ -48,11 +48,14 @@ function genesisHeaderOf(config: ReturnType<typeof resolveConfig>['config']): Bl
   }
 }
 
-/** A builder of txs for the node's chain (4.1.2's published chain values, chain id 31337, version 1). */
-export function devTxBuilder(anchor: BlockHeader): TxBuilder {
+/**
+ * A builder of txs for the node's chain (4.1.2's published chain values, chain id 31337, rollup version 1 or, on an
+ * L1 deployment, the rollup's).
+ */
+export function devTxBuilder(anchor: BlockHeader, rollupVersion = 1n): TxBuilder {
   return new TxBuilder({
     chainId: 31337n,
-    rollupVersion: 1n,
+    rollupVersion,
     vkTreeRoot: AZTEC_4_1_2_VK_TREE_ROOT,
     protocolContractsHash: AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
     anchorBlockHeader: anchor,
