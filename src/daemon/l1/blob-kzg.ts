@@ -160,11 +160,13 @@ export class BlobKzg {
   /**
    * The KZG viem needs to send a blob tx (`kzg` of sendTransaction / prepareTransactionRequest). viem 2.57.1
    * builds EIP-4844 sidecars (blob, commitment, blob proof) and asks for nothing else; anvil 1.7.1 accepts them
-   * on its default Osaka-era hardfork.
+   * on its default Osaka-era hardfork. With `known` (the checkpoint's blobs as checkpointBlobs made them), viem
+   * gets their commitments back instead of having them computed again (viem passes the same blob arrays).
    */
-  viemKzg(): Kzg {
+  viemKzg(known?: CheckpointBlobs): Kzg {
+    const computed = new Map(known?.blobs.map((b, i) => [b, known.commitments[i] as Uint8Array]));
     return {
-      blobToKzgCommitment: (blob) => this.commitment(blob),
+      blobToKzgCommitment: (blob) => computed.get(blob) ?? this.commitment(blob),
       computeBlobKzgProof: (blob, commitment) =>
         this.kzg.callSync('computeBlobKzgProof', [blob, commitment]) as Uint8Array,
     };

@@ -223,7 +223,7 @@ export class L1Settlement implements SettlementLayer, Service {
       const { receipt, outcome } = await this.sender.send({
         kind: 'propose',
         data: proposeCalldata(c.header, c.archiveRoot, blobs.blobInput),
-        blobs: { blobs: blobs.blobs, versionedHashes: blobs.versionedHashes, kzg: this.o.kzg.viemKzg() },
+        blobs: { blobs: blobs.blobs, versionedHashes: blobs.versionedHashes, kzg: this.o.kzg.viemKzg(blobs) },
         timeoutMs: Math.max(2_000, slotEndMs - this.o.slots.now() + 4_000),
       });
       const proposed = parseEventLogs({ abi: RollupAbi, eventName: 'CheckpointProposed', logs: receipt.logs }).find(

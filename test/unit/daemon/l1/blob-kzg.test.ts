@@ -88,6 +88,15 @@ describe('BlobKzg.viemKzg', () => {
     const proofs = blobsToProofs({ blobs: [...blobs], commitments: viemCommitments, kzg: kzg.viemKzg() });
     expect(verifier.verifyBlobKzgProofBatch([...blobs], [...commitments], proofs)).toBe(true);
   });
+
+  it("hands viem back the commitments of the checkpoint's own blobs instead of computing them again", () => {
+    const known = kzg.checkpointBlobs(payload('known', 5000));
+    const marked = { ...known, commitments: known.commitments.map(() => new Uint8Array(48).fill(7)) };
+    const other = kzg.checkpointBlobs(payload('other', 100));
+    const viemCommitments = blobsToCommitments({ blobs: [...known.blobs, ...other.blobs], kzg: kzg.viemKzg(marked) });
+    // The known blobs' come from `marked` (as given), another blob's is computed.
+    expect(viemCommitments.map(hex)).toEqual([...marked.commitments, ...other.commitments].map(hex));
+  });
 });
 
 describe('BlobKzg.epochBlobInputs against 4.1.2 BatchedBlob', () => {
