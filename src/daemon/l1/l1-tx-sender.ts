@@ -109,7 +109,10 @@ export class L1TxSender {
       `${req.kind} tx ${hash}: simulated and sent in ${Math.round(t1 - t0)} ms, mined ${Math.round(t2 - t1)} ms later`,
     );
     if (receipt.status !== 'success') {
-      throw new L1TxError(`it reverted in L1 block ${receipt.blockNumber}`, hash);
+      throw new L1TxError(
+        `it reverted in L1 block ${receipt.blockNumber}${await revertedTxDetail(client, receipt)}`,
+        hash,
+      );
     }
     return {
       receipt,
@@ -125,19 +128,50 @@ export class L1TxSender {
   }
 }
 
+/**
+ * What the L1 says of a reverted tx: its block's timestamp (most proposals revert for landing in a later slot than
+ * theirs) and the rollup's error, read back with `debug_traceTransaction` where the L1 serves it (anvil does; a
+ * provider without the debug namespace leaves only the timestamp). Never throws: it only adds to the message.
+ */
+async function revertedTxDetail(client: PublicClient, receipt: TransactionReceipt): Promise<string> {
+  const parts: string[] = [];
+  try {
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    parts.push(`timestamp ${block.timestamp}`);
+  } catch {
+    // The block's time is a hint only.
+  }
+  try {
+    const trace = (await client.request({
+      method: 'debug_traceTransaction' as 'eth_call',
+      params: [receipt.transactionHash, { tracer: 'callTracer' }] as unknown as [never],
+    })) as { output?: Hex; error?: string } | null;
+    if (trace?.output && trace.output.length >= 10) parts.push(rollupErrorText(trace.output) ?? trace.output);
+    else if (trace?.error) parts.push(trace.error);
+  } catch {
+    // No debug namespace on this L1.
+  }
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
+/** `Name(args)` when `data` is one of the rollup's errors, else undefined. */
+function rollupErrorText(data: Hex): string | undefined {
+  try {
+    const decoded = decodeErrorResult({ abi: RollupAbi, data });
+    const args = (decoded.args ?? []).map((a) => String(a)).join(', ');
+    return `${decoded.errorName}(${args})`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The rollup's error name and arguments when an L1 call reverted with one, else viem's short message. */
 export function revertReason(err: unknown): string {
   if (err instanceof BaseError) {
     const withData = err.walk((e) => typeof (e as { data?: unknown }).data === 'string') as { data?: Hex } | null;
-    if (withData?.data && withData.data.length >= 10) {
-      try {
-        const decoded = decodeErrorResult({ abi: RollupAbi, data: withData.data });
-        const args = (decoded.args ?? []).map((a) => String(a)).join(', ');
-        return `${decoded.errorName}(${args})`;
-      } catch {
-        // Not one of the rollup's errors: fall through to the message.
-      }
-    }
+    // Not one of the rollup's errors: fall through to the message.
+    const text = withData?.data && withData.data.length >= 10 ? rollupErrorText(withData.data) : undefined;
+    if (text) return text;
   }
   return shortMessage(err);
 }
