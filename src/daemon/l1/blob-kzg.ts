@@ -163,13 +163,26 @@ export class BlobKzg {
    * on its default Osaka-era hardfork. With `known` (the checkpoint's blobs as checkpointBlobs made them), viem
    * gets their commitments back instead of having them computed again (viem passes the same blob arrays).
    */
-  viemKzg(known?: CheckpointBlobs): Kzg {
+  viemKzg(known?: CheckpointBlobs, proofs?: readonly Uint8Array[]): Kzg {
     const computed = new Map(known?.blobs.map((b, i) => [b, known.commitments[i] as Uint8Array]));
+    const proven = new Map(proofs && known?.blobs.map((b, i) => [b, proofs[i] as Uint8Array]));
     return {
       blobToKzgCommitment: (blob) => computed.get(blob) ?? this.commitment(blob),
       computeBlobKzgProof: (blob, commitment) =>
-        this.kzg.callSync('computeBlobKzgProof', [blob, commitment]) as Uint8Array,
+        proven.get(blob) ?? (this.kzg.callSync('computeBlobKzgProof', [blob, commitment]) as Uint8Array),
     };
+  }
+
+  /**
+   * The EIP-4844 blob proof of each of a checkpoint's blobs (what viemKzg's computeBlobKzgProof answers), on the
+   * KZG thread without waiting for it: a proposal has them ready instead of blocking on them while it is sent.
+   */
+  async blobProofsAsync(known: CheckpointBlobs): Promise<Uint8Array[]> {
+    const proofs: Uint8Array[] = [];
+    for (const [i, b] of known.blobs.entries()) {
+      proofs.push((await this.kzg.call('computeBlobKzgProof', [b, known.commitments[i]])) as Uint8Array);
+    }
+    return proofs;
   }
 
   /**

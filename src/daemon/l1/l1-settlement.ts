@@ -109,6 +109,8 @@ export class L1Settlement implements SettlementLayer, Service {
   private feeParent = 0;
   /** Blobs made for a checkpoint's header, kept for its proposal (keyed by its payload array). */
   private readonly blobsByPayload = new WeakMap<readonly bigint[], CheckpointBlobs>();
+  /** Their blob proofs, started on the KZG thread as soon as the blobs are made (undefined: it failed). */
+  private readonly blobProofs = new WeakMap<CheckpointBlobs, Promise<Uint8Array[] | undefined>>();
   /** Epoch whose proof last failed, and when it may be tried again (ms). */
   private proofRetryAt = 0;
   private lastPollError: string | undefined;
@@ -220,10 +222,11 @@ export class L1Settlement implements SettlementLayer, Service {
     try {
       await this.warming;
       const slotEndMs = this.o.slots.slotStartMs(c.header.slotNumber + 1);
+      const proofs = await this.blobProofs.get(blobs);
       const { receipt, outcome } = await this.sender.send({
         kind: 'propose',
         data: proposeCalldata(c.header, c.archiveRoot, blobs.blobInput),
-        blobs: { blobs: blobs.blobs, versionedHashes: blobs.versionedHashes, kzg: this.o.kzg.viemKzg(blobs) },
+        blobs: { blobs: blobs.blobs, versionedHashes: blobs.versionedHashes, kzg: this.o.kzg.viemKzg(blobs, proofs) },
         timeoutMs: Math.max(2_000, slotEndMs - this.o.slots.now() + 4_000),
       });
       const proposed = parseEventLogs({ abi: RollupAbi, eventName: 'CheckpointProposed', logs: receipt.logs }).find(
@@ -360,6 +363,11 @@ export class L1Settlement implements SettlementLayer, Service {
     if (!blobs) {
       blobs = this.o.kzg.checkpointBlobs(blobFields);
       this.blobsByPayload.set(blobFields, blobs);
+      // A failure here only costs the head start: viem then has the proofs computed while it sends.
+      this.blobProofs.set(
+        blobs,
+        this.o.kzg.blobProofsAsync(blobs).catch(() => undefined),
+      );
     }
     return blobs;
   }

@@ -97,6 +97,27 @@ describe('BlobKzg.viemKzg', () => {
     // The known blobs' come from `marked` (as given), another blob's is computed.
     expect(viemCommitments.map(hex)).toEqual([...marked.commitments, ...other.commitments].map(hex));
   });
+
+  it('computes the blob proofs off the calling thread, and hands viem those of the known blobs', async () => {
+    const known = kzg.checkpointBlobs(payload('proofs', 5000));
+    const proofs = await kzg.blobProofsAsync(known);
+    expect(verifier.verifyBlobKzgProofBatch([...known.blobs], [...known.commitments], proofs)).toBe(true);
+    const marked = proofs.map(() => new Uint8Array(48).fill(9));
+    const other = kzg.checkpointBlobs(payload('other proofs', 100));
+    const blobs = [...known.blobs, ...other.blobs];
+    const viemProofs = blobsToProofs({
+      blobs,
+      commitments: [...known.commitments, ...other.commitments],
+      kzg: kzg.viemKzg(known, marked),
+    });
+    // The known blobs' proofs come from `marked` (as given), another blob's is computed.
+    expect(viemProofs.map(hex)).toEqual(
+      [
+        ...marked,
+        ...blobsToProofs({ blobs: [...other.blobs], commitments: [...other.commitments], kzg: kzg.viemKzg() }),
+      ].map(hex),
+    );
+  });
 });
 
 describe('BlobKzg.epochBlobInputs against 4.1.2 BatchedBlob', () => {
