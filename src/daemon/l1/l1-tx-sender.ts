@@ -41,9 +41,14 @@ const GAS_LIMIT_BUFFER_PERCENT = 20n;
 /**
  * Sends the node's txs to the rollup contract from the publisher account: simulated first with the same blobs
  * (so a tx the rollup would refuse costs nothing and is reported with the rollup's own error name), then sent,
- * then awaited until its receipt. A reverted tx is reported with its error too.
+ * then awaited until its receipt. A reverted tx is reported with its error too. Its txs are simulated and sent one
+ * at a time (a proof and a proposal can be due together): each takes its nonce from the L1's pending count, so a
+ * second one sent before the first is in the L1's pool would take the same nonce and be refused.
  */
 export class L1TxSender {
+  /** The send in progress (simulation and submission, not the wait for the receipt). */
+  private submitting: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly o: {
       readonly client: PublicClient;
@@ -56,41 +61,10 @@ export class L1TxSender {
   async send(
     req: L1TxRequest,
   ): Promise<{ receipt: TransactionReceipt; outcome: Omit<L1TxOutcome, 'kind' | 'seconds'> }> {
-    const { client, wallet, rollup } = this.o;
-    const account = wallet.account;
-    if (!account) throw new L1TxError('the publisher has no account');
-    const blobHashes = req.blobs ? { blobVersionedHashes: [...req.blobs.versionedHashes] } : {};
-    const t0 = performance.now();
-    let gas: bigint;
-    try {
-      gas = await client.estimateGas({ account, to: rollup, data: req.data, ...blobHashes });
-    } catch (err) {
-      throw new L1TxError(`the rollup refuses it: ${revertReason(err)}`);
-    }
-    const tEstimated = performance.now();
-    const limit = gas + (gas * GAS_LIMIT_BUFFER_PERCENT) / 100n;
-    let hash: Hex;
-    try {
-      if (req.blobs) {
-        const blobBaseFee = await client.getBlobBaseFee();
-        hash = await wallet.sendTransaction({
-          account,
-          chain: wallet.chain,
-          to: rollup,
-          data: req.data,
-          gas: limit,
-          blobs: req.blobs.blobs.map((b) => b as Uint8Array),
-          kzg: req.blobs.kzg,
-          // Twice the current blob base fee: room for the base fee to rise for a few blocks.
-          maxFeePerBlobGas: blobBaseFee * 2n + 1n,
-        });
-      } else {
-        hash = await wallet.sendTransaction({ account, chain: wallet.chain, to: rollup, data: req.data, gas: limit });
-      }
-    } catch (err) {
-      throw new L1TxError(`it could not be sent: ${shortMessage(err)}`);
-    }
-    const t1 = performance.now();
+    const submitted = this.submitting.then(() => this.submit(req));
+    this.submitting = submitted.catch(() => undefined);
+    const { hash, t0, tEstimated, t1 } = await submitted;
+    const { client } = this.o;
     let receipt: TransactionReceipt;
     try {
       receipt = await client.waitForTransactionReceipt({ hash, timeout: req.timeoutMs, pollingInterval: 250 });
@@ -125,6 +99,45 @@ export class L1TxSender {
         effectiveGasPriceWei: receipt.effectiveGasPrice,
       },
     };
+  }
+
+  /** Simulates `req` and sends it: its hash once the L1 has taken it, and when each step ended. */
+  private async submit(req: L1TxRequest): Promise<{ hash: Hex; t0: number; tEstimated: number; t1: number }> {
+    const { client, wallet, rollup } = this.o;
+    const account = wallet.account;
+    if (!account) throw new L1TxError('the publisher has no account');
+    const blobHashes = req.blobs ? { blobVersionedHashes: [...req.blobs.versionedHashes] } : {};
+    const t0 = performance.now();
+    let gas: bigint;
+    try {
+      gas = await client.estimateGas({ account, to: rollup, data: req.data, ...blobHashes });
+    } catch (err) {
+      throw new L1TxError(`the rollup refuses it: ${revertReason(err)}`);
+    }
+    const tEstimated = performance.now();
+    const limit = gas + (gas * GAS_LIMIT_BUFFER_PERCENT) / 100n;
+    let hash: Hex;
+    try {
+      if (req.blobs) {
+        const blobBaseFee = await client.getBlobBaseFee();
+        hash = await wallet.sendTransaction({
+          account,
+          chain: wallet.chain,
+          to: rollup,
+          data: req.data,
+          gas: limit,
+          blobs: req.blobs.blobs.map((b) => b as Uint8Array),
+          kzg: req.blobs.kzg,
+          // Twice the current blob base fee: room for the base fee to rise for a few blocks.
+          maxFeePerBlobGas: blobBaseFee * 2n + 1n,
+        });
+      } else {
+        hash = await wallet.sendTransaction({ account, chain: wallet.chain, to: rollup, data: req.data, gas: limit });
+      }
+    } catch (err) {
+      throw new L1TxError(`it could not be sent: ${shortMessage(err)}`);
+    }
+    return { hash, t0, tEstimated, t1: performance.now() };
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * L1TxSender against a real L1 (anvil 1.7.1 from npm, on loopback): a tx the rollup accepted when it was simulated
+ * L1TxSender against a real L1 (anvil 1.7.1 from npm, on loopback): two txs asked for at once both land, and a tx
+ * the rollup accepted when it was simulated
  * but that reverted once mined (the state moved in between, as when a proposal lands in a later slot) is reported
  * with the L1 block, its timestamp and the rollup's own error, read back from the L1.
  */
@@ -34,6 +35,17 @@ function revertsOnceSlotSet(data: Hex): Hex {
   return concatHex(['0x5f5460065700', `0x5b61${len}6100145f39`, `0x61${len}5ffd`, data]);
 }
 
+const OTHER = '0x00000000000000000000000000000000000c0de2';
+
+function clients() {
+  const transport = http(anvil.url);
+  const client = createPublicClient({ chain: foundry, transport });
+  const account = privateKeyToAccount(ANVIL_FIRST_ACCOUNT_KEY);
+  const wallet = createWalletClient({ chain: foundry, transport, account });
+  const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
+  return { client, wallet, rpc };
+}
+
 let anvil: TestAnvil;
 beforeAll(async () => {
   anvil = await spawnAnvil();
@@ -43,16 +55,31 @@ afterAll(() => {
 });
 
 describe('L1TxSender', () => {
+  it('sends two txs asked for at once (a proof and a proposal) with two nonces, and both land', async () => {
+    const { client, wallet, rpc } = clients();
+    await rpc('anvil_setCode', [OTHER, revertsOnceSlotSet('0x00')]); // its slot 0 stays zero: it stops
+    await rpc('evm_setAutomine', [false]);
+    const sender = new L1TxSender({ client, wallet, rollup: OTHER });
+    const account = wallet.account.address;
+    const latest = await client.getTransactionCount({ address: account, blockTag: 'latest' });
+    const both = Promise.all([
+      sender.send({ kind: 'proof', data: '0x01', timeoutMs: scaled(20_000) }),
+      sender.send({ kind: 'propose', data: '0x02', timeoutMs: scaled(20_000) }),
+    ]);
+    await untilTrue(
+      'both txs in the pool',
+      async () => (await client.getTransactionCount({ address: account, blockTag: 'pending' })) === latest + 2,
+    );
+    await rpc('evm_mine', []);
+    const landed = await both;
+    expect(landed.map((l) => l.receipt.status)).toEqual(['success', 'success']);
+    const txs = await Promise.all(landed.map((l) => client.getTransaction({ hash: l.receipt.transactionHash })));
+    expect(txs.map((t) => t.nonce)).toEqual([latest, latest + 1]);
+  });
+
   it('names the L1 block, its timestamp and the rollup error of a tx that reverted after it was simulated', async () => {
-    const transport = http(anvil.url);
-    const client = createPublicClient({ chain: foundry, transport });
-    const wallet = createWalletClient({
-      chain: foundry,
-      transport,
-      account: privateKeyToAccount(ANVIL_FIRST_ACCOUNT_KEY),
-    });
+    const { client, wallet, rpc } = clients();
     const error = encodeErrorResult({ abi: RollupAbi, errorName: 'Rollup__InvalidArchive', args: ARCHIVES });
-    const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
     await rpc('anvil_setCode', [CONTRACT, revertsOnceSlotSet(error)]);
     await rpc('evm_setAutomine', [false]);
 
