@@ -18,6 +18,7 @@ import type { ChainStore } from '../store/chain-store.js';
 import type { L1PublishedData } from '../store/checkpoint-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { BlobKzg, CheckpointBlobs } from './blob-kzg.js';
+import { nextEpochProofRange } from './epoch-proof-range.js';
 import { readFinalizedCheckpoint } from './finalized-checkpoint.js';
 import type { L1Activity, L1TxKind, L1TxOutcome } from './l1-activity.js';
 import type { L1Deployment } from './l1-deployment.js';
@@ -95,8 +96,11 @@ export class L1Settlement implements SettlementLayer, Service {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private stopped = false;
-  /** A proposal or proof is on its way: the tips it changes are not judged meanwhile. */
-  private proposing = false;
+  /**
+   * The slot of the checkpoint whose proposal is on its way (undefined: none): the tips it changes are not judged
+   * meanwhile, nor is its epoch proven.
+   */
+  private proposingSlot: number | undefined;
   private proving: Promise<void> | undefined;
   private proven = 0;
   /** The node's last proof that landed: a poll that read the rollup before its L1 block does not undo it. */
@@ -188,7 +192,7 @@ export class L1Settlement implements SettlementLayer, Service {
       { checkpoint: c.number, blobs: blobs.blobs.length, ms: Math.round(performance.now() - started) },
       `checkpoint ${c.number}: ${blobs.blobs.length} blob(s) committed`,
     );
-    this.proposing = true;
+    this.proposingSlot = c.header.slotNumber;
     try {
       const landed = await this.propose(c, blobs, started);
       // Saved before the sequencer records it: a crash after this point finds it on the restarted L1.
@@ -198,7 +202,7 @@ export class L1Settlement implements SettlementLayer, Service {
       this.landings++;
       return landed;
     } finally {
-      this.proposing = false;
+      this.proposingSlot = undefined;
       this.recordPublishingTime(performance.now() - started);
       // The next checkpoint's min fee depends on this one: read it now rather than at the next poll.
       void this.poll();
@@ -427,7 +431,7 @@ export class L1Settlement implements SettlementLayer, Service {
     // Whether the unproven checkpoints go at the next L1 block (the rollup prunes lazily, on its next write).
     const prunable = pending > proven && (await read<boolean>('canPruneAtTime', [latest.timestamp + 1n]));
     // Not while a proposal is on its way, nor on a reading older than a landing the node records meanwhile.
-    if (!this.proposing && this.landings === landings) {
+    if (this.proposingSlot === undefined && this.landings === landings) {
       await this.followL1Tips(chain, pending, proven, prunable, read);
     }
     await this.readFees(prunable ? proven : pending, read);
@@ -511,26 +515,28 @@ export class L1Settlement implements SettlementLayer, Service {
   }
 
   /**
-   * Submits the root proof of the oldest unproven epoch once it has ended and `--proof-delay` has passed, with
-   * every checkpoint of it the node holds (all of them are on L1: the node records only mined proposals).
+   * Submits the root proof of the oldest unproven epoch (nextEpochProofRange picks its checkpoints) once it has
+   * ended and `--proof-delay` has passed. Every checkpoint it covers is on L1: the node records only mined
+   * proposals.
    */
   private maybeProve(chain: Chain): void {
     if (this.proving || this.stopped) return;
     const { slots } = this.o;
     const store = chain.store;
-    const first = store.checkpoints.get(this.proven + 1);
-    if (!first || first.number > this.l1Pending) return;
-    const epoch = slots.epochOf(first.slot);
-    const now = slots.now();
-    if (now < (slots.epochEndTime(epoch) + this.o.proofDelay) * 1000 || now < this.proofRetryAt) return;
     const { epochDuration } = slots.timing;
-    const rows = store.checkpoints
-      .inSlotRange(epoch * epochDuration, (epoch + 1) * epochDuration)
-      .filter((r) => r.number > this.proven && r.number <= this.l1Pending);
-    const last = rows.at(-1);
-    if (!last) return;
-    if (this.o.provesEpoch && !this.o.provesEpoch((epoch + 1) * epochDuration - 1)) return;
-    this.proving = this.prove(chain, epoch, first.number, last.number).finally(() => {
+    const range = nextEpochProofRange({
+      proven: this.proven,
+      l1Pending: this.l1Pending,
+      checkpoint: (n) => store.checkpoints.get(n),
+      checkpointsOfEpoch: (epoch) => store.checkpoints.inSlotRange(epoch * epochDuration, (epoch + 1) * epochDuration),
+      epochOf: (slot) => slots.epochOf(slot),
+      proposingSlot: this.proposingSlot,
+    });
+    if (!range) return;
+    const now = slots.now();
+    if (now < (slots.epochEndTime(range.epoch) + this.o.proofDelay) * 1000 || now < this.proofRetryAt) return;
+    if (this.o.provesEpoch && !this.o.provesEpoch((range.epoch + 1) * epochDuration - 1)) return;
+    this.proving = this.prove(chain, range.epoch, range.start, range.end).finally(() => {
       this.proving = undefined;
     });
   }
