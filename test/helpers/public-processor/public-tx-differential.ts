@@ -185,7 +185,8 @@ async function callRequest(c: EnqueuedCall): Promise<PublicCallRequestWithCallda
   );
 }
 
-async function buildStdTx(s: TxScenario, world: ResolvedWorld): Promise<StdTx> {
+/** The scenario's tx as Aztec's createTxForPublicCalls builds it (bench/avm builds some that only 4.1.2 runs). */
+export async function buildStdTx(s: TxScenario, world: ResolvedWorld): Promise<StdTx> {
   const stdTx = await createTxForPublicCalls(
     {
       nonRevertible: {
