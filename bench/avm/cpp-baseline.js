@@ -45,34 +45,38 @@ function worldJson(world) {
   };
 }
 
+/** What bench/avm compares of our processed tx: its TxEffect bytes, four gas figures and revert code. */
+function observed(processed) {
+  const gas = Object.fromEntries(
+    ['totalGas', 'teardownGas', 'publicGas', 'billedGas'].map((k) => [
+      k,
+      { daGas: processed.gasUsed[k].daGas, l2Gas: processed.gasUsed[k].l2Gas },
+    ]),
+  );
+  return { txEffect: processed.txEffect.toBuffer().toString('hex'), gas, revertCode: processed.revertCode };
+}
+
 /**
  * Runs the block's txs (`runs`, from runBlockDifferential, ours and the TypeScript oracle already agreeing) on
- * 4.1.2's TypeScript and C++ simulators in the reference root; `doubled` maps a tx's index to a tx of its calls
- * and the next timed tx's, run before it on the same state and undone (its extra time is one more call's).
- * Returns the root's Node version, per tx the wall time of each simulator's `simulate` (`times`), and the same
- * for the doubled txs (`doubledTimes`, with their `index`); throws if either simulator's TxEffect, gas or revert
- * code is not ours, or if they disagree on a doubled tx.
+ * 4.1.2's TypeScript and C++ simulators in the reference root, each tx's probe (a doubled tx: its calls and the
+ * next timed tx's) first on the same state and undone. Returns the root's Node version, per tx the wall time of
+ * each simulator's `simulate` (`times`), and the same for the probes (`doubledTimes`, with their tx's `index`);
+ * throws if either simulator's TxEffect, gas or revert code differs from ours on any of them.
  */
-export function runCppBaseline(runs, doubled = new Map()) {
+export function runCppBaseline(runs) {
   const root = realpathSync(process.env.AZTEC_REFERENCE_ROOT ?? '/var/tmp/aztec-ref');
   // The root sees only its own files and work/ (bind-mounted at the same path): the job goes there, removed after.
   const dir = mkdtempSync(`${root}/work/bench-avm-`);
   try {
     copyFileSync(fileURLToPath(new URL('./cpp-simulator.mjs', import.meta.url)), `${dir}/cpp-simulator.mjs`);
-    const txs = runs.map((run, k) => {
-      const p = run.ours.processed;
-      const gas = Object.fromEntries(
-        ['totalGas', 'teardownGas', 'publicGas', 'billedGas'].map((k) => [
-          k,
-          { daGas: p.gasUsed[k].daGas, l2Gas: p.gasUsed[k].l2Gas },
-        ]),
-      );
-      return {
-        tx: run.stdTx.toBuffer().toString('hex'),
-        expected: { txEffect: p.txEffect.toBuffer().toString('hex'), gas, revertCode: p.revertCode },
-        doubled: doubled.get(k)?.toBuffer().toString('hex'),
-      };
-    });
+    const txs = runs.map((run) => ({
+      tx: run.stdTx.toBuffer().toString('hex'),
+      expected: observed(run.ours.processed),
+      doubled:
+        run.probeStdTx === undefined
+          ? undefined
+          : { tx: run.probeStdTx.toBuffer().toString('hex'), expected: observed(run.ours.probe.processed) },
+    }));
     writeFileSync(`${dir}/job.json`, JSON.stringify({ world: worldJson(runs[0].world), txs }));
     // Its output goes to our stderr: stdout carries only the bench's result line. The C++ world state's
     // temporary directory goes into the job's too.
