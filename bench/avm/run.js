@@ -303,8 +303,8 @@ for (let i = 0; i < WARMUP + ITERATIONS; i++) {
 /**
  * For 4.1.2's C++ simulator (below), which has no entry point for one call: each timed tx but the last of a case
  * has a doubled twin, its calls followed by the next timed tx's, run on the state the tx starts from and undone
- * (ours processes it right after the tx, before applying the tx's effect). The twin's time less the tx's is what
- * the calls cost inside a tx, measured the same way on every side.
+ * (ours processes it just before the tx, its effect never applied). The twin's time less the tx's is what the
+ * calls cost inside a tx, measured the same way, in the same order, on every side.
  */
 const cppUnavailable = cppBaselineUnavailable();
 const probes = new Map();
