@@ -11,6 +11,11 @@
  *   store) beside `PublicTxSimulator.simulate` (on the harness's in-memory fork), every case's txs in one block
  *   (test/helpers/public-processor); every tx's TxEffect bytes, gas, revert code and return values must agree.
  *
+ * - 4.1.2's production baseline, its C++ simulator (`@aztec/native`), where the aztec-reference root is built
+ *   (bench/avm/cpp-baseline.js): the same block of txs on 4.1.2's C++ and TypeScript simulators, interleaved in
+ *   one process there, checked equal to ours; per tx, and per call as the extra time of the calls in a tx. The
+ *   bench says it skipped those rows, and why, where the root is not there.
+ *
  * What is cached: ours decodes each contract class once and keeps it across calls and txs (AvmProgramCache), as
  * the node does; 4.1.2 decodes per call (its AvmSimulator keeps decoded instructions per instance), as its node
  * does. Ours is the built dist/ (npm run build first); the harness's TypeScript files load through Node's type
@@ -22,6 +27,7 @@ import { existsSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchResult } from '../bench-result.js';
+import { cppBaselineUnavailable, runCppBaseline } from './cpp-baseline.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const srcDir = `${root}src/`;
@@ -294,13 +300,30 @@ for (let i = 0; i < WARMUP + ITERATIONS; i++) {
     scenarios.push(txScenario(c.timed(i)));
   }
 }
+/**
+ * For 4.1.2's C++ simulator (below), which has no entry point for one call: each timed tx but the last of a case
+ * has a doubled twin, its calls followed by the next timed tx's, run on the state the tx starts from and undone
+ * (ours processes it just before the tx, its effect never applied). The twin's time less the tx's is what the
+ * calls cost inside a tx, measured the same way, in the same order, on every side.
+ */
+const cppUnavailable = cppBaselineUnavailable();
+const probes = new Map();
+if (cppUnavailable === undefined) {
+  for (const [k, c] of CASES.entries()) {
+    for (let i = WARMUP; i < WARMUP + ITERATIONS - 1; i++) {
+      probes.set(timedAt[k][i], txScenario([...c.timed(i), ...c.timed(i + 1)]));
+    }
+  }
+}
 console.log(`Public tx, ${scenarios.length} txs in one block (${setupTxs.length} to set up, then the cases in turn)`);
-const runs = await runBlockDifferential(scenarios);
+const runs = await runBlockDifferential(scenarios, probes);
 runs.forEach((run, k) => {
   const diffs = processingDifferences(run);
   if (diffs.length > 0) throw new Error(`tx ${k}: ours and PublicTxSimulator differ:\n${diffs.join('\n')}`);
   if (run.ours.processed.revertCode !== 0)
     throw new Error(`tx ${k} reverted: ${run.ours.processed.revertReason?.message}`);
+  if (run.ours.probe !== undefined && run.ours.probe.processed.revertCode !== 0)
+    throw new Error(`the doubled twin of tx ${k} reverted: ${run.ours.probe.processed.revertReason?.message}`);
 });
 const txResults = CASES.map((c, k) => {
   const timed = timedAt[k].slice(WARMUP);
@@ -320,6 +343,95 @@ const txResults = CASES.map((c, k) => {
       `${((r.oracleMs - r.oracleForkMs) / r.oursMs).toFixed(1)}x`,
   );
   return r;
+});
+
+/**
+ * 4.1.2's production baseline, its C++ simulator, in the aztec-reference root (bench/avm/cpp-baseline.js): the
+ * same block of txs and their doubled twins on its TypeScript and C++ simulators, interleaved in one process
+ * there, each TxEffect, gas and revert code checked equal to ours. Ours is timed here, in this run, on the host.
+ */
+let cpp;
+if (cppUnavailable === undefined) {
+  console.log(
+    `Aztec 4.1.2 C++ simulator in the aztec-reference root: the same ${scenarios.length} txs, and ${probes.size} ` +
+      'doubled twins (undone), on its TypeScript and C++ simulators interleaved',
+  );
+  const reference = runCppBaseline(runs);
+  const mean = (xs) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+  const median = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const m = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+  };
+  cpp = {
+    node: reference.node,
+    cases: CASES.map((c, k) => {
+      const timed = timedAt[k].slice(WARMUP);
+      const pairs = reference.doubledTimes.filter((d) => timed.includes(d.index));
+      const r = {
+        name: c.name,
+        txMs: mean(timed.map((index) => reference.times[index].cpp)),
+        tsTxMs: mean(timed.map((index) => reference.times[index].ts)),
+        // One more call's time: the doubled tx's less the same tx's, paired; the median, as a difference of two
+        // times takes every stall of a loaded machine whole.
+        callMs: pairs.length > 0 ? median(pairs.map((d) => d.cpp - reference.times[d.index].cpp)) : undefined,
+        tsCallMs: pairs.length > 0 ? median(pairs.map((d) => d.ts - reference.times[d.index].ts)) : undefined,
+        oursCallMs:
+          pairs.length > 0 ? median(pairs.map((d) => runs[d.index].ours.probe.ms - runs[d.index].ours.ms)) : undefined,
+      };
+      const call =
+        r.callMs === undefined
+          ? 'per call not measured (needs --iterations 2 or more)'
+          : `per call C++ ${r.callMs.toFixed(3)} ms, TypeScript ${r.tsCallMs.toFixed(3)} ms (${(r.tsCallMs / r.callMs).toFixed(1)}x); ours ${r.oursCallMs.toFixed(3)} ms, ${(r.callMs / r.oursCallMs).toFixed(1)}x`;
+      console.log(
+        `  ${r.name}: per tx C++ ${r.txMs.toFixed(3)} ms, TypeScript ${r.tsTxMs.toFixed(3)} ms ` +
+          `(${(r.tsTxMs / r.txMs).toFixed(1)}x); ours ${(txResults[k].oursMs + txResults[k].applyMs).toFixed(3)} ms ` +
+          `with applying, ${(r.txMs / (txResults[k].oursMs + txResults[k].applyMs)).toFixed(1)}x; ${call}`,
+      );
+      return r;
+    }),
+  };
+} else {
+  console.log(`Aztec 4.1.2 C++ simulator: skipped: ${cppUnavailable}`);
+}
+const cppFigures = (cpp?.cases ?? []).flatMap((r, k) => {
+  const oursTx = txResults[k].oursMs + txResults[k].applyMs;
+  const figures = [
+    {
+      name: `${r.name}: public tx, Aztec 4.1.2 C++ simulator (CppPublicTxSimulator, C++ world state)`,
+      value: r.txMs,
+      unit: 'ms',
+      baseline: { name: 'Aztec 4.1.2 TypeScript PublicTxSimulator, same tx, state and process', value: r.tsTxMs },
+      ratio: r.tsTxMs / r.txMs,
+    },
+    {
+      name: `${r.name}: public tx, ours with its effect applied to our fork`,
+      value: oursTx,
+      unit: 'ms',
+      baseline: { name: 'Aztec 4.1.2 C++ simulator (CppPublicTxSimulator), same tx and state', value: r.txMs },
+      ratio: r.txMs / oursTx,
+      target: '>= 3x',
+    },
+  ];
+  if (r.callMs === undefined) return figures;
+  return [
+    {
+      name: `${r.name}: one enqueued call, Aztec 4.1.2 C++ simulator (its extra time in a tx, median)`,
+      value: r.callMs,
+      unit: 'ms',
+      baseline: { name: 'Aztec 4.1.2 TypeScript PublicTxSimulator, the same extra time (median)', value: r.tsCallMs },
+      ratio: r.tsCallMs / r.callMs,
+    },
+    {
+      name: `${r.name}: one enqueued call, ours (its extra time in a tx, median)`,
+      value: r.oursCallMs,
+      unit: 'ms',
+      baseline: { name: 'Aztec 4.1.2 C++ simulator, the same extra time (median)', value: r.callMs },
+      ratio: r.callMs / r.oursCallMs,
+      target: '>= 3x',
+    },
+    ...figures,
+  ];
 });
 
 benchResult(
@@ -358,6 +470,7 @@ benchResult(
       baseline: { name: 'Aztec 4.1.2 TypeScript PublicTxSimulator.simulate, same tx and state', value: r.oracleMs },
       ratio: r.oracleMs / (r.oursMs + r.applyMs),
     })),
+    ...cppFigures,
   ],
   {
     iterations: ITERATIONS,
@@ -368,11 +481,14 @@ benchResult(
     state:
       'call level: in-memory world on both sides; tx level: ours a SQLite world-state fork (read during the tx, ' +
       'then the effect applied to it), 4.1.2 the harness in-memory fork (its trees unhashed); outcomes checked equal',
-    // Issue 26 asks for 4.1.2's production baseline beside these rows; until this bench runs it, it says so.
     cppSimulator:
-      "skipped: 4.1.2's C++ simulator (@aztec/native) needs glibc 2.38+, so it runs only inside the " +
-      'aztec-reference root (../shared/tools/aztec-reference, setup.sh); running it there on the same calls is ' +
-      'not wired into this bench yet',
+      cpp === undefined
+        ? `skipped: ${cppUnavailable}`
+        : `Aztec 4.1.2's CppPublicTxSimulator (@aztec/native) on its C++ world state (NativeWorldStateService), ` +
+          "beside its TypeScript PublicTxSimulator on another fork of the same state, with the sequencer's " +
+          'block-building configuration, interleaved in one process in the aztec-reference root on Node ' +
+          `${cpp.node} (ours on Node ${process.version} on the host, in the same run); every tx's TxEffect, gas ` +
+          'and revert code checked equal to ours',
     workerHop: 'measured by bench/public-block (the same Token blocks on this thread and in the sequencer worker)',
   },
 );

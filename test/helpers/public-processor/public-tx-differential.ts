@@ -161,12 +161,16 @@ export type OursResult =
       /** Wall time of processPublicTx, and of applying its effect to the fork after it (bench/avm reads them). */
       ms: number;
       applyMs: number;
+      /** The probe given for this tx (runBlockDifferential), processed on the same state, not applied. */
+      probe?: { processed: ProcessedPublicTx; ms: number };
     }
   | { ok: false; error: string };
 
 export interface DifferentialRun {
   stdTx: StdTx;
   tx: Tx;
+  /** The probe's tx, when one was given for this tx. */
+  probeStdTx?: StdTx;
   world: ResolvedWorld;
   oracle: OracleResult;
   ours: OursResult;
@@ -218,8 +222,14 @@ export async function runTxDifferential(s: TxScenario): Promise<DifferentialRun>
  * Several txs one after the other on the same state, as a block processes them: the world (state, contracts,
  * upgrades, options) is the first scenario's; each later tx sees what the earlier ones did, the contracts they
  * deployed included. A tx refused by a side leaves that side's state as it was.
+ *
+ * `probes` (bench/avm) maps a tx's index to another tx that our side processes on the state that tx starts from,
+ * just before it, timed and never applied (the oracle does not run it).
  */
-export async function runBlockDifferential(scenarios: TxScenario[]): Promise<DifferentialRun[]> {
+export async function runBlockDifferential(
+  scenarios: TxScenario[],
+  probes = new Map<number, TxScenario>(),
+): Promise<DifferentialRun[]> {
   await initOracleCrypto();
   const first = scenarios[0] as TxScenario;
   const world = await resolveWorld(first.world);
@@ -228,15 +238,19 @@ export async function runBlockDifferential(scenarios: TxScenario[]): Promise<Dif
   const stdTxs: StdTx[] = [];
   for (const s of scenarios) stdTxs.push(await buildStdTx(s, world));
   const txs = stdTxs.map((t) => Tx.fromBuffer(t.toBuffer()));
+  const probeStdTxs = new Map<number, StdTx>();
+  for (const [k, s] of probes) probeStdTxs.set(k, await buildStdTx(s, world));
+  const probeTxs = new Map([...probeStdTxs].map(([k, t]) => [k, Tx.fromBuffer(t.toBuffer())]));
   const options = {
     skipFeeEnforcement: first.skipFeeEnforcement ?? false,
     collectDebugLogs: first.collectDebugLogs ?? false,
   };
   const upgrades = first.upgrades ?? [];
   const oracle = await runOracle(world, upgrades, stdTxs, options);
-  const ours = runOurs(world, upgrades, txs, options);
+  const ours = runOurs(world, upgrades, txs, options, probeTxs);
   return scenarios.map((_, k) => ({
     stdTx: stdTxs[k] as StdTx,
+    probeStdTx: probeStdTxs.get(k),
     tx: txs[k] as Tx,
     world,
     oracle: oracle[k] as OracleResult,
@@ -354,7 +368,13 @@ export function ourGlobals(g: GlobalsDescription): GlobalVariables {
 }
 
 /** Our side: a fresh node database, the world's state written into a world-state fork and the chain store. */
-function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: RunOptions): OursResult[] {
+function runOurs(
+  world: ResolvedWorld,
+  upgrades: Upgrade[],
+  txs: Tx[],
+  options: RunOptions,
+  probes: Map<number, Tx>,
+): OursResult[] {
   const db = openNodeDatabase(null);
   const worldState = WorldState.open(db);
   const store = new ChainStore(db);
@@ -395,16 +415,33 @@ function runOurs(world: ResolvedWorld, upgrades: Upgrade[], txs: Tx[], options: 
   const contracts = new BlockContracts(chainStoreContracts(store));
   const sizes = () => GROWING_TREES.map((id) => fork.getTreeInfo(id).size);
   const globals = ourGlobals(world.globals);
-  return txs.map((tx): OursResult => {
+  return txs.map((tx, k): OursResult => {
     const before = sizes();
     try {
+      // processPublicTx only reads the fork: the probe sees the state the tx starts from. It goes first, as
+      // bench/avm runs it on 4.1.2's simulators (where it is undone before the tx).
+      const probeTx = probes.get(k);
+      let probe: { processed: ProcessedPublicTx; ms: number } | undefined;
+      if (probeTx !== undefined) {
+        const probeStarted = performance.now();
+        probe = { processed: processPublicTx({ state: fork, contracts, globals, tx: probeTx, options }), ms: 0 };
+        probe.ms = performance.now() - probeStarted;
+      }
       const started = performance.now();
       const processed = processPublicTx({ state: fork, contracts, globals, tx, options });
       const processedAt = performance.now();
       applyTxEffectToFork(fork, processed.txEffect);
       const applyMs = performance.now() - processedAt;
       contracts.addTxEffect(processed.txEffect);
-      return { ok: true, processed, fork, treeGrowth: growth(before, sizes()), ms: processedAt - started, applyMs };
+      return {
+        ok: true,
+        processed,
+        fork,
+        treeGrowth: growth(before, sizes()),
+        ms: processedAt - started,
+        applyMs,
+        probe,
+      };
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
