@@ -21,6 +21,7 @@ import {
   anvilUrlOf,
   prunedOnRestart,
   spawnAnvilNode,
+  untilProducing,
 } from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, runCli, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { scaled, until, untilTrue } from '../helpers/until.js';
@@ -80,6 +81,7 @@ beforeAll(async () => {
   taken = createServer();
   await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
   node = await startL1Node();
+  await untilProducing(node);
   anvilUrl = anvilUrlOf(node);
   l1 = createPublicClient({ transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
   addresses = await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses');

@@ -28,7 +28,7 @@ import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { result } from '../helpers/mempool-e2e.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
-import { anvilUrlOf, spawnAnvilNode } from '../helpers/spawn-l1-node.js';
+import { anvilUrlOf, spawnAnvilNode, untilProducing } from '../helpers/spawn-l1-node.js';
 import type { RunningNode } from '../helpers/spawn-node.js';
 import { scaled, until } from '../helpers/until.js';
 
@@ -53,6 +53,7 @@ beforeAll(async () => {
   // its slot takes down with it (their txs are dropped, as 4.1.2 drops them), and on a busy machine proposals take
   // seconds to land.
   node = await spawnAnvilNode(dataDirectory, ['--slot-duration', '8']);
+  await untilProducing(node);
   anvilUrl = anvilUrlOf(node);
   l1 = createPublicClient({ chain: foundry, transport: http(anvilUrl), cacheTime: 0 }) as PublicClient;
   addresses = await result<Addresses>(node.publicUrl, 'node_getL1ContractAddresses');

@@ -19,7 +19,7 @@ import { Fr } from '../../src/core/fr.js';
 import { GasFees } from '../../src/core/gas/gas-fees.js';
 import { initAztecOracle } from '../helpers/aztec-oracle.js';
 import { devTxBuilder, genesisHeader, prefundedFlag, result } from '../helpers/mempool-e2e.js';
-import { prunedOnRestart } from '../helpers/spawn-l1-node.js';
+import { prunedOnRestart, untilProducing } from '../helpers/spawn-l1-node.js';
 import { type LogLine, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 import { scaled, until } from '../helpers/until.js';
 
@@ -45,8 +45,8 @@ let anvilUrl: string;
 let rollup: Hex;
 let registry: Hex;
 
-const startNode = () =>
-  spawnNode({
+const startNode = async () => {
+  const started = await spawnNode({
     args: [
       ...['--l1', 'anvil', '--data-directory', dataDirectory],
       // A checkpoint every slot, empty or not: the rollup's tips move while the cases look.
@@ -57,6 +57,9 @@ const startNode = () =>
     ],
     readyTimeoutMs: 150_000,
   });
+  await untilProducing(started);
+  return started;
+};
 
 /** The node's anvil, as GET /status reports it. */
 async function anvilOf(n: RunningNode): Promise<PublicClient> {

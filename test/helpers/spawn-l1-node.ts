@@ -3,6 +3,7 @@
  * contracts into it (about a minute on a loaded machine, hence the long start-up timeout).
  */
 import { type RunningNode, spawnNode } from './spawn-node.js';
+import { untilTrue } from './until.js';
 
 /**
  * Starts a node on its own anvil with its state in `dataDirectory`, building a block every interval of a slot
@@ -10,6 +11,19 @@ import { type RunningNode, spawnNode } from './spawn-node.js';
  */
 export function spawnAnvilNode(dataDirectory: string, extraArgs: readonly string[] = []): Promise<RunningNode> {
   return spawnNode({ args: anvilNodeArgs(dataDirectory, extraArgs), readyTimeoutMs: ANVIL_NODE_START_MS });
+}
+
+/**
+ * Waits until a node that settles on an L1 produces blocks: it serves before its KZG set-up is built (a few
+ * seconds on a quiet machine, tens under load) and holds block production until then (GET /status `ready`
+ * false, paused by `kzg`). A case that waits for checkpoints starts its clock after this.
+ */
+export async function untilProducing(node: RunningNode): Promise<void> {
+  await untilTrue(
+    'the node to produce blocks (its KZG set-up built)',
+    async () => ((await (await fetch(`${node.publicUrl}/status`)).json()) as { ready: boolean }).ready,
+    { timeoutMs: ANVIL_NODE_START_MS, intervalMs: 250 },
+  );
 }
 
 /** How long an --l1 anvil start may take (unscaled): a deployment on a loaded machine. */
