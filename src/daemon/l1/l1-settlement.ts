@@ -471,6 +471,9 @@ export class L1Settlement implements SettlementLayer, Service {
     if (!why) return;
     const target = keep === 0 ? 0 : (store.checkpoints.get(keep)?.lastBlock ?? 0);
     const removed = chain.unwindTo(target);
+    // A proof refused on the chain before (its range read before the unwind) may go at once on this one: the
+    // epoch's deadline does not wait a slot for it.
+    this.proofRetryAt = 0;
     this.o.log.warn(
       { keptCheckpoint: keep, localCheckpoint: local, l1Pending: pending, removedBlocks: removed.length },
       `${why}: checkpoints ${keep + 1} to ${local} and their ${removed.length} block(s) are unwound; their txs return to the pool`,
