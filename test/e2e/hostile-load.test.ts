@@ -236,7 +236,7 @@ describe('public execution off the event loop', () => {
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
   }, 90_000);
 
-  it('answers probes while 24 clients fetch big batches of node_getBlocks, written in steps', async () => {
+  it('answers probes while 24 clients fetch big batches of node_getBlocks, written as their items answer', async () => {
     await result(node.adminUrl, 'nodeDev_mineBlocks', [30], { 'x-api-key': node.adminKey as string });
     // 10 x 30 blocks: about 480 KB per answer, past the size from which a batch answer is written in steps.
     const body = JSON.stringify(
@@ -250,6 +250,8 @@ describe('public execution off the event loop', () => {
       });
       return {
         encoding: res.headers.get('content-encoding'),
+        // Written as it goes, so its length is not known up front: chunked, plain or gzipped.
+        chunked: res.headers.get('transfer-encoding') === 'chunked' && !res.headers.has('content-length'),
         answers: (await res.json()) as (RpcAnswer & { id: number })[],
       };
     };
@@ -260,6 +262,7 @@ describe('public execution off the event loop', () => {
     expect(probes.rpc).toBeGreaterThan(0);
     expect(probes.status).toBe(probes.rpc);
     expect(new Set(answers.map((a) => a.encoding))).toEqual(new Set(['gzip', null]));
+    expect(answers.every((a) => a.chunked)).toBe(true);
     for (const { answers: batchAnswers } of answers) {
       expect(batchAnswers.map((a) => a.id)).toEqual(Array.from({ length: 10 }, (_, i) => i));
       for (const a of batchAnswers) expect((a.result as unknown[]).length).toBe(30);
