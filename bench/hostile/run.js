@@ -11,9 +11,9 @@
 // Usage: npm run build && node bench/hostile/run.js
 // BENCH_HOSTILE_PHASE_MS: each flood's length (default 20000). BENCH_HOSTILE_PHASES: which floods to run
 // (default `simulations,batches`). BENCH_NODE_OPTIONS: Node options for the node only (e.g. `--cpu-prof`).
-// BENCH_NODE_STDOUT: a file for the node's stdout (e.g. with `--trace-gc`).
+// BENCH_NODE_STDOUT: a file for the node's stdout (e.g. with `--trace-gc`); BENCH_NODE_LOG: one for its log.
 import { spawn } from 'node:child_process';
-import { openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +72,9 @@ const child = spawn(
 );
 const [url, adminUrl, metricsUrl] = await new Promise((resolve, reject) => {
   let buf = '';
+  const log = process.env.BENCH_NODE_LOG ? createWriteStream(process.env.BENCH_NODE_LOG) : undefined;
   child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    log?.write(chunk);
     if (buf.length > 1e6) return;
     buf += chunk;
     const m = /"publicUrl":"([^"]+)","adminUrl":"([^"]+)"/.exec(buf);
@@ -255,6 +257,11 @@ if (SOAK_SECONDS > 0) {
     for (const f of readdirSync(join(tmpdir(), dir))) bytes += statSync(join(tmpdir(), dir, f)).size;
     return bytes / 2 ** 20;
   };
+  /** The main thread's V8 heap in use (its metrics), beside RSS: a leak in JS objects shows there. */
+  const heapMb = async () => {
+    const text = await (await fetch(metricsUrl)).text();
+    return Number(/^nodejs_heap_size_used_bytes ([0-9.e+]+)$/m.exec(text)?.[1]) / 2 ** 20;
+  };
   const minutes = [];
   let running = true;
   let errors = 0;
@@ -267,27 +274,39 @@ if (SOAK_SECONDS > 0) {
   ];
   // A connection the node closed is counted, not fatal: the soak reports it beside whether the node still runs.
   let transportErrors = 0;
+  const transportCauses = {};
   const loops = Array.from({ length: 32 }, async (_, i) => {
     while (running) {
       try {
         const a = await work[i % work.length]();
         if (a.error && a.error.code !== -32008) errors++;
-      } catch {
+      } catch (err) {
         transportErrors++;
+        const why = `${err.cause?.code ?? err.name}: ${err.cause?.message ?? err.message}`;
+        transportCauses[why] = (transportCauses[why] ?? 0) + 1;
       }
       requests++;
     }
   });
   const start = Date.now();
-  minutes.push({ minute: 0, rssMb: rssMb(), dbMb: dbMb() });
+  minutes.push({ minute: 0, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb() });
   while (Date.now() - start < SOAK_SECONDS * 1000) {
     await sleep(Math.min(60_000, SOAK_SECONDS * 1000 - (Date.now() - start)));
-    minutes.push({ minute: Math.round((Date.now() - start) / 60_000), rssMb: rssMb(), dbMb: dbMb() });
+    const minute = Math.round((Date.now() - start) / 60_000);
+    minutes.push({ minute, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb() });
     process.stdout.write(`soak: ${JSON.stringify(minutes.at(-1))}\n`);
   }
   running = false;
   await Promise.all(loops);
-  soak = { seconds: SOAK_SECONDS, requests, errors, transportErrors, nodeRunning: child.exitCode === null, minutes };
+  soak = {
+    seconds: SOAK_SECONDS,
+    requests,
+    errors,
+    transportErrors,
+    transportCauses,
+    nodeRunning: child.exitCode === null,
+    minutes,
+  };
 }
 
 stop();

@@ -49,6 +49,14 @@ export interface RpcListenerOptions {
 export const GZIP_THRESHOLD = 1024;
 /** A body past the limit is read and thrown away up to here (so the client sees the 413), then cut off. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
+/**
+ * An idle keep-alive connection is closed after this long (announced in `Keep-Alive: timeout=60`). Node's default
+ * of 5 s raced with busy clients: one that sends its next request on a connection the node closes at that moment
+ * sees a reset, not an answer (the 10-minute soak of bench/hostile lost a request that way about every 10 s on a
+ * loaded machine, none with 60 s). Idle connections cost the node a socket each, as they did already for the 60 s
+ * a client may take to send a request's headers.
+ */
+const KEEP_ALIVE_MS = 60_000;
 /** In-flight requests get this long to finish when the listener stops; then their connections are closed. */
 const STOP_GRACE_MS = 2000;
 const UNAUTHORIZED_BODY = JSON.stringify(errorResponse(rpcErrors.unauthorized()));
@@ -82,7 +90,7 @@ export class RpcListener {
           options.headers.map(([k]) => k).join(', ') || 'content-length',
         ]
       : [];
-    this.server = createServer((req, res) => this.onRequest(req, res));
+    this.server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => this.onRequest(req, res));
     if (options.upgrade) this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
 
