@@ -3,12 +3,18 @@
 //       `POSEIDON2 0 0 0; JUMP_32 0`, default gas limits: seconds of AVM each), and
 //   (b) 24 clients loop batches of 100 x node_getBlocks(1, 100),
 // each beside the idle probe measured in the same run, against a spawned dev node (dist/). Target: p99 under
-// 50 ms on 2 cores. With BENCH_SOAK_SECONDS (e.g. 600) it also runs the soak: 32 clients mixing reads, sendTx
-// and simulations, reporting the node's RSS each minute beside its database size.
+// 50 ms on 2 cores. The probe runs in a process of its own (probe.js), apart from the flooding clients here, so
+// that their work never delays it; beside it, the node's own event-loop delay (p99, max) over each phase is read
+// from its metrics (prom-client's monitorEventLoopDelay series). With BENCH_SOAK_SECONDS (e.g. 600) it also runs
+// the soak: 32 clients mixing reads, sendTx and simulations, reporting the node's RSS each minute beside its
+// database size.
 // Usage: npm run build && node bench/hostile/run.js
+// BENCH_HOSTILE_PHASE_MS: each flood's length (default 20000). BENCH_HOSTILE_PHASES: which floods to run
+// (default `simulations,batches`). BENCH_NODE_OPTIONS: Node options for the node only (e.g. `--cpu-prof`).
+// BENCH_NODE_STDOUT: a file for the node's stdout (e.g. with `--trace-gc`); BENCH_NODE_LOG: one for its log.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AztecAddress } from '../../dist/core/aztec-address.js';
@@ -33,6 +39,7 @@ import { benchResult } from '../bench-result.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const PHASE_MS = Number(process.env.BENCH_HOSTILE_PHASE_MS ?? 20_000);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const PHASES = (process.env.BENCH_HOSTILE_PHASES ?? 'simulations,batches').split(',');
 const PAYER = new AztecAddress(0x5eedn);
 const PREFUNDED = `${PAYER}:${10n ** 24n}`;
 
@@ -40,6 +47,7 @@ const PREFUNDED = `${PAYER}:${10n ** 24n}`;
 const child = spawn(
   process.execPath,
   [
+    ...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
     join(root, 'bin/run.js'),
     'start',
     '--port',
@@ -49,20 +57,29 @@ const child = spawn(
     '--prefunded-accounts',
     PREFUNDED,
     '--disable-admin-api-key',
+    '--metrics-port',
+    '0',
     '--json',
   ],
   {
     cwd: root,
-    env: { ...process.env, XDG_CONFIG_HOME: join(tmpdir(), 'l2node-bench-hostile') },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(tmpdir(), 'l2node-bench-hostile'),
+    },
+    stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? openSync(process.env.BENCH_NODE_STDOUT, 'w') : 'ignore', 'pipe'],
   },
 );
-const [url, adminUrl] = await new Promise((resolve, reject) => {
+const [url, adminUrl, metricsUrl] = await new Promise((resolve, reject) => {
   let buf = '';
+  const log = process.env.BENCH_NODE_LOG ? createWriteStream(process.env.BENCH_NODE_LOG) : undefined;
   child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    log?.write(chunk);
+    if (buf.length > 1e6) return;
     buf += chunk;
     const m = /"publicUrl":"([^"]+)","adminUrl":"([^"]+)"/.exec(buf);
-    if (m) resolve([m[1], m[2]]);
+    const metrics = /"metricsUrl":"([^"]+)"/.exec(buf);
+    if (m && metrics) resolve([m[1], m[2], metrics[1]]);
   });
   child.once('exit', (code) => reject(new Error(`the node exited (${code}) before listening`)));
 });
@@ -151,18 +168,30 @@ function percentiles(ms) {
   const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
   return { p50: at(0.5), p99: at(0.99), max: s.at(-1) ?? Number.NaN, n: s.length };
 }
+/** node_getBlockNumber every 100 ms for `ms`, from a process of its own (probe.js): its latencies' percentiles. */
 async function probe(ms) {
-  const out = [];
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const t = performance.now();
-    await rpc('node_getBlockNumber');
-    out.push(performance.now() - t);
-    await sleep(100);
-  }
-  return percentiles(out);
+  const p = spawn(process.execPath, [join(root, 'bench/hostile/probe.js')], {
+    env: { ...process.env, PROBE_URL: url, PROBE_MS: String(ms) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  p.stdout.setEncoding('utf8').on('data', (c) => {
+    out += c;
+  });
+  const code = await new Promise((r) => p.once('exit', r));
+  if (code !== 0) throw new Error(`the probe exited with ${code}`);
+  return percentiles(JSON.parse(out));
 }
-async function underLoad(clients, work) {
+/**
+ * The node's own event-loop delay since the previous call, in ms (prom-client's monitorEventLoopDelay series,
+ * reset by each scrape): what any request waited on the node's loop, whatever the network and the bench did.
+ */
+async function nodeLoopDelay() {
+  const text = await (await fetch(metricsUrl)).text();
+  const read = (name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1]) * 1000;
+  return { p99: read('nodejs_eventloop_lag_p99_seconds'), max: read('nodejs_eventloop_lag_max_seconds') };
+}
+async function underLoad(clients, work, ms = clients === 0 ? PHASE_MS / 2 : PHASE_MS) {
   let running = true;
   let calls = 0;
   const errors = {};
@@ -173,29 +202,38 @@ async function underLoad(clients, work) {
       if (e) errors[e] = (errors[e] ?? 0) + 1;
     }
   });
-  const p = await probe(PHASE_MS);
+  await nodeLoopDelay();
+  const p = await probe(ms);
+  const loop = await nodeLoopDelay();
   running = false;
   await Promise.all(loops);
-  return { ...p, calls, errors };
+  return { ...p, calls, errors, loop };
 }
 
 const floodTxs = Array.from({ length: 64 }, () => loopTx());
+const loadBefore = loadavg()[0];
 let f = 0;
-const idle1 = await probe(PHASE_MS / 2);
-const sims = await underLoad(8, async () => {
-  const a = await rpc('node_simulatePublicCalls', [floodTxs[f++ % floodTxs.length].toJSON()]);
-  return a.error?.data?.setting ?? a.error?.message;
-});
+const idle1 = await underLoad(0);
+const none = { p50: Number.NaN, p99: Number.NaN, max: Number.NaN, n: 0, calls: 0, errors: {}, loop: {} };
+const sims = PHASES.includes('simulations')
+  ? await underLoad(8, async () => {
+      const a = await rpc('node_simulatePublicCalls', [floodTxs[f++ % floodTxs.length].toJSON()]);
+      return a.error?.data?.setting ?? a.error?.message;
+    })
+  : none;
 const getBlocksItems = Array.from({ length: 100 }, () => ['node_getBlocks', [1, 100]]);
-const batches = await underLoad(24, async () => {
-  const text = await batch(getBlocksItems);
-  return text.startsWith('[') ? undefined : 'not a batch answer';
-});
-const idle2 = await probe(PHASE_MS / 2);
+const batches = PHASES.includes('batches')
+  ? await underLoad(24, async () => {
+      const text = await batch(getBlocksItems);
+      return text.startsWith('[') ? undefined : 'not a batch answer';
+    })
+  : none;
+const idle2 = await underLoad(0);
 const idle = {
   p50: (idle1.p50 + idle2.p50) / 2,
   p99: Math.max(idle1.p99, idle2.p99),
   max: Math.max(idle1.max, idle2.max),
+  loop: { p99: Math.max(idle1.loop.p99, idle2.loop.p99), max: Math.max(idle1.loop.max, idle2.loop.max) },
 };
 
 // ---- soak ----
@@ -219,6 +257,11 @@ if (SOAK_SECONDS > 0) {
     for (const f of readdirSync(join(tmpdir(), dir))) bytes += statSync(join(tmpdir(), dir, f)).size;
     return bytes / 2 ** 20;
   };
+  /** The main thread's V8 heap in use (its metrics), beside RSS: a leak in JS objects shows there. */
+  const heapMb = async () => {
+    const text = await (await fetch(metricsUrl)).text();
+    return Number(/^nodejs_heap_size_used_bytes ([0-9.e+]+)$/m.exec(text)?.[1]) / 2 ** 20;
+  };
   const minutes = [];
   let running = true;
   let errors = 0;
@@ -231,27 +274,39 @@ if (SOAK_SECONDS > 0) {
   ];
   // A connection the node closed is counted, not fatal: the soak reports it beside whether the node still runs.
   let transportErrors = 0;
+  const transportCauses = {};
   const loops = Array.from({ length: 32 }, async (_, i) => {
     while (running) {
       try {
         const a = await work[i % work.length]();
         if (a.error && a.error.code !== -32008) errors++;
-      } catch {
+      } catch (err) {
         transportErrors++;
+        const why = `${err.cause?.code ?? err.name}: ${err.cause?.message ?? err.message}`;
+        transportCauses[why] = (transportCauses[why] ?? 0) + 1;
       }
       requests++;
     }
   });
   const start = Date.now();
-  minutes.push({ minute: 0, rssMb: rssMb(), dbMb: dbMb() });
+  minutes.push({ minute: 0, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb() });
   while (Date.now() - start < SOAK_SECONDS * 1000) {
     await sleep(Math.min(60_000, SOAK_SECONDS * 1000 - (Date.now() - start)));
-    minutes.push({ minute: Math.round((Date.now() - start) / 60_000), rssMb: rssMb(), dbMb: dbMb() });
+    const minute = Math.round((Date.now() - start) / 60_000);
+    minutes.push({ minute, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb() });
     process.stdout.write(`soak: ${JSON.stringify(minutes.at(-1))}\n`);
   }
   running = false;
   await Promise.all(loops);
-  soak = { seconds: SOAK_SECONDS, requests, errors, transportErrors, nodeRunning: child.exitCode === null, minutes };
+  soak = {
+    seconds: SOAK_SECONDS,
+    requests,
+    errors,
+    transportErrors,
+    transportCauses,
+    nodeRunning: child.exitCode === null,
+    minutes,
+  };
 }
 
 stop();
@@ -312,8 +367,14 @@ benchResult(
   ],
   {
     phaseMs: PHASE_MS,
-    simulations: { calls: sims.calls, errors: sims.errors, probes: sims.n },
-    batches: { calls: batches.calls, errors: batches.errors, probes: batches.n },
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
+    probe:
+      'node_getBlockNumber every 100 ms from a process of its own (bench/hostile/probe.js), apart from the flooding clients',
+    nodeEventLoopDelayMs:
+      "the node's own event-loop delay over each phase (its metrics: monitorEventLoopDelay p99 and max)",
+    idle: { probes: idle1.n + idle2.n, nodeEventLoopDelayMs: idle.loop },
+    simulations: { calls: sims.calls, errors: sims.errors, probes: sims.n, nodeEventLoopDelayMs: sims.loop },
+    batches: { calls: batches.calls, errors: batches.errors, probes: batches.n, nodeEventLoopDelayMs: batches.loop },
     ...(soak ? { soak } : {}),
   },
 );

@@ -236,7 +236,7 @@ describe('public execution off the event loop', () => {
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
   }, 90_000);
 
-  it('answers probes while 24 clients fetch big batches of node_getBlocks, written in steps', async () => {
+  it('answers probes while 24 clients fetch big batches of node_getBlocks, written as their items answer', async () => {
     await result(node.adminUrl, 'nodeDev_mineBlocks', [30], { 'x-api-key': node.adminKey as string });
     // 10 x 30 blocks: about 480 KB per answer, past the size from which a batch answer is written in steps.
     const body = JSON.stringify(
@@ -250,6 +250,8 @@ describe('public execution off the event loop', () => {
       });
       return {
         encoding: res.headers.get('content-encoding'),
+        // Written as it goes, so its length is not known up front: chunked, plain or gzipped.
+        chunked: res.headers.get('transfer-encoding') === 'chunked' && !res.headers.has('content-length'),
         answers: (await res.json()) as (RpcAnswer & { id: number })[],
       };
     };
@@ -260,10 +262,54 @@ describe('public execution off the event loop', () => {
     expect(probes.rpc).toBeGreaterThan(0);
     expect(probes.status).toBe(probes.rpc);
     expect(new Set(answers.map((a) => a.encoding))).toEqual(new Set(['gzip', null]));
+    expect(answers.every((a) => a.chunked)).toBe(true);
     for (const { answers: batchAnswers } of answers) {
       expect(batchAnswers.map((a) => a.id)).toEqual(Array.from({ length: 10 }, (_, i) => i));
       for (const a of batchAnswers) expect((a.result as unknown[]).length).toBe(30);
     }
+  }, 120_000);
+
+  it('gives a slow reader its whole batch in order, and goes on serving after clients leave mid-answer', async () => {
+    // 10 x 30 blocks (mined by the case above): about 480 KB, written as the items answer.
+    const body = JSON.stringify(
+      Array.from({ length: 10 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'node_getBlocks', params: [1, 30] })),
+    );
+    const post = (signal?: AbortSignal) =>
+      fetch(node.publicUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' },
+        body,
+        signal,
+      });
+    const slowRead = async () => {
+      const reader = ((await post()).body as ReadableStream<Uint8Array>).getReader();
+      const chunks: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        chunks.push(r.value);
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as (RpcAnswer & { id: number })[];
+    };
+    const leave = async () => {
+      const abort = new AbortController();
+      const reader = ((await post(abort.signal)).body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      abort.abort();
+    };
+    const flood = Promise.all([
+      ...Array.from({ length: 4 }, slowRead),
+      ...Array.from({ length: 8 }, () => leave().then(() => undefined)),
+    ]);
+    const probes = await probeUntil(flood);
+    expect(probes.rpc).toBeGreaterThan(0);
+    const slow = (await flood).filter((a) => a !== undefined);
+    expect(slow).toHaveLength(4);
+    for (const answers of slow) {
+      expect(answers.map((a) => a.id)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+      for (const a of answers) expect((a.result as unknown[]).length).toBe(30);
+    }
+    const after = (await (await post()).json()) as RpcAnswer[];
+    expect(after).toHaveLength(10);
   }, 120_000);
 
   it('keeps the database of a node without --data-directory in a private temp file, removed when it stops', async () => {

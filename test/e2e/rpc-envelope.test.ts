@@ -57,6 +57,16 @@ describe('routes and HTTP verbs', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
+  it('keeps an idle connection open for 60 s and says so (Keep-Alive: timeout=60)', async () => {
+    const res = await fetch(node.publicUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rpc('node_getBlockNumber')),
+    });
+    expect(res.headers.get('keep-alive')).toBe('timeout=60');
+    expect(((await res.json()) as { result: unknown }).result).toBeTypeOf('number');
+  });
+
   it('/status on the admin listener needs no key', async () => {
     const res = await fetch(`${node.adminUrl}/status`);
     expect(res.status).toBe(200);

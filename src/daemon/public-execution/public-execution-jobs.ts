@@ -23,7 +23,9 @@ import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state
 
 /** node_simulatePublicCalls: the tx on block `atBlock`, with the next block's global variables. */
 export interface SimulatePublicCallsJob {
+  /** Tx.toBufferForTransfer: the hash slot is zero when `hashKnown` is false (see receivedTx). */
   readonly tx: Uint8Array;
+  readonly hashKnown: boolean;
   readonly globals: GlobalVariablesJson;
   readonly atBlock: number;
   readonly skipFeeEnforcement: boolean;
@@ -77,8 +79,18 @@ export interface WorkerState {
   readonly store: ChainStore;
 }
 
+/**
+ * A tx sent by the main thread with Tx.toBufferForTransfer: without a hash it is computed here when first used.
+ * Hashing a tx with public calls costs tens of milliseconds of Poseidon2; on the main thread, for each of 8
+ * clients' simulations, it held the event loop that long per call.
+ */
+export function receivedTx(bytes: Uint8Array, hashKnown: boolean): Tx {
+  const received = Tx.fromBuffer(bytes);
+  return hashKnown ? received : received.withoutClaimedHash();
+}
+
 export function simulatePublicCalls(state: WorkerState, job: SimulatePublicCallsJob): SimulatePublicCallsAnswer {
-  const tx = Tx.fromBuffer(job.tx);
+  const tx = receivedTx(job.tx, job.hashKnown);
   const globals = GlobalVariables.fromJSON(job.globals);
   const fork = state.worldState.fork(job.atBlock);
   try {

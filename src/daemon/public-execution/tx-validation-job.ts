@@ -1,5 +1,5 @@
 import { GasFees } from '../../core/gas/gas-fees.js';
-import { Tx } from '../../core/tx/tx.js';
+import type { Tx } from '../../core/tx/tx.js';
 import { TxHash } from '../../core/tx-hash.js';
 import { worldStateReader } from '../mempool/committed-state-reader.js';
 import type { OffloadedTxValidation, TxValidatorSet } from '../mempool/offloaded-tx-validation.js';
@@ -14,7 +14,7 @@ import {
 } from '../mempool/tx-checks/tx-validator.js';
 import { TxMeta } from '../mempool/tx-meta.js';
 import { chainStoreContracts } from '../public-processor/chain-store-contracts.js';
-import type { WorkerState } from './public-execution-jobs.js';
+import { receivedTx, type WorkerState } from './public-execution-jobs.js';
 
 /**
  * The public execution pool's tx validation job (node_isValidTx, node_sendTx and gossiped txs with public calls;
@@ -79,8 +79,7 @@ export function validateTxJob(
 
 /** Runs in a worker: the validators the main thread would run, on the state of the job's block. */
 export function validateTxInWorker(state: WorkerState, job: ValidateTxJob): ValidateTxAnswer {
-  const received = Tx.fromBuffer(job.tx);
-  const tx = job.hashKnown ? received : received.withoutClaimedHash();
+  const tx = receivedTx(job.tx, job.hashKnown);
   const meta = TxMeta.of(tx);
   const reader = worldStateReader(state.worldState).atBlock(job.atBlock);
   const contracts = chainStoreContracts(state.store);

@@ -26,7 +26,9 @@ export class PublicCallSimulator {
   async simulate(tx: Tx, skipFeeEnforcement: boolean): Promise<PublicSimulationOutput> {
     const atBlock = this.chain.chain.latestBlockNumber;
     const answer = await this.pool.simulatePublicCalls({
-      tx: tx.toBuffer(),
+      // The worker hashes the tx when it has no hash yet: never the event loop.
+      tx: tx.toBufferForTransfer(),
+      hashKnown: tx.hasKnownHash,
       globals: this.nextBlockGlobals(atBlock).toJSON(),
       atBlock,
       skipFeeEnforcement,

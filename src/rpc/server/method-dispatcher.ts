@@ -12,8 +12,8 @@ import {
 import { RPC_METHODS } from '../method-table.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AnswerStyle, LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
+import { BatchAnswer, JsonText } from './batch-answer.js';
 import { nextTurn } from './event-loop-turns.js';
-import { JsonParts } from './json-parts.js';
 import { buildParamParser } from './param-parser.js';
 
 export interface DispatcherOptions {
@@ -42,23 +42,16 @@ const INVALID_REQUEST_MESSAGE =
   'Invalid request: expected {"jsonrpc":"2.0","method":"<name>","params":[...],"id":<number or string>}';
 
 /**
- * Receives the answer owed for a body, serialised: a response, an array of them for a batch (JsonParts when it is
- * big enough to be written in steps), or undefined (notifications).
+ * Receives the answer owed for a body, serialised: a response, an array of them for a batch (a BatchAnswer when
+ * it is big enough to be written as it goes), or undefined (notifications).
  */
-export type Reply = (response: JsonText | JsonParts | undefined) => void;
-
-/** An answer already serialised: the dispatcher measures every answer against the response budget. */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
+export type Reply = (response: JsonText | BatchAnswer | undefined) => void;
 
 /**
  * A batch yields to the event loop after this many bytes of answers: a batch of large answers must not hold up
  * the small requests of other clients (each item's work is mostly synchronous SQLite reads).
  */
 const YIELD_AFTER_BYTES = 64 * 1024;
-/** A batch answer longer than this is handed over as its parts, to be written in steps (JsonParts). */
-const STREAM_AFTER_BYTES = 256 * 1024;
 const RESPONSE_SIZE_FLAG = '--rpc-max-response-size';
 
 /**
@@ -117,44 +110,31 @@ export class MethodDispatcher {
    * A batch: items run concurrently (the next starts when the previous answered or the event loop turned, so
    * items that wait on each other still finish) and are answered in request order; notifications get no slot.
    * Every answer is serialised as it arrives and counted against --rpc-max-response-size: once the batch is over
-   * it, the answers kept so far stay, and every later item gets LIMIT_EXCEEDED without running. So a batch holds
-   * at most the budget in memory, however much its items ask for (geth bounds batch answers the same way).
+   * it, the answers kept so far stay, and every later item gets LIMIT_EXCEEDED without running (geth bounds batch
+   * answers the same way). A big answer is written as it goes (BatchAnswer), and the next item starts only when
+   * the client's connection has room for its answer.
    */
   private batch(items: readonly unknown[], reply: Reply): void {
-    const max = this.options.maxResponseSize;
-    const parts = new Array<string | undefined>(items.length);
-    let size = 2;
-    /** UTF-8 bytes of the parts kept (the answer's Content-Length when streamed). */
-    let bytes = 0;
-    let over = false;
-    let pending = items.length;
+    const answer = new BatchAnswer(
+      items.length,
+      this.options.maxResponseSize,
+      (i) => this.overBudgetText(idOf(items[i])),
+      reply,
+    );
     let next = 0;
     let sinceYield = 0;
-    const record = (i: number, answer: JsonText | undefined) => {
-      if (answer !== undefined) {
-        // Past the budget an answer is dropped as it arrives: only the refusal is kept.
-        const text = over ? this.overBudgetText(idOf(items[i])) : answer.text;
-        size += text.length + 1;
-        sinceYield += text.length;
-        if (size > max && !over) {
-          over = true;
-          parts[i] = this.overBudgetText(idOf(items[i]));
-        } else {
-          parts[i] = text;
-        }
-        bytes += Buffer.byteLength(parts[i] as string);
-      }
-      if (--pending > 0) return;
-      const owed = parts.filter((p) => p !== undefined);
-      if (owed.length === 0) reply(undefined);
-      else if (size <= STREAM_AFTER_BYTES) reply(new JsonText(`[${owed.join(',')}]`));
-      else reply(new JsonParts(owed, bytes + owed.length + 1));
+    const record = (i: number, text: JsonText | undefined) => {
+      if (text !== undefined) sinceYield += text.text.length;
+      answer.record(i, text?.text);
     };
     const launch = (): void => {
       while (next < items.length) {
+        // Resumed on the queue of steps, not in the drain event: 24 connections draining in one poll phase would
+        // otherwise run 24 items back to back.
+        if (answer.waitForRoom(() => nextTurn(launch))) return;
         const i = next++;
         const item = items[i];
-        if (over) {
+        if (answer.overBudget) {
           // Over budget: the rest is refused without running (a notification is owed nothing).
           record(i, isNotification(item) ? undefined : new JsonText(''));
           continue;
@@ -167,8 +147,8 @@ export class MethodDispatcher {
           advanced = true;
           launch();
         });
-        this.one(item, (answer) => {
-          record(i, answer === undefined ? undefined : this.serialise(answer));
+        this.one(item, (response) => {
+          record(i, response === undefined ? undefined : this.serialise(response));
           if (advanced) return;
           // Past the yield threshold the queued turn starts the next item: other requests get their turn first.
           if (sinceYield >= YIELD_AFTER_BYTES) {

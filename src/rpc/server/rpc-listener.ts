@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, RpcError, rpcErrors } from '../errors.js';
 import type { Listener } from '../rpc-method.js';
 import type { AdminAuthenticator } from './admin-authenticator.js';
-import { JsonParts, streamJsonParts } from './json-parts.js';
-import { errorResponse, JsonText, type MethodDispatcher } from './method-dispatcher.js';
+import { BatchAnswer, JsonText } from './batch-answer.js';
+import { errorResponse, type MethodDispatcher } from './method-dispatcher.js';
 import { type RpcRequestHeaders, readRpcRequestHeaders } from './request-headers.js';
 
 /**
@@ -49,6 +49,14 @@ export interface RpcListenerOptions {
 export const GZIP_THRESHOLD = 1024;
 /** A body past the limit is read and thrown away up to here (so the client sees the 413), then cut off. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
+/**
+ * An idle keep-alive connection is closed after this long (announced in `Keep-Alive: timeout=60`). Node's default
+ * of 5 s raced with busy clients: one that sends its next request on a connection the node closes at that moment
+ * sees a reset, not an answer (the 10-minute soak of bench/hostile lost a request that way about every 10 s on a
+ * loaded machine, none with 60 s). Idle connections cost the node a socket each, as they did already for the 60 s
+ * a client may take to send a request's headers.
+ */
+const KEEP_ALIVE_MS = 60_000;
 /** In-flight requests get this long to finish when the listener stops; then their connections are closed. */
 const STOP_GRACE_MS = 2000;
 const UNAUTHORIZED_BODY = JSON.stringify(errorResponse(rpcErrors.unauthorized()));
@@ -82,7 +90,7 @@ export class RpcListener {
           options.headers.map(([k]) => k).join(', ') || 'content-length',
         ]
       : [];
-    this.server = createServer((req, res) => this.onRequest(req, res));
+    this.server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => this.onRequest(req, res));
     if (options.upgrade) this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
 
@@ -294,7 +302,7 @@ export class RpcListener {
       return;
     }
     // `reply` runs inside the handler's promise reaction: it must not throw (that would be an unhandled rejection).
-    const reply = (response: JsonText | JsonParts | undefined) => {
+    const reply = (response: JsonText | BatchAnswer | undefined) => {
       try {
         if (response === undefined) this.sendEmpty(headers, res, 204);
         else this.sendJson(headers, res, 200, response);
@@ -413,8 +421,8 @@ export class RpcListener {
     close = false,
   ): void {
     const base = this.baseHeaders(headers, close);
-    if (value instanceof JsonParts) {
-      this.sendParts(headers, res, status, value, base);
+    if (value instanceof BatchAnswer) {
+      this.sendBatch(headers, res, status, value, base);
       return;
     }
     // The dispatcher's answers come serialised (it measures them against the response budget); the listener's own
@@ -441,20 +449,20 @@ export class RpcListener {
   }
 
   /**
-   * A big batch answer, written in steps (streamJsonParts): with its length when not compressed, else through a
-   * gzip stream (compressed off the event loop) in chunked encoding.
+   * A big batch answer, written as its members answer (BatchAnswer): in chunked encoding (its length is not known
+   * before its end), plain or through a gzip stream (compressed off the event loop).
    */
-  private sendParts(
+  private sendBatch(
     headers: RpcRequestHeaders,
     res: ServerResponse,
     status: number,
-    answer: JsonParts,
+    answer: BatchAnswer,
     base: readonly string[],
   ): void {
     const varying = [...base, 'vary', 'Accept-Encoding'];
     if (!acceptsGzip(headers.acceptEncoding)) {
-      res.writeHead(status, [...varying, 'content-length', String(answer.bytes)]);
-      streamJsonParts(res, answer);
+      res.writeHead(status, varying);
+      answer.writeTo(res);
       return;
     }
     res.writeHead(status, [...varying, 'content-encoding', 'gzip']);
@@ -462,7 +470,7 @@ export class RpcListener {
     zip.on('error', () => res.destroy());
     res.once('close', () => zip.destroy());
     zip.pipe(res);
-    streamJsonParts(zip, answer);
+    answer.writeTo(zip);
   }
 }
 
