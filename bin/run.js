@@ -53,7 +53,7 @@ if (major < 24 || (major === 24 && minor < 12)) {
   runOclif();
 }
 
-/** The CLI proper: oclif, which finds the command in oclif.manifest.json and loads only that command's module. */
+/** The CLI proper: oclif, which finds the command in oclif.manifest.json and loads only that command's bundle. */
 function runOclif() {
   // V8's compile cache roughly halves the time to load oclif and the command modules on every later run; the CLI's
   // start-up budget is a few hundred ms (bench/startup). It lives in the user's cache directory
@@ -69,6 +69,12 @@ function runOclif() {
       }
     })
     .catch(() => undefined)
-    .then(() => import('@oclif/core'))
-    .then(({ execute }) => execute({ dir: import.meta.url }));
+    // oclif's check of its own engines range (semver and a package.json read on every call) is moot: the top of
+    // this file requires a newer Node than oclif does.
+    .then(() => {
+      if (process.env.OCLIF_DISABLE_ENGINE_WARNING === undefined) process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
+    })
+    // oclif as `npm run build` bundled it with the commands (scripts/bundle-cli.mjs): the commands' bundles share it.
+    .then(() => import('../dist/cli/oclif.js'))
+    .then(({ default: oclif }) => oclif.execute({ dir: import.meta.url }));
 }
