@@ -33,7 +33,28 @@ if (major < 24 || (major === 24 && minor < 12)) {
       } else process.exitCode = code;
     });
   });
+} else if (process.argv[2] === '--version') {
+  // `l2node --version` without oclif: loading it and its config is most of that call's time (bench/startup). The
+  // line is oclif's own (`<name>/<version> <platform>-<arch> node-<version>`, its Config.userAgent); oclif names
+  // the platform `wsl` inside WSL, so there, and whenever package.json cannot be read, oclif answers as before.
+  Promise.all([import('node:fs'), import('node:os')])
+    .then(([fs, os]) => {
+      const wsl =
+        process.platform === 'linux' &&
+        (os.release().toLowerCase().includes('microsoft') ||
+          fs.readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft'));
+      const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+      if (wsl || !pkg.name || !pkg.version) throw new Error('oclif answers');
+      const arch = process.arch === 'ia32' ? 'x86' : process.arch;
+      process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${arch} node-${process.version}\n`);
+    })
+    .catch(() => runOclif());
 } else {
+  runOclif();
+}
+
+/** The CLI proper: oclif, which finds the command in oclif.manifest.json and loads only that command's bundle. */
+function runOclif() {
   // V8's compile cache roughly halves the time to load oclif and the command modules on every later run; the CLI's
   // start-up budget is a few hundred ms (bench/startup). It lives in the user's cache directory
   // ($XDG_CACHE_HOME/l2node, default ~/.cache/l2node), or the OS temp directory when that cannot be written;
@@ -48,6 +69,12 @@ if (major < 24 || (major === 24 && minor < 12)) {
       }
     })
     .catch(() => undefined)
-    .then(() => import('@oclif/core'))
-    .then(({ execute }) => execute({ dir: import.meta.url }));
+    // oclif's check of its own engines range (semver and a package.json read on every call) is moot: the top of
+    // this file requires a newer Node than oclif does.
+    .then(() => {
+      if (process.env.OCLIF_DISABLE_ENGINE_WARNING === undefined) process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
+    })
+    // oclif as `npm run build` bundled it with the commands (scripts/bundle-cli.mjs): the commands' bundles share it.
+    .then(() => import('../dist/cli/oclif.js'))
+    .then(({ default: oclif }) => oclif.execute({ dir: import.meta.url }));
 }

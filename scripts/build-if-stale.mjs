@@ -15,6 +15,7 @@ const INPUTS = [
   'tsconfig.json',
   'tsconfig.build.json',
   'tsconfig.api.json',
+  'scripts/bundle-cli.mjs',
   'scripts/generate-cli-docs.js',
 ];
 

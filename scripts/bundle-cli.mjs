@@ -1,0 +1,130 @@
+// Bundles the CLI (issue 27): oclif and every command, from the compiled dist/commands, into dist/cli/ with esbuild,
+// so a CLI call loads a few files instead of hundreds (module resolution and loading were most of `l2node query
+// tips` and of a dev start before its first log line; bench/startup). Run by `npm run build` after tsc and before
+// the oclif manifest, which is made from these bundles (package.json `oclif` points at dist/cli/commands).
+//  - One entry per command, plus oclif itself (dist/cli/oclif.js, which bin/run.js imports) and the help class and
+//    hook oclif names in package.json; code shared between them goes to chunks, so every command uses the one oclif
+//    (its Command class and config) that bin/run.js started. Dynamic imports stay dynamic: a command still loads
+//    the daemon's services only when it starts them (their chunks).
+//  - Packages: only the pure JavaScript ones a CLI call or a dev start loads every time are bundled (BUNDLED, with
+//    everything they import); every other package stays an import of node_modules: native addons, packages that
+//    start workers from files of their own, and the heavy optional stacks loaded only when asked for (L1, object
+//    store, metrics, Aztec's packages), which the start-up test checks are not loaded by a plain run.
+//  - Code of ours that finds a file next to itself (`import.meta.url`: workers, the native addon, package.json)
+//    gets its own dist/ location back, so those files are found as before: workers and child processes still run
+//    from dist/.
+//  - Source maps (linked, with the sources) keep stack traces readable with `node --enable-source-maps`.
+//  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
+//    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const outdir = join(dist, 'cli');
+
+/** Packages bundled, with what they import: oclif (every call), and the libraries every command or dev start loads. */
+const BUNDLED = new Set(['@oclif/core', 'zod', 'smol-toml', '@noble/hashes', 'jayson']);
+
+/** Packages never bundled, even when a bundled package imports them: oclif loads TypeScript only to run sources. */
+const NEVER_BUNDLED = new Set(['typescript', 'ts-node', 'tsx']);
+
+/** `@scope/name` or `name` of a bare import specifier. */
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** The command modules: every .js under dist/commands but the helpers in _lib (as oclif's globPatterns say). */
+function commandFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === '_lib' ? [] : commandFiles(path);
+    return e.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+const entryPoints = {
+  oclif: '@oclif/core',
+  'commands/_lib/root-help': join(dist, 'commands/_lib/root-help.js'),
+  'commands/_lib/command-not-found': join(dist, 'commands/_lib/command-not-found.js'),
+  ...Object.fromEntries(commandFiles(join(dist, 'commands')).map((f) => [relative(dist, f).replace(/\.js$/, ''), f])),
+};
+
+/** Bundles the BUNDLED packages (and what they import); leaves every other package an import of node_modules. */
+const packagesPlugin = {
+  name: 'l2node-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
+      const fromPackage = args.importer.includes(`${'/'}node_modules/`);
+      const name = packageName(args.path);
+      const bundled = !NEVER_BUNDLED.has(name) && (fromPackage || BUNDLED.has(name));
+      return bundled ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
+/** Gives a module of ours that uses `import.meta.url` its dist/ location (from the package root) back. */
+const ownLocationPlugin = {
+  name: 'l2node-own-location',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      if (args.path.includes(`${'/'}node_modules/`)) return undefined;
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const own = JSON.stringify(relative(root, args.path).split('\\').join('/'));
+      return {
+        contents: text.replace(/\bimport\.meta\.url\b/g, `new URL(${own}, __l2nodePackageRoot).href`),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints,
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  sourcemap: 'linked',
+  sourcesContent: true,
+  metafile: true,
+  logLevel: 'warning',
+  chunkNames: 'chunks/[name]-[hash]',
+  plugins: [packagesPlugin, ownLocationPlugin],
+  banner: {
+    // CommonJS packages bundled into ES modules call `require` (node builtins, JSON); the package root is where
+    // the modules of ours that find files next to themselves look (ownLocationPlugin).
+    js: [
+      "import { createRequire as __l2nodeCreateRequire } from 'node:module';",
+      'const require = __l2nodeCreateRequire(import.meta.url);',
+      "const __l2nodePackageRoot = import.meta.resolve('l2node/package.json');",
+    ].join('\n'),
+  },
+});
+
+/** For each output file (relative to the repository), the inputs it holds: dist/ paths and package names. */
+const inputs = {};
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  if (!file.endsWith('.js')) continue;
+  const held = new Set();
+  for (const input of Object.keys(output.inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+    held.add(pkg ? `package:${pkg}` : input);
+  }
+  inputs[file] = [...held].sort();
+}
+writeFileSync(join(outdir, 'bundle-inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);
+process.stdout.write(
+  `dist/cli: ${Object.keys(entryPoints).length} entries, ${Object.keys(inputs).length} files (esbuild)\n`,
+);
