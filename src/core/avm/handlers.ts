@@ -433,28 +433,42 @@ function pointText(x: bigint, y: bigint): string {
   return `0x${toHex64(x).slice(2)}${toHex64(y).slice(2)}`;
 }
 
+/**
+ * ECADD. Hundreds run per Noir MSM, so this handler reads its operands straight from `R` and writes the three
+ * result cells one by one (no temporary arrays); the range checks are setSlice's, in its order.
+ */
 const ecAdd: Handler = (f, ins) => {
   const r = resolve(f, ins);
-  const [x1At, y1At, inf1At, x2At, y2At, inf2At, dst] = [r[0], r[1], r[2], r[3], r[4], r[5], r[6]] as number[];
+  const x1At = r[0] as number;
+  const y1At = r[1] as number;
+  const inf1At = r[2] as number;
+  const x2At = r[3] as number;
+  const y2At = r[4] as number;
+  const inf2At = r[5] as number;
+  const dst = r[6] as number;
   const m = f.memory;
-  m.checkTag(x1At as number, MEM_TAG_FF);
-  m.checkTag(y1At as number, MEM_TAG_FF);
-  m.checkTag(x2At as number, MEM_TAG_FF);
-  m.checkTag(y2At as number, MEM_TAG_FF);
-  m.checkTag(inf1At as number, MEM_TAG_U1);
-  m.checkTag(inf2At as number, MEM_TAG_U1);
-  const x1 = m.get(x1At as number);
-  const y1 = m.get(y1At as number);
-  const inf1 = m.get(inf1At as number) === 1n;
-  const x2 = m.get(x2At as number);
-  const y2 = m.get(y2At as number);
-  const inf2 = m.get(inf2At as number) === 1n;
+  m.checkTag(x1At, MEM_TAG_FF);
+  m.checkTag(y1At, MEM_TAG_FF);
+  m.checkTag(x2At, MEM_TAG_FF);
+  m.checkTag(y2At, MEM_TAG_FF);
+  m.checkTag(inf1At, MEM_TAG_U1);
+  m.checkTag(inf2At, MEM_TAG_U1);
+  const x1 = m.get(x1At);
+  const y1 = m.get(y1At);
+  const inf1 = m.get(inf1At) === 1n;
+  const x2 = m.get(x2At);
+  const y2 = m.get(y2At);
+  const inf2 = m.get(inf2At) === 1n;
   const res = avmEcAddChecked(x1, y1, inf1, x2, y2, inf2);
   if (res === 1) throw new AvmHaltError(`EcAdd point1 (${pointText(x1, y1)}) is not on the curve.`);
   if (res === 2) throw new AvmHaltError(`EcAdd point2 (${pointText(x2, y2)}) is not on the curve.`);
-  const [x, y] = res;
-  m.setSlice(dst as number, MEM_TAG_FF, [x, y]);
-  m.setSlice((dst as number) + 2, MEM_TAG_U1, [x === 0n && y === 0n ? 1n : 0n]);
+  const x = res[0];
+  const y = res[1];
+  checkSlice(dst, 2);
+  m.set(dst, MEM_TAG_FF, x);
+  m.set(dst + 1, MEM_TAG_FF, y);
+  checkSlice(dst + 2, 1);
+  m.set(dst + 2, MEM_TAG_U1, x === 0n && y === 0n ? 1n : 0n);
 };
 
 /** Limbs needed to write the field modulus in each radix (index = radix), which floors TORADIXBE's gas. */
