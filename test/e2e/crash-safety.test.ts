@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import {
 } from '../helpers/mempool-e2e.js';
 import { prng } from '../helpers/prng.js';
 import { postJson, QUICK_EPOCH_FLAGS, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 /**
  * Crash safety (issue 12): a dev node building blocks from a steady flow of txs and a follower syncing from it,
@@ -27,7 +27,10 @@ import { until } from '../helpers/until.js';
  * had accepted is still pending or mined, and the follower (a replay of the dev node's blocks through the same
  * applyBlock, which checks every root against the header) agrees with the dev node block by block. At the end a
  * fresh in-memory follower replays the dev node's whole chain from scratch and must reach the same hashes.
- * L2NODE_CRASH_KILLS scales the run (default 50).
+ * L2NODE_CRASH_KILLS scales the run (default 50, the count issue 12 asks for).
+ *
+ * Each kill is kept cheap without checking less: `db check` runs on a byte copy of the data directory as the
+ * crash left it while the node restarts on the original, and the checks after a restart run side by side.
  */
 const KILLS = Number(process.env.L2NODE_CRASH_KILLS ?? 50);
 const SEED = 0xc4a5;
@@ -171,7 +174,12 @@ afterAll(async () => {
 
 /** Records what `s` acknowledges now: its blocks above those already recorded. */
 async function record(s: Subject): Promise<void> {
-  const tip = await result<number>(s.node.publicUrl, 'node_getBlockNumber');
+  // Retried: a keep-alive connection of the test's HTTP client that the node closed meanwhile fails once.
+  const tip = await until(
+    `${s.name} block number`,
+    () => result<number>(s.node.publicUrl, 'node_getBlockNumber'),
+    POLL,
+  );
   const from = s.acked.size === 0 ? 1 : Math.max(...s.acked.keys()) + 1;
   for (const [n, h] of await readHashes(s.node.publicUrl, from, tip)) s.acked.set(n, h);
 }
@@ -220,10 +228,14 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
       let devKills = 0;
       let followerKills = 0;
       let blocksAtStart = -1;
+      /** Milliseconds spent restarting (with the db check beside it) and checking after the restart. */
+      let restartMs = 0;
+      let verifyMs = 0;
       for (let k = 0; k < KILLS; k++) {
         const s = rand() < 0.55 ? dev : follower;
-        // Run a random while, recording what the node acknowledges, then kill it mid-flight.
-        await new Promise((r) => setTimeout(r, 100 + Math.floor(rand() * 700)));
+        // Run a random while (the dev node builds a block every half second), recording what the node
+        // acknowledges, then kill it mid-flight.
+        await new Promise((r) => setTimeout(r, 50 + Math.floor(rand() * 450)));
         await record(s);
         if (blocksAtStart < 0) blocksAtStart = dev.acked.size;
         await new Promise((r) => setTimeout(r, Math.floor(rand() * 150)));
@@ -232,14 +244,25 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
         if (s === dev) devKills++;
         else followerKills++;
 
-        // The database as the crash left it.
-        const check = await runCli(['db', 'check', '--data-directory', s.dir, '--json']);
-        expect(check.code, `${s.name} db check after kill ${k + 1}: ${check.stdout}${check.stderr}`).toBe(0);
-
-        s.node = await start(s);
-        await verifyBlocks(s);
-        await worldStateAgrees(s.node.publicUrl);
-        if (s === dev) await verifyTxs();
+        // The database as the crash left it: a byte copy (nothing writes to it with the node dead), checked while
+        // the node restarts on the original.
+        const crashed = mkdtempSync(join(tmpdir(), `l2node-crash-${s.name}-copy-`));
+        let restarted = Date.now();
+        try {
+          cpSync(s.dir, crashed, { recursive: true });
+          const [check, node] = await Promise.all([
+            runCli(['db', 'check', '--data-directory', crashed, '--json']),
+            start(s),
+          ]);
+          s.node = node;
+          expect(check.code, `${s.name} db check after kill ${k + 1}: ${check.stdout}${check.stderr}`).toBe(0);
+        } finally {
+          rmSync(crashed, { recursive: true, force: true });
+        }
+        restartMs += Date.now() - restarted;
+        restarted = Date.now();
+        await Promise.all([verifyBlocks(s), worldStateAgrees(s.node.publicUrl), s === dev ? verifyTxs() : undefined]);
+        verifyMs += Date.now() - restarted;
         chainsAgree();
       }
       // Still moving: the dev node builds from the txs that keep coming, the follower catches up with it.
@@ -263,30 +286,36 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
       await verifyTxs();
       console.log(
         `crash-safety: ${devKills} dev kills, ${followerKills} follower kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-          `blocks ${blocksAtStart} -> ${devTip}; ${nonce} txs sent, ${accepted.size} still pending`,
+          `blocks ${blocksAtStart} -> ${devTip}; ${nonce} txs sent, ${accepted.size} still pending; per kill ` +
+          `${(restartMs / KILLS / 1000).toFixed(1)} s restart and db check, ${(verifyMs / KILLS / 1000).toFixed(1)} s checks`,
       );
       expect(devKills + followerKills).toBe(KILLS);
       expect(devTip).toBeGreaterThan(blocksAtStart);
     },
-    (120 + KILLS * 6) * 1000,
+    scaled((120 + KILLS * 6) * 1000),
   );
 
-  it('a fresh follower replaying the dev chain from scratch reaches the same block hashes', async () => {
-    const fresh = await spawnNode({
-      args: [...COMMON, '--sync-from', dev.node.publicUrl, '--archiver-polling-interval-ms', '100'],
-    });
-    try {
-      const tip = Math.max(...dev.acked.keys());
-      await until(
-        'the fresh follower to replay the chain',
-        async () => ((await result<number>(fresh.publicUrl, 'node_getBlockNumber')) >= tip ? true : undefined),
-        { ...POLL, timeoutMs: 60_000 },
-      );
-      const replayed = await readHashes(fresh.publicUrl, 1, tip);
-      for (const [n, h] of dev.acked) expect(replayed.get(n), `replayed block ${n}`).toBe(h);
-      await worldStateAgrees(fresh.publicUrl);
-    } finally {
-      await fresh.stop();
-    }
-  }, 90_000);
+  it(
+    'a fresh follower replaying the dev chain from scratch reaches the same block hashes',
+    async () => {
+      const fresh = await spawnNode({
+        args: [...COMMON, '--sync-from', dev.node.publicUrl, '--archiver-polling-interval-ms', '100'],
+        readyTimeoutMs: 30_000,
+      });
+      try {
+        const tip = Math.max(...dev.acked.keys());
+        await until(
+          'the fresh follower to replay the chain',
+          async () => ((await result<number>(fresh.publicUrl, 'node_getBlockNumber')) >= tip ? true : undefined),
+          { ...POLL, timeoutMs: 60_000 },
+        );
+        const replayed = await readHashes(fresh.publicUrl, 1, tip);
+        for (const [n, h] of dev.acked) expect(replayed.get(n), `replayed block ${n}`).toBe(h);
+        await worldStateAgrees(fresh.publicUrl);
+      } finally {
+        await fresh.stop();
+      }
+    },
+    scaled(90_000),
+  );
 });
