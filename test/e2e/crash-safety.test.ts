@@ -52,11 +52,38 @@ interface Subject {
 
 const headerHash = (json: unknown) => BlockHeader.fromJSON(json).hash().toString();
 
+/** Calls tried again after a failed connection (reported at the end). */
+let resets = 0;
+
+/**
+ * `call` to a node that is up, tried again while the connection itself fails (fetch's TypeError), never on an
+ * answer: on a loaded machine the test's HTTP client saw a kept-alive connection reset (ECONNRESET) by a node
+ * that went on serving. A node that stays unreachable still fails the test, after POLL's timeout.
+ */
+async function despiteResets<T>(what: string, call: () => Promise<T>): Promise<T> {
+  const answered = await until(
+    what,
+    async () => {
+      try {
+        return { value: await call() };
+      } catch (err) {
+        if (!(err instanceof TypeError)) throw err;
+        resets++;
+        return undefined;
+      }
+    },
+    { timeoutMs: POLL.timeoutMs, intervalMs: POLL.intervalMs },
+  );
+  return answered.value;
+}
+
 /** Reads the hashes of blocks from..tip (what the node acknowledges as its chain). */
 async function readHashes(url: string, from: number, tip: number): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   for (let n = from; n <= tip; n += 100) {
-    const blocks = await result<{ header: unknown }[]>(url, 'node_getBlocks', [n, Math.min(100, tip - n + 1)]);
+    const blocks = await despiteResets(`blocks from ${n} of ${url}`, () =>
+      result<{ header: unknown }[]>(url, 'node_getBlocks', [n, Math.min(100, tip - n + 1)]),
+    );
     blocks.forEach((b, i) => {
       out.set(n + i, headerHash(b.header));
     });
@@ -174,11 +201,8 @@ afterAll(async () => {
 
 /** Records what `s` acknowledges now: its blocks above those already recorded. */
 async function record(s: Subject): Promise<void> {
-  // Retried: a keep-alive connection of the test's HTTP client that the node closed meanwhile fails once.
-  const tip = await until(
-    `${s.name} block number`,
-    () => result<number>(s.node.publicUrl, 'node_getBlockNumber'),
-    POLL,
+  const tip = await despiteResets(`${s.name} block number`, () =>
+    result<number>(s.node.publicUrl, 'node_getBlockNumber'),
   );
   const from = s.acked.size === 0 ? 1 : Math.max(...s.acked.keys()) + 1;
   for (const [n, h] of await readHashes(s.node.publicUrl, from, tip)) s.acked.set(n, h);
@@ -186,7 +210,9 @@ async function record(s: Subject): Promise<void> {
 
 /** Every block acknowledged before the crash is there with the same hash; reads the new ones too. */
 async function verifyBlocks(s: Subject): Promise<void> {
-  const tip = await result<number>(s.node.publicUrl, 'node_getBlockNumber');
+  const tip = await despiteResets(`${s.name} block number`, () =>
+    result<number>(s.node.publicUrl, 'node_getBlockNumber'),
+  );
   const known = s.acked.size === 0 ? 0 : Math.max(...s.acked.keys());
   expect(tip, `${s.name}: tip after restart below an acknowledged block`).toBeGreaterThanOrEqual(known);
   const now = await readHashes(s.node.publicUrl, 1, tip);
@@ -207,9 +233,11 @@ async function verifyTxs(): Promise<void> {
   const hashes = [...accepted];
   for (let i = 0; i < hashes.length; i += 100) {
     const chunk = hashes.slice(i, i + 100);
-    const res = await postJson(
-      dev.node.publicUrl,
-      chunk.map((h, j) => rpc('node_getTxReceipt', [h], j)),
+    const res = await despiteResets('receipts of accepted txs', () =>
+      postJson(
+        dev.node.publicUrl,
+        chunk.map((h, j) => rpc('node_getTxReceipt', [h], j)),
+      ),
     );
     for (const [j, a] of (res.body as (Answer & { id: number })[]).entries()) {
       const h = chunk[(a as { id: number }).id ?? j] as string;
@@ -287,7 +315,7 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
       console.log(
         `crash-safety: ${devKills} dev kills, ${followerKills} follower kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
           `blocks ${blocksAtStart} -> ${devTip}; ${nonce} txs sent, ${accepted.size} still pending; per kill ` +
-          `${(restartMs / KILLS / 1000).toFixed(1)} s restart and db check, ${(verifyMs / KILLS / 1000).toFixed(1)} s checks`,
+          `${(restartMs / KILLS / 1000).toFixed(1)} s restart and db check, ${(verifyMs / KILLS / 1000).toFixed(1)} s checks; ${resets} calls tried again after a failed connection`,
       );
       expect(devKills + followerKills).toBe(KILLS);
       expect(devTip).toBeGreaterThan(blocksAtStart);
