@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { scaled } from './test/helpers/until.js';
+import { LongestFirstSequencer } from './test/longest-first-sequencer.js';
 
 // Two cores on the reference machines: run test files in two forked workers. e2e tests spawn the
 // real daemon (bin/run.js on the built dist/), so `npm test` builds first.
@@ -8,6 +9,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     pool: 'forks',
     maxWorkers: 2,
+    // Longest files first, so the two workers end together (a fresh clone has no timings of its own).
+    sequence: { sequencer: LongestFirstSequencer },
     // L2NODE_TEST_TIMEOUT_SCALE gives a slow or busy machine room (test/helpers/until.ts).
     testTimeout: scaled(30_000),
     hookTimeout: scaled(60_000),

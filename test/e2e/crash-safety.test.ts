@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import {
 } from '../helpers/mempool-e2e.js';
 import { prng } from '../helpers/prng.js';
 import { postJson, QUICK_EPOCH_FLAGS, type RunningNode, rpc, runCli, spawnNode } from '../helpers/spawn-node.js';
-import { until } from '../helpers/until.js';
+import { scaled, until } from '../helpers/until.js';
 
 /**
  * Crash safety (issue 12): a dev node building blocks from a steady flow of txs and a follower syncing from it,
@@ -27,7 +27,10 @@ import { until } from '../helpers/until.js';
  * had accepted is still pending or mined, and the follower (a replay of the dev node's blocks through the same
  * applyBlock, which checks every root against the header) agrees with the dev node block by block. At the end a
  * fresh in-memory follower replays the dev node's whole chain from scratch and must reach the same hashes.
- * L2NODE_CRASH_KILLS scales the run (default 50).
+ * L2NODE_CRASH_KILLS scales the run (default 50, the count issue 12 asks for).
+ *
+ * Each kill is kept cheap without checking less: `db check` runs on a byte copy of the data directory as the
+ * crash left it while the node restarts on the original, and the checks after a restart run side by side.
  */
 const KILLS = Number(process.env.L2NODE_CRASH_KILLS ?? 50);
 const SEED = 0xc4a5;
@@ -49,11 +52,38 @@ interface Subject {
 
 const headerHash = (json: unknown) => BlockHeader.fromJSON(json).hash().toString();
 
+/** Calls tried again after a failed connection (reported at the end). */
+let resets = 0;
+
+/**
+ * `call` to a node that is up, tried again while the connection itself fails (fetch's TypeError), never on an
+ * answer: on a loaded machine the test's HTTP client saw a kept-alive connection reset (ECONNRESET) by a node
+ * that went on serving. A node that stays unreachable still fails the test, after POLL's timeout.
+ */
+async function despiteResets<T>(what: string, call: () => Promise<T>): Promise<T> {
+  const answered = await until(
+    what,
+    async () => {
+      try {
+        return { value: await call() };
+      } catch (err) {
+        if (!(err instanceof TypeError)) throw err;
+        resets++;
+        return undefined;
+      }
+    },
+    { timeoutMs: POLL.timeoutMs, intervalMs: POLL.intervalMs },
+  );
+  return answered.value;
+}
+
 /** Reads the hashes of blocks from..tip (what the node acknowledges as its chain). */
 async function readHashes(url: string, from: number, tip: number): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   for (let n = from; n <= tip; n += 100) {
-    const blocks = await result<{ header: unknown }[]>(url, 'node_getBlocks', [n, Math.min(100, tip - n + 1)]);
+    const blocks = await despiteResets(`blocks from ${n} of ${url}`, () =>
+      result<{ header: unknown }[]>(url, 'node_getBlocks', [n, Math.min(100, tip - n + 1)]),
+    );
     blocks.forEach((b, i) => {
       out.set(n + i, headerHash(b.header));
     });
@@ -171,14 +201,18 @@ afterAll(async () => {
 
 /** Records what `s` acknowledges now: its blocks above those already recorded. */
 async function record(s: Subject): Promise<void> {
-  const tip = await result<number>(s.node.publicUrl, 'node_getBlockNumber');
+  const tip = await despiteResets(`${s.name} block number`, () =>
+    result<number>(s.node.publicUrl, 'node_getBlockNumber'),
+  );
   const from = s.acked.size === 0 ? 1 : Math.max(...s.acked.keys()) + 1;
   for (const [n, h] of await readHashes(s.node.publicUrl, from, tip)) s.acked.set(n, h);
 }
 
 /** Every block acknowledged before the crash is there with the same hash; reads the new ones too. */
 async function verifyBlocks(s: Subject): Promise<void> {
-  const tip = await result<number>(s.node.publicUrl, 'node_getBlockNumber');
+  const tip = await despiteResets(`${s.name} block number`, () =>
+    result<number>(s.node.publicUrl, 'node_getBlockNumber'),
+  );
   const known = s.acked.size === 0 ? 0 : Math.max(...s.acked.keys());
   expect(tip, `${s.name}: tip after restart below an acknowledged block`).toBeGreaterThanOrEqual(known);
   const now = await readHashes(s.node.publicUrl, 1, tip);
@@ -199,9 +233,11 @@ async function verifyTxs(): Promise<void> {
   const hashes = [...accepted];
   for (let i = 0; i < hashes.length; i += 100) {
     const chunk = hashes.slice(i, i + 100);
-    const res = await postJson(
-      dev.node.publicUrl,
-      chunk.map((h, j) => rpc('node_getTxReceipt', [h], j)),
+    const res = await despiteResets('receipts of accepted txs', () =>
+      postJson(
+        dev.node.publicUrl,
+        chunk.map((h, j) => rpc('node_getTxReceipt', [h], j)),
+      ),
     );
     for (const [j, a] of (res.body as (Answer & { id: number })[]).entries()) {
       const h = chunk[(a as { id: number }).id ?? j] as string;
@@ -220,10 +256,14 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
       let devKills = 0;
       let followerKills = 0;
       let blocksAtStart = -1;
+      /** Milliseconds spent restarting (with the db check beside it) and checking after the restart. */
+      let restartMs = 0;
+      let verifyMs = 0;
       for (let k = 0; k < KILLS; k++) {
         const s = rand() < 0.55 ? dev : follower;
-        // Run a random while, recording what the node acknowledges, then kill it mid-flight.
-        await new Promise((r) => setTimeout(r, 100 + Math.floor(rand() * 700)));
+        // Run a random while (the dev node builds a block every half second), recording what the node
+        // acknowledges, then kill it mid-flight.
+        await new Promise((r) => setTimeout(r, 50 + Math.floor(rand() * 450)));
         await record(s);
         if (blocksAtStart < 0) blocksAtStart = dev.acked.size;
         await new Promise((r) => setTimeout(r, Math.floor(rand() * 150)));
@@ -232,14 +272,25 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
         if (s === dev) devKills++;
         else followerKills++;
 
-        // The database as the crash left it.
-        const check = await runCli(['db', 'check', '--data-directory', s.dir, '--json']);
-        expect(check.code, `${s.name} db check after kill ${k + 1}: ${check.stdout}${check.stderr}`).toBe(0);
-
-        s.node = await start(s);
-        await verifyBlocks(s);
-        await worldStateAgrees(s.node.publicUrl);
-        if (s === dev) await verifyTxs();
+        // The database as the crash left it: a byte copy (nothing writes to it with the node dead), checked while
+        // the node restarts on the original.
+        const crashed = mkdtempSync(join(tmpdir(), `l2node-crash-${s.name}-copy-`));
+        let restarted = Date.now();
+        try {
+          cpSync(s.dir, crashed, { recursive: true });
+          const [check, node] = await Promise.all([
+            runCli(['db', 'check', '--data-directory', crashed, '--json']),
+            start(s),
+          ]);
+          s.node = node;
+          expect(check.code, `${s.name} db check after kill ${k + 1}: ${check.stdout}${check.stderr}`).toBe(0);
+        } finally {
+          rmSync(crashed, { recursive: true, force: true });
+        }
+        restartMs += Date.now() - restarted;
+        restarted = Date.now();
+        await Promise.all([verifyBlocks(s), worldStateAgrees(s.node.publicUrl), s === dev ? verifyTxs() : undefined]);
+        verifyMs += Date.now() - restarted;
         chainsAgree();
       }
       // Still moving: the dev node builds from the txs that keep coming, the follower catches up with it.
@@ -263,30 +314,36 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
       await verifyTxs();
       console.log(
         `crash-safety: ${devKills} dev kills, ${followerKills} follower kills in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-          `blocks ${blocksAtStart} -> ${devTip}; ${nonce} txs sent, ${accepted.size} still pending`,
+          `blocks ${blocksAtStart} -> ${devTip}; ${nonce} txs sent, ${accepted.size} still pending; per kill ` +
+          `${(restartMs / KILLS / 1000).toFixed(1)} s restart and db check, ${(verifyMs / KILLS / 1000).toFixed(1)} s checks; ${resets} calls tried again after a failed connection`,
       );
       expect(devKills + followerKills).toBe(KILLS);
       expect(devTip).toBeGreaterThan(blocksAtStart);
     },
-    (120 + KILLS * 6) * 1000,
+    scaled((120 + KILLS * 6) * 1000),
   );
 
-  it('a fresh follower replaying the dev chain from scratch reaches the same block hashes', async () => {
-    const fresh = await spawnNode({
-      args: [...COMMON, '--sync-from', dev.node.publicUrl, '--archiver-polling-interval-ms', '100'],
-    });
-    try {
-      const tip = Math.max(...dev.acked.keys());
-      await until(
-        'the fresh follower to replay the chain',
-        async () => ((await result<number>(fresh.publicUrl, 'node_getBlockNumber')) >= tip ? true : undefined),
-        { ...POLL, timeoutMs: 60_000 },
-      );
-      const replayed = await readHashes(fresh.publicUrl, 1, tip);
-      for (const [n, h] of dev.acked) expect(replayed.get(n), `replayed block ${n}`).toBe(h);
-      await worldStateAgrees(fresh.publicUrl);
-    } finally {
-      await fresh.stop();
-    }
-  }, 90_000);
+  it(
+    'a fresh follower replaying the dev chain from scratch reaches the same block hashes',
+    async () => {
+      const fresh = await spawnNode({
+        args: [...COMMON, '--sync-from', dev.node.publicUrl, '--archiver-polling-interval-ms', '100'],
+        readyTimeoutMs: 30_000,
+      });
+      try {
+        const tip = Math.max(...dev.acked.keys());
+        await until(
+          'the fresh follower to replay the chain',
+          async () => ((await result<number>(fresh.publicUrl, 'node_getBlockNumber')) >= tip ? true : undefined),
+          { ...POLL, timeoutMs: 60_000 },
+        );
+        const replayed = await readHashes(fresh.publicUrl, 1, tip);
+        for (const [n, h] of dev.acked) expect(replayed.get(n), `replayed block ${n}`).toBe(h);
+        await worldStateAgrees(fresh.publicUrl);
+      } finally {
+        await fresh.stop();
+      }
+    },
+    scaled(90_000),
+  );
 });
