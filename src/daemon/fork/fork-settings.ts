@@ -1,4 +1,4 @@
-import { parseHttpUrl, parseInteger } from '../config/parsers.js';
+import { parseEnum, parseHttpUrl, parseInteger } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 
 /** A dev chain forked from a running network (docs/dev-chain.md, "Forking a network"). */
@@ -24,6 +24,19 @@ export const FORK_SETTINGS = {
     kind: 'string',
     group: 'Dev chain',
     description: "With --fork-url: the upstream's block the fork starts from (default: its latest block).",
+  }),
+  forkMode: setting<'replay' | 'lazy'>({
+    key: 'forkMode',
+    flag: 'fork-mode',
+    env: 'NODE_FORK_MODE',
+    defaultValue: 'replay',
+    parse: parseEnum(['replay', 'lazy'] as const),
+    kind: 'string',
+    group: 'Dev chain',
+    description:
+      "With --fork-url: 'replay' re-executes the upstream's blocks 1 to N at start (the whole chain is served " +
+      "locally); 'lazy' starts at block N at once and fetches the upstream's state when first read (an l2node " +
+      'upstream; what a lazy fork serves and refuses is in docs/dev-chain.md).',
   }),
 } as const;
 

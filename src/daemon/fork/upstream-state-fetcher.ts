@@ -94,15 +94,15 @@ export class UpstreamStateFetcher {
   }
 
   /**
-   * Runs a synchronous world-state read or block until it no longer needs anything from the upstream: each
-   * UpstreamStateNeededError is fetched, then `fn` runs again from the start (it must have no effect when it
-   * throws, as a world-state fork dropped unused has none).
+   * Runs a world-state read or block (or an RPC read made of them) until it no longer needs anything from the
+   * upstream: each UpstreamStateNeededError is fetched, then `fn` runs again from the start (it must have no
+   * effect when it throws, as a world-state fork dropped unused has none).
    */
-  async run<T>(fn: () => T): Promise<T> {
+  async run<T>(fn: () => T | Promise<T>): Promise<T> {
     const seen = new Set<string>();
     for (let fetches = 0; ; fetches++) {
       try {
-        return fn();
+        return await fn();
       } catch (err) {
         if (!(err instanceof UpstreamStateNeededError)) throw err;
         const key = JSON.stringify(err.need, (_, v) => (typeof v === 'bigint' ? v.toString(16) : v));

@@ -72,6 +72,24 @@ export class UpstreamStateNeededError extends WorldStateError {
   }
 }
 
+/** Marks a need carried across a worker boundary in an error message (a worker's error keeps only its message). */
+const NEED_MARK = 'upstream state needed: ';
+
+/** The message a worker throws for a need, read back on the main thread by upstreamNeedOf. */
+export function upstreamNeedMessage(need: UpstreamStateNeed): string {
+  return NEED_MARK + JSON.stringify(need, (_, v) => (typeof v === 'bigint' ? `0x${v.toString(16)}` : v));
+}
+
+/** The need a worker's error carries (upstreamNeedMessage), as the error the main thread fetches and reruns on. */
+export function upstreamNeedOf(err: unknown): UpstreamStateNeededError | undefined {
+  const message = (err as Error | undefined)?.message;
+  if (typeof message !== 'string' || !message.startsWith(NEED_MARK)) return undefined;
+  const need = JSON.parse(message.slice(NEED_MARK.length), (k, v) =>
+    (k === 'key' || k === 'value') && typeof v === 'string' ? BigInt(v) : v,
+  ) as UpstreamStateNeed;
+  return new UpstreamStateNeededError(need);
+}
+
 function describeNeed(n: UpstreamStateNeed): string {
   switch (n.kind) {
     case 'node':
