@@ -68,6 +68,7 @@ import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
 import { DebugPrintStore } from './tracing/debug-print-store.js';
 import { ValidatorService } from './validators/validator-service.js';
+import { UpstreamStateNeededError } from './world-state/world-state-errors.js';
 
 export interface L2NodeOptions {
   /**
@@ -530,13 +531,16 @@ export class L2Node {
             chain,
             upstream: (fork as ForkPlan).upstream,
             fetcher: lazyFork.fetcher,
+            source: lazyFork.source,
             firstBlock: () => lazyFork.firstBlock,
           })
         : buildRpcHandlers(this),
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
       translateError: (err) => {
-        if (err instanceof UpstreamStateUnavailableError) return rpcErrors.invalidState(err.message);
+        if (err instanceof UpstreamStateUnavailableError || err instanceof UpstreamStateNeededError) {
+          return rpcErrors.invalidState(err.message);
+        }
         if (err instanceof BlockBodyPrunedError) {
           return rpcErrors.blockNotAvailable(err.message, { oldestAvailableBlock: err.oldestAvailableBlock });
         }

@@ -29,14 +29,14 @@ export const FORK_SETTINGS = {
     key: 'forkMode',
     flag: 'fork-mode',
     env: 'NODE_FORK_MODE',
-    defaultValue: 'replay',
-    parse: parseEnum(['replay', 'lazy'] as const),
+    defaultValue: 'lazy',
+    parse: parseEnum(['lazy', 'replay'] as const),
     kind: 'string',
     group: 'Dev chain',
     description:
-      "With --fork-url: 'replay' re-executes the upstream's blocks 1 to N at start (the whole chain is served " +
-      "locally); 'lazy' starts at block N at once and fetches the upstream's state when first read (an l2node " +
-      'upstream; what a lazy fork serves and refuses is in docs/dev-chain.md).',
+      "With --fork-url: 'lazy' starts at block N at once and fetches the upstream's state and contracts when " +
+      "first used (an l2node upstream); 'replay' re-executes the upstream's blocks 1 to N at start and then " +
+      'serves the whole chain itself (any upstream that serves its blocks, a 4.1.2 node included). docs/dev-chain.md.',
   }),
 } as const;
 

@@ -4,6 +4,8 @@ import type { RpcMethodName } from '../../rpc/method-table.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { Chain } from '../chain/chain.js';
 import type { Upstream } from '../sync/upstream.js';
+import { lazyForkTagPage } from './lazy-fork-tagged-logs.js';
+import type { RpcWitnessSource } from './rpc-witness-source.js';
 import { type UpstreamStateFetcher, UpstreamStateUnavailableError } from './upstream-state-fetcher.js';
 
 /** The upstream's blocks below a lazy fork kept in memory once fetched (each is checked against the archive). */
@@ -30,6 +32,8 @@ export interface LazyForkRpcOptions {
   readonly chain: Chain;
   readonly upstream: Upstream;
   readonly fetcher: UpstreamStateFetcher;
+  /** The upstream's reads (its tagged logs). */
+  readonly source: RpcWitnessSource;
   /** The first block this node holds (the first of the fork block's checkpoint). */
   readonly firstBlock: () => number;
 }
@@ -54,6 +58,17 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     wrapped[name] = (...args: unknown[]) => o.fetcher.run(() => handler(...args));
   }
   const below = (n: number) => n >= 1 && n < o.firstBlock();
+  /** The upstream's tagged logs; a failure names it. */
+  const upstreamLogs = async <T>(call: () => Promise<T>): Promise<T> => {
+    o.fetcher.calls++;
+    try {
+      return await call();
+    } catch (err) {
+      throw new UpstreamStateUnavailableError(
+        `the logs below this fork's block ${o.firstBlock()} are the upstream's and ${o.upstream.url} did not give them: ${(err as Error).message}`,
+      );
+    }
+  };
   const kept = new Map<number, L2Block>();
   const upstreamBlock = async (n: number): Promise<L2Block> => {
     const known = kept.get(n);
@@ -94,6 +109,25 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     }
     return getCheckpoints(from, limit);
   }) satisfies RpcHandlers['node_getCheckpoints'];
+  const privateByTags = wrapped.node_getPrivateLogsByTags as RpcHandlers['node_getPrivateLogsByTags'];
+  wrapped.node_getPrivateLogsByTags = (async (tags, page, referenceBlock) =>
+    lazyForkTagPage(
+      tags,
+      page ?? 0,
+      o.firstBlock(),
+      (t, p) => upstreamLogs(() => o.source.privateLogsByTags(t, p)),
+      (t, p) => privateByTags(t, p, referenceBlock),
+    )) satisfies RpcHandlers['node_getPrivateLogsByTags'];
+  const publicByTags =
+    wrapped.node_getPublicLogsByTagsFromContract as RpcHandlers['node_getPublicLogsByTagsFromContract'];
+  wrapped.node_getPublicLogsByTagsFromContract = (async (contract, tags, page, referenceBlock) =>
+    lazyForkTagPage(
+      tags,
+      page ?? 0,
+      o.firstBlock(),
+      (t, p) => upstreamLogs(() => o.source.publicLogsByTagsFromContract(contract, t, p)),
+      (t, p) => publicByTags(contract, t, p, referenceBlock),
+    )) satisfies RpcHandlers['node_getPublicLogsByTagsFromContract'];
   for (const name of RANGE_FROM_METHODS) {
     const handler = wrapped[name] as (from: number, ...rest: unknown[]) => Promise<unknown>;
     wrapped[name] = async (from: number, ...rest: unknown[]) => {

@@ -38,14 +38,14 @@ export function lazyForkBase(plan: ForkPlan): SparseBase {
  */
 export class LazyFork implements Service {
   readonly name = 'fork';
-  /** Fills the world state from the upstream's witness methods at block N, counting its calls. */
+  /** Fills the world state (and the contracts) from the upstream at block N, counting its calls. */
   readonly fetcher: UpstreamStateFetcher;
+  /** The upstream's methods a lazy fork reads. */
+  readonly source: RpcWitnessSource;
 
   constructor(private readonly o: LazyForkOptions) {
-    this.fetcher = new UpstreamStateFetcher(
-      o.chain.worldState,
-      new RpcWitnessSource({ url: o.plan.upstream.url, maxResponseSize: o.config.syncMaxResponseSize }),
-    );
+    this.source = new RpcWitnessSource({ url: o.plan.upstream.url, maxResponseSize: o.config.syncMaxResponseSize });
+    this.fetcher = new UpstreamStateFetcher(o.chain.worldState, this.source, o.chain.store);
   }
 
   /** The first block this node holds: blocks below are the upstream's, which a lazy fork does not serve. */
