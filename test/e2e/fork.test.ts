@@ -71,6 +71,8 @@ afterAll(async () => {
   await upstream?.stop();
 });
 
+const slot = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
+
 async function dev<T>(
   on: RunningNode,
   method: string,
@@ -145,9 +147,9 @@ describe('a lazy fork at the latest block N', () => {
     expect((await dev<number>(fork, 'nodeDev_revert', [id])).result).toBe(before);
     expect(await getFeeJuiceBalance(bob, forkSession.node)).not.toBe(4242n);
     // A public slot of the upstream's Token set on the fork (an in-place update of an upstream leaf).
-    await dev(fork, 'nodeDev_setPublicStorage', [tokenAddress.toString(), '0x5', '0x7']);
+    await dev(fork, 'nodeDev_setPublicStorage', [tokenAddress.toString(), slot(5n), slot(7n)]);
     await dev(fork, 'nodeDev_mineBlocks', [1]);
-    expect(await pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), '0x5'])).toBe(
+    expect(await pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), slot(5n)])).toBe(
       `0x${'7'.padStart(64, '0')}`,
     );
   }, 60_000);
@@ -176,16 +178,16 @@ describe('a lazy fork at the latest block N', () => {
     await proxy.close();
     const tip = await pub<number>(fork, 'node_getBlockNumber');
     // A slot of the upstream's state the fork never read.
-    await expect(pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), '0x123456'])).rejects.toThrow(
-      new RegExp(`${proxy.url.replace(/[.:/]/g, '\\$&')}/? did not give`),
-    );
+    await expect(
+      pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), slot(0x123456n)]),
+    ).rejects.toThrow(new RegExp(`${proxy.url.replace(/[.:/]/g, '\\$&')}/? did not give`));
     // A block that needs it is not built: the chain stays where it was.
-    await dev(fork, 'nodeDev_setPublicStorage', [tokenAddress.toString(), '0x123457', '0x1']);
+    await dev(fork, 'nodeDev_setPublicStorage', [tokenAddress.toString(), slot(0x123457n), slot(1n)]);
     const mined = await dev<number[]>(fork, 'nodeDev_mineBlocks', [1]);
     expect(mined.error?.message ?? '').toMatch(/did not give/);
     expect(await pub<number>(fork, 'node_getBlockNumber')).toBe(tip);
     // What it fetched before still answers.
-    expect(await pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), '0x5'])).toBe(
+    expect(await pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), slot(5n)])).toBe(
       `0x${'7'.padStart(64, '0')}`,
     );
   }, 60_000);

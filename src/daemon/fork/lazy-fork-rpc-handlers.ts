@@ -1,4 +1,5 @@
 import type { L2Block } from '../../core/block/l2-block.js';
+import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcMethodName } from '../../rpc/method-table.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
@@ -58,14 +59,14 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     wrapped[name] = (...args: unknown[]) => o.fetcher.run(() => handler(...args));
   }
   const below = (n: number) => n >= 1 && n < o.firstBlock();
-  /** The upstream's tagged logs; a failure names it. */
+  /** The upstream's logs or tx effects below the fork; a failure names it. */
   const upstreamLogs = async <T>(call: () => Promise<T>): Promise<T> => {
     o.fetcher.calls++;
     try {
       return await call();
     } catch (err) {
       throw new UpstreamStateUnavailableError(
-        `the logs below this fork's block ${o.firstBlock()} are the upstream's and ${o.upstream.url} did not give them: ${(err as Error).message}`,
+        `the logs and txs below this fork's block ${o.firstBlock()} are the upstream's and ${o.upstream.url} did not give them: ${(err as Error).message}`,
       );
     }
   };
@@ -109,6 +110,22 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     }
     return getCheckpoints(from, limit);
   }) satisfies RpcHandlers['node_getCheckpoints'];
+  const getTxEffect = wrapped.node_getTxEffect as RpcHandlers['node_getTxEffect'];
+  wrapped.node_getTxEffect = (async (txHash) => {
+    const ours = await getTxEffect(txHash);
+    if (ours) return ours;
+    // A tx mined on the upstream below the fork: the effect comes from its block, checked against the archive.
+    const theirs = await upstreamLogs(() => o.source.txEffect(txHash.toString()));
+    if (!theirs || !below(theirs.l2BlockNumber)) return undefined;
+    const block = await upstreamBlock(theirs.l2BlockNumber);
+    const effect = block.body.txEffects[theirs.txIndexInBlock];
+    if (!effect?.txHash.equals(txHash)) {
+      throw new UpstreamStateUnavailableError(
+        `${o.upstream.url} placed tx ${txHash} in its block ${theirs.l2BlockNumber}, which does not hold it`,
+      );
+    }
+    return new IndexedTxEffect(block.number, block.hash(), effect, theirs.txIndexInBlock);
+  }) satisfies RpcHandlers['node_getTxEffect'];
   const privateByTags = wrapped.node_getPrivateLogsByTags as RpcHandlers['node_getPrivateLogsByTags'];
   wrapped.node_getPrivateLogsByTags = (async (tags, page, referenceBlock) =>
     lazyForkTagPage(

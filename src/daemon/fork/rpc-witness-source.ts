@@ -82,6 +82,11 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
     );
   }
 
+  /** node_getTxEffect on the upstream: where a tx mined there is (a lazy fork checks it against the block). */
+  async txEffect(txHash: string) {
+    return (await this.client.call('node_getTxEffect', txHash)) ?? undefined;
+  }
+
   async contract(address: bigint) {
     return (await this.client.call('node_getContract', `0x${address.toString(16).padStart(64, '0')}`)) ?? undefined;
   }
