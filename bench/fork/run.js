@@ -1,7 +1,9 @@
 // Forking (issue 31): how long `l2node start --fork-url` takes to serve, and the first tx on the fork to be
 // mined, beside a plain dev start and the same tx on it (same run, interleaved), with the upstream calls the fork
 // made (counted by a proxy in front of the upstream, batch items counted one by one). The upstream is a dev node
-// of BLOCKS empty blocks; the fork replays them all (docs/dev-chain.md, "Forking a network").
+// of BLOCKS empty blocks; each round forks it three ways: replay mode at its latest block (blocks 1 to BLOCKS
+// re-executed), lazy mode at its latest block and lazy mode at BLOCKS/10, to show the lazy start does not grow
+// with the fork block (docs/dev-chain.md, "Forking a network").
 //
 //   npm run build && node bench/fork/run.js [blocks=100] [rounds=3]
 import { spawn } from 'node:child_process';
@@ -10,16 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { GasFees } from '../../dist/core/gas/gas-fees.js';
 import { TEST_ACCOUNTS } from '../../dist/core/test-accounts.js';
 import { TxBuilder } from '../../dist/core/tx/tx-builder.js';
-import { worldStateInput } from '../../dist/daemon/chain/apply-block.js';
 import {
   AZTEC_4_1_2_PROTOCOL_CONTRACTS_HASH,
   AZTEC_4_1_2_VK_TREE_ROOT,
 } from '../../dist/daemon/config/published-chain-values.js';
-import { RpcWitnessSource } from '../../dist/daemon/fork/rpc-witness-source.js';
-import { UpstreamStateFetcher } from '../../dist/daemon/fork/upstream-state-fetcher.js';
-import { openNodeDatabase } from '../../dist/daemon/store/node-database.js';
-import { RpcUpstream } from '../../dist/daemon/sync/rpc-upstream.js';
-import { WorldState } from '../../dist/daemon/world-state/world-state.js';
 import { RPC_METHODS } from '../../dist/rpc/method-table.js';
 import { benchResult } from '../bench-result.js';
 
@@ -134,128 +130,87 @@ async function firstTx(node) {
   }
 }
 
-/**
- * The lazy fork's world state (not yet what `start --fork-url` runs): opened on the upstream's block N through
- * `via` (the counting proxy), its frontiers fetched; then the fork's blocks past N applied on it, fetching what
- * they touch. Returns the ms and upstream calls of each part.
- */
-async function lazyWorldState(via, fork) {
-  const limit = 64 << 20;
-  const started = performance.now();
-  const chain = new RpcUpstream({ url: via, maxResponseSize: limit });
-  const n = (await chain.tips()).proposed.number;
-  const [atN] = await chain.blocks(n, 1);
-  const ws = WorldState.openSparse(openNodeDatabase(null), {
-    blockNumber: n,
-    blockHash: atN.hash().value,
-    state: atN.header.state,
-    archive: atN.archive,
-  });
-  const fetcher = new UpstreamStateFetcher(ws, new RpcWitnessSource({ url: via, maxResponseSize: limit }));
-  await fetcher.fetchFrontiers();
-  const openMs = performance.now() - started;
-  const openCalls = 2 + fetcher.calls;
-  const ours = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: limit });
-  const blocks = await ours.blocks(n + 1, 100);
-  const applyStarted = performance.now();
-  for (const b of blocks) {
-    const messages = b.indexWithinCheckpoint === 0 ? ((await ours.l1ToL2Messages(b.checkpointNumber)) ?? []) : [];
-    const input = worldStateInput(b, messages, (await ours.stateOverrides(b.number)) ?? []);
-    await fetcher.run(() => ws.applyBlock(input));
+/** Starts a fork through the counting proxy, then sends the first tx on it: ms and upstream calls of each. */
+async function forkRun(proxy, args) {
+  proxy.take();
+  const fork = await start(['--fork-url', proxy.url, ...args]);
+  const startCalls = proxy.take();
+  try {
+    const txMs = await firstTx(fork);
+    return { startMs: fork.ms, startCalls, txMs, txCalls: proxy.take() };
+  } finally {
+    await fork.stop();
   }
-  return {
-    openMs,
-    openCalls,
-    applyMs: performance.now() - applyStarted,
-    applyCalls: fetcher.calls + 2 - openCalls,
-    blocks: blocks.length,
-  };
 }
 
+const small = Math.max(1, Math.floor(blocks / 10));
 const upstream = await start([]);
 await call(upstream.adminUrl, 'nodeDev_mineBlocks', [blocks], upstream.key);
 const proxy = await countingProxy(upstream.publicUrl);
 const plainStart = [];
-const forkStart = [];
 const plainTx = [];
-const forkTx = [];
-const startCalls = [];
-const txCalls = [];
-const lazy = [];
+const runs = { replay: [], lazy: [], lazySmall: [] };
 try {
   for (let r = 0; r < rounds; r++) {
     const plain = await start([]);
     plainStart.push(plain.ms);
     plainTx.push(await firstTx(plain));
     await plain.stop();
-    proxy.take();
-    const fork = await start(['--fork-url', proxy.url]);
-    forkStart.push(fork.ms);
-    startCalls.push(proxy.take());
-    forkTx.push(await firstTx(fork));
-    txCalls.push(proxy.take());
-    lazy.push(await lazyWorldState(proxy.url, fork));
-    proxy.take();
-    await fork.stop();
+    runs.replay.push(await forkRun(proxy, ['--fork-mode', 'replay']));
+    runs.lazy.push(await forkRun(proxy, ['--fork-mode', 'lazy']));
+    runs.lazySmall.push(await forkRun(proxy, ['--fork-mode', 'lazy', '--fork-block', String(small)]));
   }
 } finally {
   await proxy.close();
   await upstream.stop();
 }
-const fs = median(forkStart);
 const ps = median(plainStart);
-const ft = median(forkTx);
 const pt = median(plainTx);
-console.log(
-  `fork of ${blocks} blocks: start ${fs.toFixed(0)} ms (${median(startCalls)} upstream calls), first tx ${ft.toFixed(0)} ms ` +
-    `(${median(txCalls)} upstream calls); plain dev start ${ps.toFixed(0)} ms, first tx ${pt.toFixed(0)} ms`,
-);
-const lo = median(lazy.map((l) => l.openMs));
-const la = median(lazy.map((l) => l.applyMs));
-console.log(
-  `lazy world state: open on block ${blocks} with frontiers ${lo.toFixed(0)} ms (${median(lazy.map((l) => l.openCalls))} upstream calls); ` +
-    `the fork's ${lazy[0].blocks} new block(s) applied on it ${la.toFixed(0)} ms (${median(lazy.map((l) => l.applyCalls))} upstream calls)`,
-);
-benchResult(
-  'fork',
-  [
+const of = (list, key) => median(list.map((x) => x[key]));
+console.log(`plain dev start ${ps.toFixed(0)} ms, first tx ${pt.toFixed(0)} ms`);
+for (const [label, list] of [
+  [`replay fork at block ${blocks}`, runs.replay],
+  [`lazy fork at block ${blocks}`, runs.lazy],
+  [`lazy fork at block ${small}`, runs.lazySmall],
+]) {
+  console.log(
+    `${label}: start ${of(list, 'startMs').toFixed(0)} ms (${of(list, 'startCalls')} upstream calls), first tx ` +
+      `${of(list, 'txMs').toFixed(0)} ms (${of(list, 'txCalls')} upstream calls)`,
+  );
+}
+const figures = [];
+for (const [mode, at, list] of [
+  ['replay', blocks, runs.replay],
+  ['lazy', blocks, runs.lazy],
+  ['lazy', small, runs.lazySmall],
+]) {
+  figures.push(
     {
-      name: `fork start to serving (${blocks}-block upstream)`,
-      value: Math.round(fs),
+      name: `${mode} fork at block ${at}: start to serving`,
+      value: Math.round(of(list, 'startMs')),
       unit: 'ms',
       baseline: { name: 'plain dev start to serving', value: Math.round(ps) },
-      ratio: fs / ps,
+      ratio: of(list, 'startMs') / ps,
       lowerIsBetter: true,
     },
     {
-      name: 'first tx on the fork, sent to mined',
-      value: Math.round(ft),
-      unit: 'ms',
-      baseline: { name: 'first tx on a plain dev node', value: Math.round(pt) },
-      ratio: ft / pt,
-      lowerIsBetter: true,
-    },
-    { name: 'upstream calls during the fork start', value: median(startCalls), unit: 'calls' },
-    { name: 'upstream calls during the first tx on the fork', value: median(txCalls), unit: 'calls' },
-    {
-      name: "lazy fork world state (not yet used by start): open on the upstream's block N, frontiers fetched",
-      value: Math.round(lo),
-      unit: 'ms',
-      baseline: { name: 'fork start to serving (replay)', value: Math.round(fs) },
-      ratio: lo / fs,
-      lowerIsBetter: true,
-    },
-    { name: 'upstream calls to open the lazy world state', value: median(lazy.map((l) => l.openCalls)), unit: 'calls' },
-    {
-      name: "the fork's new blocks (first tx) applied on the lazy world state, fetching what they touch",
-      value: Math.round(la),
-      unit: 'ms',
-    },
-    {
-      name: 'upstream calls to apply them on the lazy world state',
-      value: median(lazy.map((l) => l.applyCalls)),
+      name: `${mode} fork at block ${at}: upstream calls during the start`,
+      value: of(list, 'startCalls'),
       unit: 'calls',
     },
-  ],
-  { blocks, rounds },
-);
+    {
+      name: `${mode} fork at block ${at}: first tx, sent to mined`,
+      value: Math.round(of(list, 'txMs')),
+      unit: 'ms',
+      baseline: { name: 'first tx on a plain dev node', value: Math.round(pt) },
+      ratio: of(list, 'txMs') / pt,
+      lowerIsBetter: true,
+    },
+    {
+      name: `${mode} fork at block ${at}: upstream calls during the first tx`,
+      value: of(list, 'txCalls'),
+      unit: 'calls',
+    },
+  );
+}
+benchResult('fork', figures, { blocks, rounds });

@@ -16,6 +16,9 @@ import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
 import { type ForkPlan, planFork } from './fork/fork-plan.js';
 import { ForkReplay } from './fork/fork-replay.js';
+import { LazyFork, lazyForkBase } from './fork/lazy-fork.js';
+import { lazyForkRpcHandlers } from './fork/lazy-fork-rpc-handlers.js';
+import { UpstreamStateUnavailableError } from './fork/upstream-state-fetcher.js';
 import type { BlobKzg } from './l1/blob-kzg.js';
 import type { L1Service } from './l1/l1-service.js';
 import { hasL1, l1SettingsConflict } from './l1/l1-settings.js';
@@ -65,6 +68,7 @@ import { UpstreamSettlement } from './sync/upstream-settlement.js';
 import { upstreamTxForwarder } from './sync/upstream-tx-forwarder.js';
 import { DebugPrintStore } from './tracing/debug-print-store.js';
 import { ValidatorService } from './validators/validator-service.js';
+import { UpstreamStateNeededError } from './world-state/world-state-errors.js';
 
 export interface L2NodeOptions {
   /**
@@ -120,6 +124,8 @@ export class L2Node {
   readonly localNetworkSetup: LocalNetworkSetup | undefined;
   /** A fork (--fork-url): makes blocks 0 to N the upstream's before the sequencer builds on them. */
   readonly forkReplay: ForkReplay | undefined;
+  /** A lazy fork (--fork-mode lazy): starts at block N and fetches the upstream's state when first read. */
+  readonly lazyFork: LazyFork | undefined;
   /** Follower mode (--sync-from): the block source fed by the upstream, instead of the sequencer. */
   readonly sync: UpstreamBlockSource | undefined;
   /** What feeds blocks into the chain: the follower's block source, or the dev sequencer. */
@@ -234,6 +240,8 @@ export class L2Node {
   ) {
     const print = options.print ?? ((text: string) => process.stdout.write(text));
     this.log = logger.module('node');
+    // --fork-mode lazy starts on the upstream's block N (block 0 has nothing to fetch: it forks as a replay).
+    const lazy = fork && config.forkMode === 'lazy' && fork.blockNumber > 0 ? fork : undefined;
     this.clock = new SystemClock();
     this.database = database;
     const db = database.db;
@@ -302,6 +310,7 @@ export class L2Node {
       l1Contracts: l1?.deployment.addresses,
       genesisTime: settlesOnL1?.l1.deployment.genesisTime,
       forkGenesisTime: fork?.genesisTime,
+      sparseBase: lazy ? lazyForkBase(lazy) : undefined,
     });
     this.l1Settlement?.attach(this.chain.chain);
     print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc, this.chain.bananaFpc));
@@ -393,7 +402,9 @@ export class L2Node {
             log: logger.module('sync'),
           })
         : undefined;
-    this.forkReplay = fork && new ForkReplay({ plan: fork, chain, config, log: logger.module('fork') });
+    this.forkReplay =
+      fork && !lazy ? new ForkReplay({ plan: fork, chain, config, log: logger.module('fork') }) : undefined;
+    this.lazyFork = lazy && new LazyFork({ plan: lazy, chain, config, log: logger.module('fork') });
     this.debugPrints = new DebugPrintStore(config, logger.module('debug'));
     this.sequencer = upstream
       ? undefined
@@ -407,6 +418,7 @@ export class L2Node {
           this.publicExecution.blockTxRunner(),
           productionHalted,
           this.debugPrints,
+          this.lazyFork?.fetcher,
         );
     this.blockProducer = (this.sync ?? this.sequencer) as BlockProducer & Service;
 
@@ -482,6 +494,7 @@ export class L2Node {
       log: logger.module('metrics'),
     });
     const metrics = this.metrics;
+    const lazyFork = this.lazyFork;
     this.rpc = new RpcService({
       host: config.host,
       port: config.port,
@@ -513,10 +526,21 @@ export class L2Node {
         },
         packageVersion: PACKAGE_VERSION,
       },
-      handlers: buildRpcHandlers(this),
+      handlers: lazyFork
+        ? lazyForkRpcHandlers(buildRpcHandlers(this), {
+            chain,
+            upstream: (fork as ForkPlan).upstream,
+            fetcher: lazyFork.fetcher,
+            source: lazyFork.source,
+            firstBlock: () => lazyFork.firstBlock,
+          })
+        : buildRpcHandlers(this),
       status: () => this.statusReport(),
       notServing: () => (this.state === 'running' ? undefined : this.state),
       translateError: (err) => {
+        if (err instanceof UpstreamStateUnavailableError || err instanceof UpstreamStateNeededError) {
+          return rpcErrors.invalidState(err.message);
+        }
         if (err instanceof BlockBodyPrunedError) {
           return rpcErrors.blockNotAvailable(err.message, { oldestAvailableBlock: err.oldestAvailableBlock });
         }
@@ -558,6 +582,7 @@ export class L2Node {
     await this.runner.start(this.validators);
     // A fork's blocks up to N are in place before anything builds on them.
     if (this.forkReplay) await this.runner.start(this.forkReplay);
+    if (this.lazyFork) await this.runner.start(this.lazyFork);
     // Started before the producer and so stopped after it: --dump-state is written once no block is built.
     if (this.devTools) await this.runner.start(this.devTools);
     // A follower's blocks come from its upstream (checked at start: identity, genesis) instead of the sequencer.

@@ -1,21 +1,22 @@
 /**
  * `l2node start --fork-url` over the real binary, with the official 4.1.2 wallet: an upstream dev node with a
- * Token deployed and balances moved, a fork of it at its latest block N where the wallet transfers and reads
- * the expected balances while the upstream stays as it was; a follower of the fork (a node that re-executes
- * every block from genesis, holding the upstream's full state at N) checks every root of the fork's new blocks
- * bit for bit; a fork at N-10; an upstream that goes away while a fork is being made. One upstream per file.
+ * Token deployed and balances moved; a lazy fork of it (the default mode) at its latest block N, started without
+ * replaying, where the wallet transfers and reads the expected balances while the upstream stays as it was; the
+ * fork's new blocks checked bit for bit by a full world state holding the upstream's whole state (every upstream
+ * block applied from genesis, then the fork's, each root checked against its header); then the upstream goes
+ * away and a read that needs it answers a clear error while nothing is committed. A lazy fork at N-10, a replay
+ * fork (--fork-mode replay) checked by a follower, and the refusals. One upstream per file.
  */
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { worldStateInput } from '../../src/daemon/chain/apply-block.js';
-import { RpcWitnessSource } from '../../src/daemon/fork/rpc-witness-source.js';
-import { UpstreamStateFetcher } from '../../src/daemon/fork/upstream-state-fetcher.js';
+import { resolveConfig } from '../../src/daemon/config/resolve-config.js';
+import { genesisPublicData } from '../../src/daemon/sequencer/genesis-funding.js';
 import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
 import { RpcUpstream } from '../../src/daemon/sync/rpc-upstream.js';
-import { MerkleTreeId } from '../../src/daemon/world-state/merkle-tree-id.js';
 import { WorldState } from '../../src/daemon/world-state/world-state.js';
 import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
-import { startRpcProxy } from '../helpers/rpc-proxy.js';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { postJson, type RunningNode, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
@@ -70,12 +71,30 @@ afterAll(async () => {
   await upstream?.stop();
 });
 
-describe('a fork at the latest block N', () => {
+const slot = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
+
+async function dev<T>(
+  on: RunningNode,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: T; error?: { message: string } }> {
+  const r = await postJson(
+    on.adminUrl,
+    { jsonrpc: '2.0', id: 1, method, params },
+    { 'x-api-key': on.adminKey as string },
+  );
+  return r.body as { result?: T; error?: { message: string } };
+}
+
+describe('a lazy fork at the latest block N', () => {
+  let proxy: RpcProxy;
   let fork: RunningNode;
   let forkSession: WalletSession;
 
   beforeAll(async () => {
-    fork = await spawnNode({ args: ['--fork-url', upstream.publicUrl, '--fork-block', String(n)] });
+    // Through a proxy, so that the upstream can go away while the fork serves (the last case).
+    proxy = await startRpcProxy(upstream.publicUrl);
+    fork = await spawnNode({ args: ['--fork-url', proxy.url, '--fork-block', String(n)] });
     forkSession = await openOfficialWallet(fork.publicUrl);
     const { TokenContract } = await import('@aztec/noir-contracts.js/Token');
     const instance = await forkSession.node.getContract(tokenAddress);
@@ -86,9 +105,14 @@ describe('a fork at the latest block N', () => {
   afterAll(async () => {
     await forkSession?.stop();
     await fork?.stop();
+    await proxy?.close();
   });
 
-  it("has the upstream's chain identity, genesis and blocks up to N", async () => {
+  it("starts without replaying and has the upstream's chain identity, genesis and blocks up to N", async () => {
+    const started = fork.logs().find((l) => String(l.msg).includes('lazy mode'));
+    expect(started?.msg).toContain(`at block ${n} (lazy mode`);
+    // No block before N's checkpoint was asked for whole (a replay asks for checkpoints from 1).
+    expect(proxy.count('node_getCheckpoints')).toBe(1);
     const [ours, theirs] = await Promise.all([
       pub<Record<string, unknown>>(fork, 'node_getNodeInfo'),
       pub<Record<string, unknown>>(upstream, 'node_getNodeInfo'),
@@ -99,6 +123,8 @@ describe('a fork at the latest block N', () => {
       expect(await pub(fork, 'node_getBlockHeader', [b])).toEqual(await pub(upstream, 'node_getBlockHeader', [b]));
     }
     expect(await pub(fork, 'node_getBlockNumber')).toBe(n);
+    // Ranges of the upstream's history are not served here: a clear error says whom to ask.
+    await expect(pub(fork, 'node_getBlocks', [1, 5])).rejects.toThrow(/below this lazy fork's first block/);
   });
 
   it('the wallet transfers on the fork and reads the expected balances; the upstream is unchanged', async () => {
@@ -113,116 +139,80 @@ describe('a fork at the latest block N', () => {
   }, 120_000);
 
   it('takes the cheat codes, snapshots and reverts as any dev chain', async () => {
-    const dev = async <T>(method: string, params: unknown[] = []) => {
-      const r = await postJson(
-        fork.adminUrl,
-        { jsonrpc: '2.0', id: 1, method, params },
-        { 'x-api-key': fork.adminKey as string },
-      );
-      return (r.body as { result: T }).result;
-    };
     const before = await pub<number>(fork, 'node_getBlockNumber');
-    const id = await dev<number>('nodeDev_snapshot');
+    const id = (await dev<number>(fork, 'nodeDev_snapshot')).result;
     const { getFeeJuiceBalance } = await import('@aztec/aztec.js/utils');
-    await dev('nodeDev_setFeeJuiceBalance', [bob.toString(), '4242']);
+    await dev(fork, 'nodeDev_setFeeJuiceBalance', [bob.toString(), '4242']);
     expect(await getFeeJuiceBalance(bob, forkSession.node)).toBe(4242n);
-    expect(await dev<number>('nodeDev_revert', [id])).toBe(before);
+    expect((await dev<number>(fork, 'nodeDev_revert', [id])).result).toBe(before);
     expect(await getFeeJuiceBalance(bob, forkSession.node)).not.toBe(4242n);
-  });
+    // A public slot of the upstream's Token set on the fork (an in-place update of an upstream leaf).
+    await dev(fork, 'nodeDev_setPublicStorage', [tokenAddress.toString(), slot(5n), slot(7n)]);
+    await dev(fork, 'nodeDev_mineBlocks', [1]);
+    expect(await pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), slot(5n)])).toBe(
+      `0x${'7'.padStart(64, '0')}`,
+    );
+  }, 60_000);
 
-  it("a follower holding the upstream's full state computes exactly the fork's roots for its new blocks", async () => {
+  it("a world state holding the upstream's whole state computes exactly the fork's roots for its new blocks", async () => {
     const tip = await pub<number>(fork, 'node_getBlockNumber');
     expect(tip).toBeGreaterThan(n);
-    // The follower re-executes every block from genesis and checks every root and archive against the header
-    // before storing it: reaching the fork's tip with the same hashes is the bit-exact check.
-    const follower = await spawnNode({ args: ['--sync-from', fork.publicUrl] });
-    try {
-      await until('the follower at the fork tip', async () =>
-        (await pub<number>(follower, 'node_getBlockNumber')) >= tip ? true : undefined,
-      );
-      for (let b = n; b <= tip; b++) {
-        expect(await pub(follower, 'node_getBlockHeader', [b])).toEqual(await pub(fork, 'node_getBlockHeader', [b]));
-      }
-    } finally {
-      await follower.stop();
+    const full = WorldState.open(openNodeDatabase(null), {
+      genesisPublicData: genesisPublicData(resolveConfig({}, {}).config),
+    });
+    const limit = 64 << 20;
+    const theirs = new RpcUpstream({ url: upstream.publicUrl, maxResponseSize: limit });
+    const ours = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: limit });
+    const blocks = [...(await theirs.blocks(1, n)), ...(await ours.blocks(n + 1, tip - n))];
+    expect(blocks.map((b) => b.number)).toEqual(Array.from({ length: tip }, (_, i) => i + 1));
+    for (const b of blocks) {
+      const from = b.number <= n ? theirs : ours;
+      const messages = b.indexWithinCheckpoint === 0 ? ((await from.l1ToL2Messages(b.checkpointNumber)) ?? []) : [];
+      // applyBlock refuses a block whose computed state or archive differs from its header's.
+      full.applyBlock(worldStateInput(b, messages, (await from.stateOverrides(b.number)) ?? []));
+      expect(full.getArchiveSnapshot().equals(b.archive)).toBe(true);
     }
   }, 120_000);
-});
 
-describe('the lazy fork world state over the upstream witness methods', () => {
-  it("applies a fork's new blocks from the upstream's block N with exactly their roots, fetching only what they touch", async () => {
-    // The replay fork's blocks past N (their headers checked bit-exact by a follower above) are the oracle.
-    const fork = await spawnNode({ args: ['--fork-url', upstream.publicUrl, '--fork-block', String(n)] });
-    try {
-      await postJson(
-        fork.adminUrl,
-        { jsonrpc: '2.0', id: 1, method: 'nodeDev_setPublicStorage', params: [tokenAddress.toString(), '0x5', '0x7'] },
-        { 'x-api-key': fork.adminKey as string },
-      );
-      await postJson(
-        fork.adminUrl,
-        { jsonrpc: '2.0', id: 1, method: 'nodeDev_mineBlocks', params: [2] },
-        { 'x-api-key': fork.adminKey as string },
-      );
-      const forkChain = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: 64 << 20 });
-      const upstreamChain = new RpcUpstream({ url: upstream.publicUrl, maxResponseSize: 64 << 20 });
-      const [atN] = await upstreamChain.blocks(n, 1);
-      if (!atN) throw new Error(`the upstream has no block ${n}`);
-      const lazy = WorldState.openSparse(openNodeDatabase(null), {
-        blockNumber: n,
-        blockHash: atN.hash().value,
-        state: atN.header.state,
-        archive: atN.archive,
-      });
-      const fetcher = new UpstreamStateFetcher(
-        lazy,
-        new RpcWitnessSource({ url: upstream.publicUrl, maxResponseSize: 64 << 20 }),
-      );
-      await fetcher.fetchFrontiers();
-      const blocks = await forkChain.blocks(n + 1, 10);
-      expect(blocks.length).toBeGreaterThanOrEqual(2);
-      for (const b of blocks) {
-        const messages =
-          b.indexWithinCheckpoint === 0 ? ((await forkChain.l1ToL2Messages(b.checkpointNumber)) ?? []) : [];
-        const input = worldStateInput(b, messages, (await forkChain.stateOverrides(b.number)) ?? []);
-        // applyBlock refuses a block whose computed state differs from its header's.
-        await fetcher.run(() => lazy.applyBlock(input));
-        expect(lazy.getArchiveSnapshot().equals(b.archive)).toBe(true);
+  it('an upstream that goes away while the fork serves: a read that needs it answers a clear error, nothing is committed', async () => {
+    await proxy.close();
+    const tip = await pub<number>(fork, 'node_getBlockNumber');
+    const gone = new RegExp(`${proxy.url.replace(/[.:/]/g, '\\$&')}/? did not give`);
+    // An upstream block the fork never served.
+    await expect(pub(fork, 'node_getBlockHeader', [2])).rejects.toThrow(gone);
+    // A public slot of the upstream's state the fork cannot answer alone (a slot inside a range of the tree the
+    // fork already proved empty is answered without the upstream: try others until one needs it).
+    let unread: string | undefined;
+    for (let i = 1n; i <= 8n && !unread; i++) {
+      const s = slot(0xabcdefn * i ** 7n + 0x1234567890abcdefn * i);
+      const r = await postJson(fork.publicUrl, rpc('node_getPublicStorageAt', ['latest', tokenAddress.toString(), s]));
+      const error = (r.body as { error?: { message: string } }).error;
+      if (error) {
+        expect(error.message).toMatch(gone);
+        unread = s;
       }
-      // Where a leaf is and since which block comes from the upstream for its part of a tree.
-      const hash = (await upstreamChain.blockHash(n - 3)) as bigint;
-      const [wire] = await pub<({ l2BlockNumber: number; data: string } | null)[]>(upstream, 'node_findLeavesIndexes', [
-        n,
-        MerkleTreeId.ARCHIVE,
-        [`0x${hash.toString(16).padStart(64, '0')}`],
-      ]);
-      const [ours] = await fetcher.run(() => lazy.findLeavesIndexes('latest', MerkleTreeId.ARCHIVE, [hash]));
-      expect(ours?.index).toBe(BigInt(String(wire?.data)));
-      expect(ours?.blockNumber).toBe(n - 3);
-      expect(wire?.l2BlockNumber).toBe(n - 3);
-      // The fork's blocks touched a few leaves of the upstream's trees, not its whole history.
-      expect(fetcher.calls).toBeLessThan(40);
-    } finally {
-      await fork.stop();
     }
-  }, 120_000);
+    if (!unread) throw new Error('every slot tried was answered without the upstream');
+    // A block that needs it is not built (the sequencer's attempt fails naming the upstream): the chain stays.
+    await dev(fork, 'nodeDev_setPublicStorage', [tokenAddress.toString(), unread, slot(1n)]);
+    await fork.waitForLog((l) => gone.test(String(l.msg ?? '') + String(l.err ?? '')));
+    expect(await pub<number>(fork, 'node_getBlockNumber')).toBe(tip);
+    // What it fetched before still answers.
+    expect(await pub(fork, 'node_getPublicStorageAt', ['latest', tokenAddress.toString(), slot(5n)])).toBe(slot(7n));
+  }, 60_000);
 });
 
-describe('a fork at N-10', () => {
+describe('a lazy fork at N-10', () => {
   it("is the upstream's block N-10 and builds its own N-9", async () => {
     const at = n - 10;
     const fork = await spawnNode({ args: ['--fork-url', upstream.publicUrl, '--fork-block', String(at)] });
     try {
       expect(await pub(fork, 'node_getBlockHeader', [at])).toEqual(await pub(upstream, 'node_getBlockHeader', [at]));
       expect(await pub(fork, 'node_getBlockNumber')).toBe(at);
-      // Nothing past N-10 came over: the Token of block N-3 or so does not exist on this fork.
+      // Nothing past N-10 came over: the Token, deployed later upstream, does not exist on this fork.
       expect(await pub(fork, 'node_getContract', [tokenAddress.toString()])).toBeNull();
-      const mined = await postJson(
-        fork.adminUrl,
-        { jsonrpc: '2.0', id: 1, method: 'nodeDev_mineBlocks', params: [1] },
-        { 'x-api-key': fork.adminKey as string },
-      );
-      expect((mined.body as { result: number[] }).result).toEqual([at + 1]);
+      const mined = await dev<number[]>(fork, 'nodeDev_mineBlocks', [1]);
+      expect(mined.result).toEqual([at + 1]);
       const ours = await pub<{ lastArchive: unknown }>(fork, 'node_getBlockHeader', [at + 1]);
       const theirs = await pub<{ lastArchive: unknown }>(upstream, 'node_getBlockHeader', [at + 1]);
       // Built on the same archive as the upstream's own block N-9, but it is another block.
@@ -232,6 +222,34 @@ describe('a fork at N-10', () => {
       await fork.stop();
     }
   });
+});
+
+describe('a replay fork (--fork-mode replay)', () => {
+  it('replays blocks 1 to N-10; a follower re-deriving it from genesis gets exactly its blocks', async () => {
+    const at = n - 10;
+    const fork = await spawnNode({
+      args: ['--fork-url', upstream.publicUrl, '--fork-block', String(at), '--fork-mode', 'replay'],
+    });
+    try {
+      expect(fork.logs().some((l) => String(l.msg).includes('replay mode'))).toBe(true);
+      await dev(fork, 'nodeDev_setPublicStorage', ['0x' + '0'.repeat(62) + '05', '0x5', '0x7']);
+      await dev(fork, 'nodeDev_mineBlocks', [2]);
+      const tip = await pub<number>(fork, 'node_getBlockNumber');
+      const follower = await spawnNode({ args: ['--sync-from', fork.publicUrl] });
+      try {
+        await until('the follower at the fork tip', async () =>
+          (await pub<number>(follower, 'node_getBlockNumber')) >= tip ? true : undefined,
+        );
+        for (let b = at; b <= tip; b++) {
+          expect(await pub(follower, 'node_getBlockHeader', [b])).toEqual(await pub(fork, 'node_getBlockHeader', [b]));
+        }
+      } finally {
+        await follower.stop();
+      }
+    } finally {
+      await fork.stop();
+    }
+  }, 120_000);
 });
 
 describe('refusals', () => {
@@ -251,7 +269,7 @@ describe('refusals', () => {
     const status = await child.exited;
     expect(status.code).toBe(1);
     expect(child.stdout() + child.stderr()).toMatch(
-      new RegExp(`cannot fork ${proxy.url.replace(/[.:/]/g, '\\$&')}/?: its checkpoints from 1 did not come`),
+      new RegExp(`cannot fork ${proxy.url.replace(/[.:/]/g, '\\$&')}/?: its checkpoint \\d+ did not come`),
     );
   });
 });

@@ -22,7 +22,7 @@ import { PACKAGE_VERSION } from '../package-version.js';
 import { SequencerBusyError } from '../sequencer/sequencer.js';
 import type { CheckpointRow } from '../store/checkpoint-repository.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
-import { WorldStateError } from '../world-state/world-state-errors.js';
+import { UpstreamStateNeededError, WorldStateError } from '../world-state/world-state-errors.js';
 import type { ChainState } from './chain-state.js';
 import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { SignatureError } from './function-signatures.js';
@@ -265,6 +265,8 @@ function withErrorMapping<H extends Partial<RpcHandlers>>(handlers: H): H {
 
 function toRpcError(err: unknown): unknown {
   if (err instanceof RpcError) return err;
+  // A lazy fork's state not fetched yet: its handlers (lazyForkRpcHandlers) fetch it and ask again.
+  if (err instanceof UpstreamStateNeededError) return err;
   if (err instanceof WorldStateError) {
     switch (err.rpcCode) {
       case 'INVALID_PARAMS':

@@ -15,7 +15,7 @@ import { ChainStore } from '../store/chain-store.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { StorageConfig } from '../store/storage-settings.js';
 import type { FollowerConfig } from '../sync/follower-settings.js';
-import { WorldState } from '../world-state/world-state.js';
+import { type SparseBase, WorldState } from '../world-state/world-state.js';
 import { Chain } from './chain.js';
 import { DevModeOnlyError } from './dev-mode-only-error.js';
 import { FunctionSignatures } from './function-signatures.js';
@@ -44,6 +44,11 @@ export interface OpenChainOptions {
    * L1's, it only places the slot clock: time warps stay the dev chain's.
    */
   readonly forkGenesisTime?: number;
+  /**
+   * A lazy fork's base (--fork-mode lazy): the world state opens on the upstream's block and fetches the rest
+   * when first read (WorldState.openSparse), instead of holding a chain of its own from genesis.
+   */
+  readonly sparseBase?: SparseBase;
 }
 
 /**
@@ -78,7 +83,7 @@ export class ChainState {
   static open(o: OpenChainOptions): ChainState {
     const { db, config, log } = o;
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
-    const worldState = openWorldState(db, config);
+    const worldState = openWorldState(db, config, o.sparseBase);
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
     recordGenesisContracts(store, config);
     const era = recordedSlotEra(store);
@@ -309,11 +314,9 @@ export class TimeWarpRefusedError extends Error {
 }
 
 /** The world state with the configured accounts (and the sponsored FPC) funded at genesis (written on first use). */
-function openWorldState(db: SqliteDatabase, config: ChainStateConfig): WorldState {
-  return WorldState.open(db, {
-    genesisPublicData: genesisPublicData(config),
-    historyBlocks: worldStateHistoryBlocks(config),
-  });
+function openWorldState(db: SqliteDatabase, config: ChainStateConfig, sparseBase?: SparseBase): WorldState {
+  const options = { genesisPublicData: genesisPublicData(config), historyBlocks: worldStateHistoryBlocks(config) };
+  return sparseBase ? WorldState.openSparse(db, sparseBase, options) : WorldState.open(db, options);
 }
 
 /** The archive root after the genesis block (what an L1 deployment stores as the rollup's genesis archive). */

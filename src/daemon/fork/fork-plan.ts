@@ -1,4 +1,5 @@
 import type { BlockHeader } from '../../core/block/block-header.js';
+import type { L2Block } from '../../core/block/l2-block.js';
 import type { NodeConfig } from '../config/settings.js';
 import { hasL1 } from '../l1/l1-settings.js';
 import type { Logger } from '../logging/logger.js';
@@ -18,6 +19,8 @@ export interface ForkPlan {
   readonly blockNumber: number;
   /** Block `blockNumber`'s header, as the upstream serves it. */
   readonly header: BlockHeader;
+  /** Block `blockNumber` as the upstream serves it (undefined for block 0, the genesis). */
+  readonly block: L2Block | undefined;
   /**
    * Unix time of slot 0 that puts the fork's slots where the upstream's are, so block N+1 comes after block N
    * and a tx anchored to block N does not look a chain's age old.
@@ -60,5 +63,5 @@ export async function planFork(config: NodeConfig, isExplicit: IsExplicitSetting
   if (!header) throw new ForkRefusedError(`cannot fork ${url} at block ${n}: it does not serve that block`);
   const g = header.globalVariables;
   const genesisTime = Math.max(0, Number(g.timestamp) - g.slotNumber * config.slotDuration);
-  return { upstream, blockNumber: n, header, genesisTime };
+  return { upstream, blockNumber: n, header, block, genesisTime };
 }

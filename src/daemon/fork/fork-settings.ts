@@ -1,4 +1,4 @@
-import { parseHttpUrl, parseInteger } from '../config/parsers.js';
+import { parseEnum, parseHttpUrl, parseInteger } from '../config/parsers.js';
 import { type SettingValues, setting } from '../config/setting.js';
 
 /** A dev chain forked from a running network (docs/dev-chain.md, "Forking a network"). */
@@ -24,6 +24,19 @@ export const FORK_SETTINGS = {
     kind: 'string',
     group: 'Dev chain',
     description: "With --fork-url: the upstream's block the fork starts from (default: its latest block).",
+  }),
+  forkMode: setting<'replay' | 'lazy'>({
+    key: 'forkMode',
+    flag: 'fork-mode',
+    env: 'NODE_FORK_MODE',
+    defaultValue: 'lazy',
+    parse: parseEnum(['lazy', 'replay'] as const),
+    kind: 'string',
+    group: 'Dev chain',
+    description:
+      "With --fork-url: 'lazy' starts at block N at once and fetches the upstream's state and contracts when " +
+      "first used (an l2node upstream); 'replay' re-executes the upstream's blocks 1 to N at start and then " +
+      'serves the whole chain itself (any upstream that serves its blocks, a 4.1.2 node included). docs/dev-chain.md.',
   }),
 } as const;
 

@@ -1,3 +1,5 @@
+import type { AztecAddress } from '../../core/aztec-address.js';
+import type { Fr } from '../../core/fr.js';
 import { readField32 } from '../../core/serialize/field-bytes.js';
 import { RpcClient } from '../../rpc/client/rpc-client.js';
 import type { RpcMethodName } from '../../rpc/method-table.js';
@@ -21,8 +23,9 @@ export interface RpcWitnessSourceOptions {
 }
 
 /**
- * A lazy fork's upstream witness methods over its public JSON-RPC: node_getPublicDataWitness and
- * node_getLowNullifierMembershipWitness for low leaves, the trees' sibling-path methods for everything else.
+ * What a lazy fork reads of its upstream over its public JSON-RPC: the witness methods (node_getPublicDataWitness
+ * and node_getLowNullifierMembershipWitness for low leaves, the trees' sibling-path methods for everything else),
+ * the contracts and classes published before the fork, and the tagged logs below it.
  */
 export class RpcWitnessSource implements UpstreamWitnessSource {
   readonly url: string;
@@ -58,6 +61,38 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
       `0x${value.toString(16).padStart(64, '0')}`,
     ]);
     return found ?? undefined;
+  }
+
+  /** node_getPrivateLogsByTags on the upstream (a lazy fork merges the upstream's logs below it with its own). */
+  privateLogsByTags(tags: readonly Fr[], page: number) {
+    return this.client.call(
+      'node_getPrivateLogsByTags',
+      tags.map((t) => t.toString()),
+      page,
+    );
+  }
+
+  /** node_getPublicLogsByTagsFromContract on the upstream. */
+  publicLogsByTagsFromContract(contract: AztecAddress, tags: readonly Fr[], page: number) {
+    return this.client.call(
+      'node_getPublicLogsByTagsFromContract',
+      contract.toString(),
+      tags.map((t) => t.toString()),
+      page,
+    );
+  }
+
+  /** node_getTxEffect on the upstream: where a tx mined there is (a lazy fork checks it against the block). */
+  async txEffect(txHash: string) {
+    return (await this.client.call('node_getTxEffect', txHash)) ?? undefined;
+  }
+
+  async contract(address: bigint) {
+    return (await this.client.call('node_getContract', `0x${address.toString(16).padStart(64, '0')}`)) ?? undefined;
+  }
+
+  async contractClass(id: bigint) {
+    return (await this.client.call('node_getContractClass', `0x${id.toString(16).padStart(64, '0')}`)) ?? undefined;
   }
 
   async lowLeaf(tree: MerkleTreeId, block: number, key: bigint): Promise<UpstreamLowLeaf | undefined> {

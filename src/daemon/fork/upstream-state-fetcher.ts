@@ -1,4 +1,11 @@
+import { CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS } from '../../core/constants.js';
+import { computeContractAddressFromInstance } from '../../core/contract/contract-address.js';
+import { computeContractClassId, computePublicBytecodeCommitment } from '../../core/contract/contract-class-id.js';
+import type { ContractClassPublic } from '../../core/contract/contract-class-public.js';
+import type { ContractInstanceWithAddress } from '../../core/contract/contract-instance-with-address.js';
+import { siloNullifier } from '../../core/hash/siloing.js';
 import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
+import type { ChainStore } from '../store/chain-store.js';
 import type { IndexedLeafPreimage } from '../world-state/indexed-leaf.js';
 import { MerkleTreeId, TREES, treeInfo } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
@@ -29,6 +36,10 @@ export interface UpstreamWitnessSource {
     block: number,
     value: bigint,
   ): Promise<{ index: bigint; blockNumber: number } | undefined>;
+  /** A contract instance as the upstream serves it now (node_getContract); undefined when it has none. */
+  contract?(address: bigint): Promise<ContractInstanceWithAddress | undefined>;
+  /** A contract class (node_getContractClass); undefined when it has none. */
+  contractClass?(id: bigint): Promise<ContractClassPublic | undefined>;
 }
 
 /** The upstream cannot give what a lazy fork needs: the message says what and why. */
@@ -53,6 +64,8 @@ export class UpstreamStateFetcher {
   constructor(
     private readonly ws: WorldState,
     private readonly source: UpstreamWitnessSource,
+    /** Where a lazy fork keeps the contracts it fetches (the chain store); without it none are fetched. */
+    private readonly store?: ChainStore,
   ) {}
 
   private get block(): number {
@@ -94,15 +107,15 @@ export class UpstreamStateFetcher {
   }
 
   /**
-   * Runs a synchronous world-state read or block until it no longer needs anything from the upstream: each
-   * UpstreamStateNeededError is fetched, then `fn` runs again from the start (it must have no effect when it
-   * throws, as a world-state fork dropped unused has none).
+   * Runs a world-state read or block (or an RPC read made of them) until it no longer needs anything from the
+   * upstream: each UpstreamStateNeededError is fetched, then `fn` runs again from the start (it must have no
+   * effect when it throws, as a world-state fork dropped unused has none).
    */
-  async run<T>(fn: () => T): Promise<T> {
+  async run<T>(fn: () => T | Promise<T>): Promise<T> {
     const seen = new Set<string>();
     for (let fetches = 0; ; fetches++) {
       try {
-        return fn();
+        return await fn();
       } catch (err) {
         if (!(err instanceof UpstreamStateNeededError)) throw err;
         const key = JSON.stringify(err.need, (_, v) => (typeof v === 'bigint' ? v.toString(16) : v));
@@ -124,6 +137,7 @@ export class UpstreamStateFetcher {
 
   /** Fetches one missing piece. */
   async fetch(need: UpstreamStateNeed): Promise<void> {
+    if (need.kind === 'contract' || need.kind === 'class') return this.fetchContract(need);
     const block = this.block;
     const info = treeInfo(need.tree as MerkleTreeId);
     switch (need.kind) {
@@ -177,6 +191,55 @@ export class UpstreamStateFetcher {
         return;
       }
     }
+  }
+
+  /**
+   * A contract instance or class published on the upstream before the fork, kept in the chain store once its
+   * address (or class id) is checked to be what it commits to, and an instance to be deployed at the fork's block;
+   * one the upstream does not have (then) is remembered as absent. Kept as of the fork's block, so a revert to any block of the fork keeps it.
+   */
+  private async fetchContract(
+    need: { kind: 'contract'; address: bigint } | { kind: 'class'; id: bigint },
+  ): Promise<void> {
+    const { store, source } = this;
+    const block = this.block;
+    if (!store || !source.contract || !source.contractClass) {
+      throw new UpstreamStateUnavailableError(`this fork cannot fetch contracts from ${source.url}`);
+    }
+    const hex = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
+    if (need.kind === 'contract') {
+      const getContract = source.contract.bind(source);
+      const instance = await this.ask(`the contract instance at ${hex(need.address)}`, () => getContract(need.address));
+      if (!instance) return store.markAbsentUpstream(need);
+      if (
+        instance.address.value !== need.address ||
+        computeContractAddressFromInstance(instance).value !== need.address
+      ) {
+        throw new UpstreamStateUnavailableError(
+          `${source.url} gave a contract instance for ${hex(need.address)} that is not at that address`,
+        );
+      }
+      // The upstream answers as of its latest block: an instance it published after the fork's block is not
+      // the fork's (its deployment nullifier is not in the fork's nullifier tree at that block).
+      const deployment = siloNullifier(CONTRACT_INSTANCE_REGISTRY_CONTRACT_ADDRESS, need.address);
+      if (!(await this.run(() => this.ws.view(block).hasNullifier(deployment)))) return store.markAbsentUpstream(need);
+      store.db.transaction(() => store.contractInstances.insert(instance, block))();
+      return;
+    }
+    const getClass = source.contractClass.bind(source);
+    const cls = await this.ask(`the contract class ${hex(need.id)}`, () => getClass(need.id));
+    if (!cls) return store.markAbsentUpstream(need);
+    const id = computeContractClassId(
+      cls.artifactHash.value,
+      cls.privateFunctionsRoot.value,
+      computePublicBytecodeCommitment(cls.packedBytecode),
+    );
+    if (id !== need.id || cls.id.value !== need.id) {
+      throw new UpstreamStateUnavailableError(
+        `${source.url} gave a contract class for ${hex(need.id)} whose contents hash to another id`,
+      );
+    }
+    store.db.transaction(() => store.contractClasses.insert(cls, block))();
   }
 
   /** One upstream call, counted; a failure names the upstream and what was asked. */

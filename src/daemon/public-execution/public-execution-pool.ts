@@ -4,6 +4,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { BlockTxRunner } from '../sequencer/block-builder.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
+import { upstreamNeedOf } from '../world-state/world-state-errors.js';
 import type {
   BlockTxAnswer,
   BlockTxJob,
@@ -173,6 +174,8 @@ export class PublicExecutionPool implements Service {
       })) as BlockTxAnswer;
     } catch (err) {
       if (isAbort(err)) return { kind: 'timeout' };
+      const need = upstreamNeedOf(err);
+      if (need) throw need;
       if (isOutOfMemory(err)) {
         return {
           kind: 'drop',
@@ -214,6 +217,8 @@ export class PublicExecutionPool implements Service {
         );
       }
       if (isQueueFull(err)) throw queueFull(config.publicExecutionMaxQueue);
+      const need = upstreamNeedOf(err);
+      if (need) throw need;
       if (isOutOfMemory(err)) {
         throw rpcErrors.limitExceeded(
           `The tx's public execution needs more than the worker heap cap of ${config.publicExecutionMemoryMb} MB ` +

@@ -3,6 +3,7 @@ import { ChainStore } from '../store/chain-store.js';
 import { openNodeDatabase } from '../store/node-database.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
 import { WorldState } from '../world-state/world-state.js';
+import { UpstreamStateNeededError, upstreamNeedMessage } from '../world-state/world-state-errors.js';
 import {
   type BlockTxAnswer,
   type BlockTxJob,
@@ -42,23 +43,36 @@ const state: WorkerState = {
 };
 
 export function simulatePublicCalls(job: SimulatePublicCallsJob): SimulatePublicCallsAnswer {
-  return simulatePublicCallsOn(state, job);
+  return carryingNeeds(() => simulatePublicCallsOn(state, job));
 }
 
 export function processBlockTx(job: BlockTxJob): BlockTxAnswer {
-  return processBlockTxOn(state, job);
+  return carryingNeeds(() => processBlockTxOn(state, job));
 }
 
 export function traceMinedTx(job: TraceMinedTxJob): TraceAnswer {
-  return traceMinedTxOn(state, job);
+  return carryingNeeds(() => traceMinedTxOn(state, job));
 }
 
 export function traceUnminedTx(job: TraceUnminedTxJob): TraceAnswer {
-  return traceUnminedTxOn(state, job);
+  return carryingNeeds(() => traceUnminedTxOn(state, job));
 }
 
 export function validateTx(job: ValidateTxJob): ValidateTxAnswer {
-  return validateTxInWorker(state, job);
+  return carryingNeeds(() => validateTxInWorker(state, job));
+}
+
+/**
+ * Runs a job; a lazy fork's read of upstream state not fetched yet leaves the worker as an error the pool turns
+ * back into UpstreamStateNeededError, so the main thread fetches it and runs the job again.
+ */
+function carryingNeeds<T>(job: () => T): T {
+  try {
+    return job();
+  } catch (err) {
+    if (err instanceof UpstreamStateNeededError) throw new Error(upstreamNeedMessage(err.need));
+    throw err;
+  }
 }
 
 /** A job that only proves the worker is up (the pool waits for it at start, so the first caller waits for nothing). */

@@ -23,7 +23,7 @@ import { PublicTxInvalidError } from '../public-processor/public-tx-invalid-erro
 import { debugPrintsFromJson, type TxDebugPrints } from '../tracing/debug-print-store.js';
 import { MerkleTreeId } from '../world-state/merkle-tree-id.js';
 import type { WorldState } from '../world-state/world-state.js';
-import { WorldStateError } from '../world-state/world-state-errors.js';
+import { UpstreamStateNeededError, WorldStateError } from '../world-state/world-state-errors.js';
 import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
 
 /** What one block may hold. */
@@ -234,7 +234,8 @@ function* blockBuildSteps(input: BlockBuildInput): Generator<BlockTxRequest, Blo
       try {
         applyTxEffectToFork(fork, effect);
       } catch (err) {
-        if (!(err instanceof WorldStateError)) throw err;
+        // A lazy fork's missing upstream state is fetched and the block built again, not a reason to drop.
+        if (!(err instanceof WorldStateError) || err instanceof UpstreamStateNeededError) throw err;
         dropped.push({ tx, reason: err.message });
         continue;
       }

@@ -6,7 +6,7 @@ import type { PublicExecutionConfig } from '../public-execution/public-execution
 import type { DebugPrintStore } from '../tracing/debug-print-store.js';
 import type { BlockTxRunner } from './block-builder.js';
 import type { PendingTxSource } from './pending-tx-source.js';
-import { Sequencer } from './sequencer.js';
+import { Sequencer, type UpstreamStateRunner } from './sequencer.js';
 import type { SequencerConfig } from './sequencer-settings.js';
 
 /**
@@ -32,6 +32,8 @@ export function configuredSequencer(
   halted?: () => string | undefined,
   /** Where the built blocks' debug prints go (docs/debugging.md). */
   debugPrints?: DebugPrintStore,
+  /** A lazy fork's upstream state (--fork-mode lazy): what a block needs of it is fetched, then it builds again. */
+  upstreamState?: UpstreamStateRunner,
 ): Sequencer {
   return new Sequencer({
     chain: chain.chain,
@@ -66,5 +68,6 @@ export function configuredSequencer(
       blockTxs.inThread ? undefined : (config.blockBuildTimeMs ?? (config.slotDuration * 1000) / config.blocksPerSlot),
     log,
     ...(debugPrints ? { debugPrints } : {}),
+    ...(upstreamState ? { upstreamState } : {}),
   });
 }

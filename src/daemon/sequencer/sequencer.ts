@@ -19,8 +19,18 @@ import type { SequencerMode } from './sequencer-settings.js';
 import type { SlotClock } from './slot-clock.js';
 import { previousOutHashes, resumeStoredCheckpoint } from './stored-checkpoint.js';
 
+/** Runs a build until it no longer needs a lazy fork's upstream state (UpstreamStateFetcher.run). */
+export interface UpstreamStateRunner {
+  run<T>(build: () => T | Promise<T>): Promise<T>;
+}
+
 export interface SequencerOptions {
   readonly chain: Chain;
+  /**
+   * A lazy fork (--fork-mode lazy): a build that reads upstream state not fetched yet throws (nothing kept); the
+   * runner fetches it and the block is built again from the start.
+   */
+  readonly upstreamState?: UpstreamStateRunner;
   /** Tells the node of a failed step; true when it was a full disk (the node reports it once, not every step). */
   readonly isStorageFailure?: (err: unknown) => boolean;
   /** Why no block may be built (stored data found damaged: never build on it); undefined while blocks may be. */
@@ -311,23 +321,28 @@ export class Sequencer implements Service, BlockProducer {
     const blockNumber = chain.latestBlockNumber + 1;
     const buildStarted = performance.now();
     const buildTimeMs = this.o.blockBuildTimeMs();
-    const result = buildBlock(
-      {
-        worldState: chain.worldState,
-        globals: builder.globalsFor(blockNumber),
-        checkpointNumber: builder.constants.number,
-        indexWithinCheckpoint: builder.blockCount,
-        l1ToL2Messages: messages,
-        sponge: builder.sponge,
-        limits: this.o.limits,
-        txs: head.done ? [] : prepend(head.value, pending),
-        allowEmpty: emptyAllowed,
-        stateOverrides: overrides,
-        collectDebugLogs: this.o.debugPrints?.enabled ?? false,
-        ...(buildTimeMs === undefined ? {} : { buildTimeMs }),
-      },
-      this.o.blockTxs,
-    );
+    let attempts = 0;
+    const build = () =>
+      buildBlock(
+        {
+          worldState: chain.worldState,
+          globals: builder.globalsFor(blockNumber),
+          checkpointNumber: builder.constants.number,
+          indexWithinCheckpoint: builder.blockCount,
+          l1ToL2Messages: messages,
+          sponge: builder.sponge,
+          limits: this.o.limits,
+          // Built again (a lazy fork fetched what the first attempt lacked): the pending txs are read again.
+          txs:
+            attempts++ > 0 ? this.o.pendingTxs.pendingTxsByPriority() : head.done ? [] : prepend(head.value, pending),
+          allowEmpty: emptyAllowed,
+          stateOverrides: overrides,
+          collectDebugLogs: this.o.debugPrints?.enabled ?? false,
+          ...(buildTimeMs === undefined ? {} : { buildTimeMs }),
+        },
+        this.o.blockTxs,
+      );
+    const result = this.o.upstreamState ? this.o.upstreamState.run(build) : build();
     const done = { builder, first, messages, mined, buildStarted, overrides };
     if (result instanceof Promise) return result.then((r) => this.commitBuilt(r, done));
     this.commitBuilt(result, done);

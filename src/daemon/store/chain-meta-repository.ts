@@ -20,6 +20,8 @@ export type ChainMetaKey =
   | 'timeWarpMs'
   /** Dev chain forked from an upstream (--fork-url): the upstream's block it continues from. */
   | 'forkBlock'
+  /** A lazy fork (--fork-mode lazy): its first stored block (the first of block N's checkpoint); below it, none. */
+  | 'forkFirstBlock'
   /** Block history pruning (--block-body-history-blocks): the bodies of blocks 1 to this one are pruned. */
   | 'bodiesPrunedThrough';
 

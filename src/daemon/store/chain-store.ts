@@ -14,6 +14,7 @@ import { Fr, toHex64 } from '../../core/fr.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxEffect } from '../../core/tx/tx-effect.js';
+import { UpstreamStateNeededError } from '../world-state/world-state-errors.js';
 import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 import { BlockBodyPrunedError } from './block-body-pruned-error.js';
 import { BlockRepository, type BlockRow } from './block-repository.js';
@@ -50,6 +51,9 @@ export interface BlockWrite {
 /** Something in a block the store could not index (a malformed publication event); the block is kept. */
 export type StoreWarning = (message: string, details: Record<string, unknown>) => void;
 
+/** Contracts a lazy fork remembers its upstream does not have, before it starts over (bounds memory). */
+const UPSTREAM_ABSENT_KEPT = 1 << 16;
+
 /**
  * The chain store (docs/architecture.md section 3.1, step 3): blocks and everything derived from them, one repository per
  * table over the node's single database. It never opens transactions itself: `applyBlock` and the unwind
@@ -68,6 +72,8 @@ export class ChainStore {
   /** Each checkpoint's committee attestations (src/daemon/validators). */
   readonly checkpointAttestations: CheckpointAttestationRepository;
   readonly meta: ChainMetaRepository;
+  /** A lazy fork's contracts and classes its upstream does not have (markAbsentUpstream). */
+  private readonly upstreamAbsent = new Set<string>();
   readonly functionSignatures: FunctionSignatureRepository;
   readonly inboxMessages: InboxMessageRepository;
   /** State overrides each block applied (the state cheat codes). */
@@ -425,7 +431,7 @@ export class ChainStore {
     const protocol = getProtocolContractInstance(address);
     if (protocol) return protocol;
     const published = this.contractInstances.get(address);
-    if (!published) return undefined;
+    if (!published) return this.lazyForkMiss({ kind: 'contract', address });
     const original = published.originalContractClassId.value;
     const current = this.contractInstanceUpdates.currentClassId(address, timestamp, original);
     if (current === published.currentContractClassId.value) return published;
@@ -442,7 +448,28 @@ export class ChainStore {
 
   /** A contract class by id: the protocol contracts' from genesis, others from their publication. */
   getContractClass(classId: bigint): ContractClassPublic | undefined {
-    return getProtocolContractClass(classId) ?? this.contractClasses.get(classId);
+    return (
+      getProtocolContractClass(classId) ??
+      this.contractClasses.get(classId) ??
+      this.lazyForkMiss({ kind: 'class', id: classId })
+    );
+  }
+
+  /**
+   * A lazy fork (--fork-mode lazy) holds none of the contracts published on its upstream before it: one not
+   * here may be there, so the read throws for the caller to fetch it (UpstreamStateFetcher) and ask again,
+   * unless the upstream already said it has none. Undefined on any other chain.
+   */
+  private lazyForkMiss(need: { kind: 'contract'; address: bigint } | { kind: 'class'; id: bigint }): undefined {
+    const key = need.kind === 'contract' ? `c${need.address}` : `k${need.id}`;
+    if (this.upstreamAbsent.has(key) || this.meta.get('forkFirstBlock') === undefined) return undefined;
+    throw new UpstreamStateNeededError(need);
+  }
+
+  /** A lazy fork's upstream has no such contract instance or class: this store answers none from now on. */
+  markAbsentUpstream(need: { kind: 'contract'; address: bigint } | { kind: 'class'; id: bigint }): void {
+    if (this.upstreamAbsent.size >= UPSTREAM_ABSENT_KEPT) this.upstreamAbsent.clear();
+    this.upstreamAbsent.add(need.kind === 'contract' ? `c${need.address}` : `k${need.id}`);
   }
 }
 

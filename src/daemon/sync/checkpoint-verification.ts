@@ -11,7 +11,12 @@ import type { UpstreamCheckpoint } from './upstream.js';
  * header must commit to them (last archive root, block headers hash, slot, archive after its last block).
  * Returns the row to store. The blobs hash and epoch out hash are not recomputed (see docs/follower.md).
  */
-export function verifyUpstreamCheckpoint(c: UpstreamCheckpoint, store: ChainStore): CheckpointRow {
+export function verifyUpstreamCheckpoint(
+  c: UpstreamCheckpoint,
+  store: ChainStore,
+  /** The checkpoint before it; default this node's latest (a lazy fork starts on the upstream's own). */
+  previous: { readonly number: number; readonly lastBlock: number } | undefined = store.checkpoints.latest(),
+): CheckpointRow {
   const subject = `checkpoint ${c.number}`;
   const first = c.blocks[0];
   const last = c.blocks.at(-1);
@@ -19,7 +24,6 @@ export function verifyUpstreamCheckpoint(c: UpstreamCheckpoint, store: ChainStor
     throw new SyncRefusedError(subject, first?.number ?? 0, reason);
   };
   if (!first || !last) return refuse('it has no blocks');
-  const previous = store.checkpoints.latest();
   const expectedFirst = (previous?.lastBlock ?? 0) + 1;
   if (c.number !== (previous?.number ?? 0) + 1) {
     refuse(`the next checkpoint of this node is ${(previous?.number ?? 0) + 1}`);

@@ -56,7 +56,10 @@ export type UpstreamStateNeed =
   | { readonly kind: 'node'; readonly tree: number; readonly level: number; readonly index: number }
   | { readonly kind: 'leaf'; readonly tree: number; readonly index: number }
   | { readonly kind: 'low-leaf'; readonly tree: number; readonly key: bigint }
-  | { readonly kind: 'find'; readonly tree: number; readonly value: bigint };
+  | { readonly kind: 'find'; readonly tree: number; readonly value: bigint }
+  /** A contract instance or class published on the upstream before the fork (the chain store's part). */
+  | { readonly kind: 'contract'; readonly address: bigint }
+  | { readonly kind: 'class'; readonly id: bigint };
 
 /**
  * A read of a lazily forked world state (WorldState.openSparse) that touches the upstream's part of a tree which
@@ -72,6 +75,24 @@ export class UpstreamStateNeededError extends WorldStateError {
   }
 }
 
+/** Marks a need carried across a worker boundary in an error message (a worker's error keeps only its message). */
+const NEED_MARK = 'upstream state needed: ';
+
+/** The message a worker throws for a need, read back on the main thread by upstreamNeedOf. */
+export function upstreamNeedMessage(need: UpstreamStateNeed): string {
+  return NEED_MARK + JSON.stringify(need, (_, v) => (typeof v === 'bigint' ? `0x${v.toString(16)}` : v));
+}
+
+/** The need a worker's error carries (upstreamNeedMessage), as the error the main thread fetches and reruns on. */
+export function upstreamNeedOf(err: unknown): UpstreamStateNeededError | undefined {
+  const message = (err as Error | undefined)?.message;
+  if (typeof message !== 'string' || !message.startsWith(NEED_MARK)) return undefined;
+  const need = JSON.parse(message.slice(NEED_MARK.length), (k, v) =>
+    (k === 'key' || k === 'value' || k === 'address' || k === 'id') && typeof v === 'string' ? BigInt(v) : v,
+  ) as UpstreamStateNeed;
+  return new UpstreamStateNeededError(need);
+}
+
 function describeNeed(n: UpstreamStateNeed): string {
   switch (n.kind) {
     case 'node':
@@ -82,6 +103,10 @@ function describeNeed(n: UpstreamStateNeed): string {
       return `tree ${n.tree} low leaf of 0x${n.key.toString(16)}`;
     case 'find':
       return `tree ${n.tree} leaf holding 0x${n.value.toString(16)}`;
+    case 'contract':
+      return `the contract instance at 0x${n.address.toString(16)}`;
+    case 'class':
+      return `the contract class 0x${n.id.toString(16)}`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { UpstreamStateNeededError } from '../../world-state/world-state-errors.js';
 import type { TxMeta } from '../tx-meta.js';
 import { validateBlockHeader } from './block-header-validator.js';
 import { validateContractInstances } from './contract-instance-validator.js';
@@ -94,6 +95,8 @@ export function validateTx(
     try {
       results.push(v.run(tx, ctx));
     } catch (err) {
+      // A lazy fork's state not fetched yet is no verdict: the caller fetches it and validates again.
+      if (err instanceof UpstreamStateNeededError) throw err;
       onError?.(v.name, err);
       results.push(invalid(TX_ERROR.DURING_VALIDATION));
     }

@@ -1,0 +1,162 @@
+import type { L2Block } from '../../core/block/l2-block.js';
+import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
+import { rpcErrors } from '../../rpc/errors.js';
+import type { RpcMethodName } from '../../rpc/method-table.js';
+import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
+import type { Chain } from '../chain/chain.js';
+import type { Upstream } from '../sync/upstream.js';
+import { lazyForkTagPage } from './lazy-fork-tagged-logs.js';
+import type { RpcWitnessSource } from './rpc-witness-source.js';
+import { type UpstreamStateFetcher, UpstreamStateUnavailableError } from './upstream-state-fetcher.js';
+
+/** The upstream's blocks below a lazy fork kept in memory once fetched (each is checked against the archive). */
+const UPSTREAM_BLOCKS_KEPT = 256;
+
+/**
+ * Methods whose answer needs blocks, effects or logs below a lazy fork's first block that it does not serve
+ * (docs/dev-chain.md, "Lazy mode"): asked with a range starting there, they answer a clear error rather than
+ * the part this node holds.
+ */
+const RANGE_FROM_METHODS: readonly RpcMethodName[] = [
+  'node_getBlocks',
+  'node_getCheckpointedBlocks',
+  'node_getPrivateLogs',
+];
+
+/**
+ * Methods that change the node without reading the world state: not wrapped. node_sendTx is: its checks read the
+ * trees before the pool takes the tx, so a check that needed the upstream's state runs again from the start.
+ */
+const WRITES: readonly RpcMethodName[] = ['node_registerContractFunctionSignatures'];
+
+export interface LazyForkRpcOptions {
+  readonly chain: Chain;
+  readonly upstream: Upstream;
+  readonly fetcher: UpstreamStateFetcher;
+  /** The upstream's reads (its tagged logs). */
+  readonly source: RpcWitnessSource;
+  /** The first block this node holds (the first of the fork block's checkpoint). */
+  readonly firstBlock: () => number;
+}
+
+/**
+ * A lazy fork's public handlers (--fork-mode lazy): the node's own, where
+ *
+ * - a read of the world state that touches the upstream's part not fetched yet fetches it (through the upstream's
+ *   witness methods, each witness checked against its root at the fork's block and kept) and runs again;
+ * - a block header or block below the fork's first block comes from the upstream, checked against this node's
+ *   archive (its hash must be the archive's leaf there, itself checked against the root), kept in memory;
+ * - a range read starting below the fork's first block answers a clear error naming the upstream.
+ *
+ * An upstream that cannot answer makes the read fail with an error naming it and what was asked; nothing is
+ * written from an unchecked answer.
+ */
+export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions): RpcHandlers {
+  const wrapped: Record<string, unknown> = { ...handlers };
+  for (const name of Object.keys(handlers) as RpcMethodName[]) {
+    if (!name.startsWith('node_') || WRITES.includes(name)) continue;
+    const handler = handlers[name] as (...args: unknown[]) => Promise<unknown>;
+    wrapped[name] = (...args: unknown[]) => o.fetcher.run(() => handler(...args));
+  }
+  const below = (n: number) => n >= 1 && n < o.firstBlock();
+  /** The upstream's logs or tx effects below the fork; a failure names it. */
+  const upstreamLogs = async <T>(call: () => Promise<T>): Promise<T> => {
+    o.fetcher.calls++;
+    try {
+      return await call();
+    } catch (err) {
+      throw new UpstreamStateUnavailableError(
+        `the logs and txs below this fork's block ${o.firstBlock()} are the upstream's and ${o.upstream.url} did not give them: ${(err as Error).message}`,
+      );
+    }
+  };
+  const kept = new Map<number, L2Block>();
+  const upstreamBlock = async (n: number): Promise<L2Block> => {
+    const known = kept.get(n);
+    if (known) return known;
+    const url = o.upstream.url;
+    const [block] = await o.upstream.blocks(n, 1).catch((err: Error) => {
+      throw new UpstreamStateUnavailableError(
+        `block ${n} is the upstream's and ${url} did not give it: ${err.message}`,
+      );
+    });
+    const hash = await o.fetcher.run(() => o.chain.worldState.getBlockHash(n));
+    if (!block || block.number !== n || block.hash().value !== hash) {
+      throw new UpstreamStateUnavailableError(`${url} gave a block ${n} that is not the one this fork's archive holds`);
+    }
+    if (kept.size >= UPSTREAM_BLOCKS_KEPT) kept.delete(kept.keys().next().value as number);
+    kept.set(n, block);
+    return block;
+  };
+  const blockNumberOf = (p: unknown): number | undefined => (typeof p === 'number' ? p : undefined);
+  const getBlockHeader = wrapped.node_getBlockHeader as RpcHandlers['node_getBlockHeader'];
+  const getBlock = wrapped.node_getBlock as RpcHandlers['node_getBlock'];
+  wrapped.node_getBlockHeader = (async (block) => {
+    const n = blockNumberOf(block);
+    return n !== undefined && below(n) ? (await upstreamBlock(n)).header : getBlockHeader(block);
+  }) satisfies RpcHandlers['node_getBlockHeader'];
+  wrapped.node_getBlock = (async (block) => {
+    const n = blockNumberOf(block);
+    return n !== undefined && below(n) ? upstreamBlock(n) : getBlock(block);
+  }) satisfies RpcHandlers['node_getBlock'];
+  const getCheckpoints = wrapped.node_getCheckpoints as RpcHandlers['node_getCheckpoints'];
+  wrapped.node_getCheckpoints = (async (from, limit) => {
+    const first = o.chain.store.blocks.get(o.firstBlock())?.checkpoint ?? 0;
+    if (from >= 1 && from < first) {
+      throw rpcErrors.blockNotAvailable(
+        `Checkpoint ${from} is below this lazy fork's first checkpoint ${first}: ask ${o.upstream.url} ` +
+          '(or start the fork with --fork-mode replay)',
+      );
+    }
+    return getCheckpoints(from, limit);
+  }) satisfies RpcHandlers['node_getCheckpoints'];
+  const getTxEffect = wrapped.node_getTxEffect as RpcHandlers['node_getTxEffect'];
+  wrapped.node_getTxEffect = (async (txHash) => {
+    const ours = await getTxEffect(txHash);
+    if (ours) return ours;
+    // A tx mined on the upstream below the fork: the effect comes from its block, checked against the archive.
+    const theirs = await upstreamLogs(() => o.source.txEffect(txHash.toString()));
+    if (!theirs || !below(theirs.l2BlockNumber)) return undefined;
+    const block = await upstreamBlock(theirs.l2BlockNumber);
+    const effect = block.body.txEffects[theirs.txIndexInBlock];
+    if (!effect?.txHash.equals(txHash)) {
+      throw new UpstreamStateUnavailableError(
+        `${o.upstream.url} placed tx ${txHash} in its block ${theirs.l2BlockNumber}, which does not hold it`,
+      );
+    }
+    return new IndexedTxEffect(block.number, block.hash(), effect, theirs.txIndexInBlock);
+  }) satisfies RpcHandlers['node_getTxEffect'];
+  const privateByTags = wrapped.node_getPrivateLogsByTags as RpcHandlers['node_getPrivateLogsByTags'];
+  wrapped.node_getPrivateLogsByTags = (async (tags, page, referenceBlock) =>
+    lazyForkTagPage(
+      tags,
+      page ?? 0,
+      o.firstBlock(),
+      (t, p) => upstreamLogs(() => o.source.privateLogsByTags(t, p)),
+      (t, p) => privateByTags(t, p, referenceBlock),
+    )) satisfies RpcHandlers['node_getPrivateLogsByTags'];
+  const publicByTags =
+    wrapped.node_getPublicLogsByTagsFromContract as RpcHandlers['node_getPublicLogsByTagsFromContract'];
+  wrapped.node_getPublicLogsByTagsFromContract = (async (contract, tags, page, referenceBlock) =>
+    lazyForkTagPage(
+      tags,
+      page ?? 0,
+      o.firstBlock(),
+      (t, p) => upstreamLogs(() => o.source.publicLogsByTagsFromContract(contract, t, p)),
+      (t, p) => publicByTags(contract, t, p, referenceBlock),
+    )) satisfies RpcHandlers['node_getPublicLogsByTagsFromContract'];
+  for (const name of RANGE_FROM_METHODS) {
+    const handler = wrapped[name] as (from: number, ...rest: unknown[]) => Promise<unknown>;
+    wrapped[name] = async (from: number, ...rest: unknown[]) => {
+      if (below(from)) {
+        throw rpcErrors.blockNotAvailable(
+          `Block ${from} is below this lazy fork's first block ${o.firstBlock()}: this node does not serve the ` +
+            `upstream's history in ranges; ask ${o.upstream.url} (or start the fork with --fork-mode replay)`,
+          { oldestAvailableBlock: o.firstBlock() },
+        );
+      }
+      return handler(from, ...rest);
+    };
+  }
+  return wrapped as RpcHandlers;
+}
