@@ -533,6 +533,7 @@ export class L2Node {
             fetcher: lazyFork.fetcher,
             source: lazyFork.source,
             firstBlock: () => lazyFork.firstBlock,
+            minedReceipt: (txHash, mined) => this.mempool.minedReceipt(txHash, mined),
           })
         : buildRpcHandlers(this),
       status: () => this.statusReport(),

@@ -24,6 +24,7 @@ let upstream: RunningNode;
 let session: WalletSession;
 let alice: AztecAddress;
 let bob: AztecAddress;
+let mintTxHash: string;
 let tokenAddress: AztecAddress;
 /** The upstream's latest block once the Token moved: the fork's block. */
 let n: number;
@@ -60,7 +61,8 @@ beforeAll(async () => {
     from: alice,
   });
   tokenAddress = token.address;
-  await token.methods.mint_to_public(alice, 1000n).send({ from: alice });
+  const { receipt: minted } = await token.methods.mint_to_public(alice, 1000n).send({ from: alice });
+  mintTxHash = minted.txHash.toString();
   await token.methods.transfer_in_public(alice, bob, 100n, 0n).send({ from: alice });
   expect(await publicBalances(session)).toEqual([900n, 100n]);
   n = await pub<number>(upstream, 'node_getBlockNumber');
@@ -123,8 +125,25 @@ describe('a lazy fork at the latest block N', () => {
       expect(await pub(fork, 'node_getBlockHeader', [b])).toEqual(await pub(upstream, 'node_getBlockHeader', [b]));
     }
     expect(await pub(fork, 'node_getBlockNumber')).toBe(n);
+    // The history taken from the upstream is final on the fork: a wallet skips to block N instead of syncing
+    // the upstream's blocks from genesis.
+    const tips = await pub<{ finalized: { block: { number: number } } }>(fork, 'node_getL2Tips');
+    expect(tips.finalized.block.number).toBe(n);
     // Ranges of the upstream's history are not served here: a clear error says whom to ask.
     await expect(pub(fork, 'node_getBlocks', [1, 5])).rejects.toThrow(/below this lazy fork's first block/);
+    await expect(pub(fork, 'node_getPublicLogs', [{ fromBlock: 1 }])).rejects.toThrow(
+      /below this lazy fork's first block/,
+    );
+    await expect(pub(fork, 'node_getPublicLogs', [{ txHash: mintTxHash }])).rejects.toThrow(/are the upstream's/);
+    // A tx the upstream mined below the fork has its receipt here, from its block.
+    const [forkReceipt, upstreamReceipt] = await Promise.all([
+      pub<Record<string, unknown>>(fork, 'node_getTxReceipt', [mintTxHash]),
+      pub<Record<string, unknown>>(upstream, 'node_getTxReceipt', [mintTxHash]),
+    ]);
+    for (const field of ['txHash', 'blockNumber', 'blockHash', 'executionResult', 'transactionFee', 'epochNumber']) {
+      expect(forkReceipt[field], field).toEqual(upstreamReceipt[field]);
+    }
+    expect(forkReceipt.status).not.toBe('dropped');
   });
 
   it('the wallet transfers on the fork and reads the expected balances; the upstream is unchanged', async () => {

@@ -1,9 +1,12 @@
 import type { L2Block } from '../../core/block/l2-block.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
+import type { TxReceipt } from '../../core/tx/tx-receipt.js';
+import type { TxHash } from '../../core/tx-hash.js';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcMethodName } from '../../rpc/method-table.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { Chain } from '../chain/chain.js';
+import type { MinedTx } from '../mempool/mined-tx-lookup.js';
 import type { Upstream } from '../sync/upstream.js';
 import { lazyForkTagPage } from './lazy-fork-tagged-logs.js';
 import type { RpcWitnessSource } from './rpc-witness-source.js';
@@ -37,6 +40,8 @@ export interface LazyForkRpcOptions {
   readonly source: RpcWitnessSource;
   /** The first block this node holds (the first of the fork block's checkpoint). */
   readonly firstBlock: () => number;
+  /** The receipt of a tx mined as `mined` says, with this node's tips (the mempool's receipts). */
+  readonly minedReceipt: (txHash: TxHash, mined: MinedTx) => TxReceipt;
 }
 
 /**
@@ -126,6 +131,39 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     }
     return new IndexedTxEffect(block.number, block.hash(), effect, theirs.txIndexInBlock);
   }) satisfies RpcHandlers['node_getTxEffect'];
+  const getTxReceipt = wrapped.node_getTxReceipt as RpcHandlers['node_getTxReceipt'];
+  const getTxEffectHere = wrapped.node_getTxEffect as RpcHandlers['node_getTxEffect'];
+  wrapped.node_getTxReceipt = (async (txHash) => {
+    const ours = await getTxReceipt(txHash);
+    if (ours.status !== 'dropped' || ours.dropReason !== 'unknown') return ours;
+    // Never seen here: a tx the upstream mined below the fork has its receipt from that block (checked above).
+    const effect = await getTxEffectHere(txHash);
+    if (!effect || !below(effect.l2BlockNumber)) return ours;
+    const block = await upstreamBlock(effect.l2BlockNumber);
+    return o.minedReceipt(txHash, {
+      blockNumber: effect.l2BlockNumber,
+      blockHash: effect.l2BlockHash,
+      txIndex: effect.txIndexInBlock,
+      revertCode: effect.data.revertCode,
+      transactionFee: effect.data.transactionFee.value,
+      slotNumber: block.header.slotNumber,
+    });
+  }) satisfies RpcHandlers['node_getTxReceipt'];
+  const getPublicLogs = wrapped.node_getPublicLogs as RpcHandlers['node_getPublicLogs'];
+  wrapped.node_getPublicLogs = (async (filter) => {
+    // The upstream's public logs below the fork are not served in ranges (as node_getBlocks): a filter that
+    // reaches there answers an error rather than this node's part alone.
+    const from = filter.afterLog?.blockNumber ?? filter.fromBlock ?? 1;
+    const upstreamTx = filter.txHash ? await getTxEffectHere(filter.txHash) : undefined;
+    if (upstreamTx ? below(upstreamTx.l2BlockNumber) : !filter.txHash && below(from)) {
+      throw rpcErrors.blockNotAvailable(
+        `Public logs below this lazy fork's first block ${o.firstBlock()} are the upstream's: ask ${o.upstream.url} ` +
+          `for those, or give fromBlock ${o.firstBlock()} or later (or start the fork with --fork-mode replay)`,
+        { oldestAvailableBlock: o.firstBlock() },
+      );
+    }
+    return getPublicLogs(filter);
+  }) satisfies RpcHandlers['node_getPublicLogs'];
   const privateByTags = wrapped.node_getPrivateLogsByTags as RpcHandlers['node_getPrivateLogsByTags'];
   wrapped.node_getPrivateLogsByTags = (async (tags, page, referenceBlock) =>
     lazyForkTagPage(

@@ -258,6 +258,11 @@ export class Mempool implements BlockObserver, PendingTxSource {
     return this.receipts.receipt(txHash);
   }
 
+  /** The receipt of a tx mined as `mined` says, which this node's store does not hold (a lazy fork's upstream's). */
+  minedReceipt(txHash: TxHash, mined: MinedTx): TxReceipt {
+    return this.receipts.minedReceipt(txHash, mined, this.o.minedTxLookup?.tips());
+  }
+
   // ---- PendingTxSource ----
 
   *pendingTxsByPriority(): Iterable<Tx> {

@@ -48,7 +48,8 @@ export class TxReceiptBuilder {
     });
   }
 
-  private minedReceipt(txHash: TxHash, m: MinedTx, tips: ChainTipNumbers | undefined): TxReceipt {
+  /** The receipt of a tx mined as `m` says (status from `tips`). */
+  minedReceipt(txHash: TxHash, m: MinedTx, tips: ChainTipNumbers | undefined): TxReceipt {
     return new TxReceipt({
       txHash,
       status: statusOf(m.blockNumber, tips),

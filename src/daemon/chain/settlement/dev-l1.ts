@@ -91,11 +91,21 @@ export class DevL1 implements SettlementLayer {
   }
 
   provenCheckpoint(): number {
-    return this.settledCheckpoint(this.o.proofDelay);
+    return Math.max(this.settledCheckpoint(this.o.proofDelay), this.forkedCheckpoint());
   }
 
   finalizedCheckpoint(): number {
-    return this.settledCheckpoint(this.o.proofDelay + this.o.finalityDelay);
+    return Math.max(this.settledCheckpoint(this.o.proofDelay + this.o.finalityDelay), this.forkedCheckpoint());
+  }
+
+  /**
+   * On a fork (start --fork-url), the checkpoint of the fork block: the history it took from the upstream is
+   * final here (the fork never unwinds below it), so wallets skip to it instead of syncing the upstream's blocks
+   * from genesis (a lazy fork does not serve those in ranges). 0 on any other chain.
+   */
+  private forkedCheckpoint(): number {
+    const forkBlock = this.o.store.meta.get('forkBlock');
+    return forkBlock === undefined ? 0 : (this.o.store.blocks.get(forkBlock)?.checkpoint ?? 0);
   }
 
   /** The last checkpoint of the last epoch that ended at least `delay` seconds ago. */
