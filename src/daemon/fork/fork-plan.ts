@@ -12,6 +12,15 @@ export class ForkRefusedError extends Error {
   override name = 'ForkRefusedError';
 }
 
+/** One upstream call while a fork is made; a failure refuses the fork, naming the upstream and what was asked. */
+export async function forkUpstreamCall<T>(plan: ForkPlan, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new ForkRefusedError(`cannot fork ${plan.upstream.url}: ${what} did not come: ${(err as Error).message}`);
+  }
+}
+
 /** What a fork starts from, read from the upstream before the chain opens. */
 export interface ForkPlan {
   readonly upstream: Upstream;

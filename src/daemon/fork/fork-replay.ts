@@ -4,7 +4,7 @@ import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import { UpstreamBlockVerifier } from '../sync/upstream-block-verifier.js';
 import { checkUpstreamGenesis } from '../sync/upstream-identity.js';
-import { type ForkPlan, ForkRefusedError } from './fork-plan.js';
+import { type ForkPlan, ForkRefusedError, forkUpstreamCall } from './fork-plan.js';
 
 /** Checkpoints (with their blocks) asked of the upstream per call. */
 const CHECKPOINTS_PER_CALL = 16;
@@ -54,7 +54,7 @@ export class ForkReplay implements Service {
       );
     }
     const ws = chain.worldState;
-    const genesis = await this.call(`its genesis block`, () => plan.upstream.genesisHeader());
+    const genesis = await forkUpstreamCall(this.o.plan, `its genesis block`, () => plan.upstream.genesisHeader());
     checkUpstreamGenesis(
       genesis,
       { hash: ws.getGenesisBlockHash(), state: ws.getInitialStateReference(), hasBlocks: false },
@@ -71,7 +71,7 @@ export class ForkReplay implements Service {
     let checkpoint = 1;
     // Whole checkpoints first: the fork's checkpoints up to N are the upstream's, recorded as published.
     while (chain.latestBlockNumber < n) {
-      const batch = await this.call(`its checkpoints from ${checkpoint}`, () =>
+      const batch = await forkUpstreamCall(this.o.plan, `its checkpoints from ${checkpoint}`, () =>
         plan.upstream.checkpoints(checkpoint, CHECKPOINTS_PER_CALL),
       );
       if (batch.length === 0) break;
@@ -90,7 +90,7 @@ export class ForkReplay implements Service {
     // Blocks past the upstream's last checkpoint (proposed only), up to N.
     while (chain.latestBlockNumber < n) {
       const from = chain.latestBlockNumber + 1;
-      const blocks = await this.call(`its blocks from ${from}`, () =>
+      const blocks = await forkUpstreamCall(this.o.plan, `its blocks from ${from}`, () =>
         plan.upstream.blocks(from, Math.min(BLOCKS_PER_CALL, n - from + 1)),
       );
       if (blocks.length === 0) {
@@ -113,17 +113,6 @@ export class ForkReplay implements Service {
   }
 
   async stop(): Promise<void> {}
-
-  /** One upstream call; a failure names the upstream and what was asked. */
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      throw new ForkRefusedError(
-        `cannot fork ${this.o.plan.upstream.url}: ${what} did not come: ${(err as Error).message}`,
-      );
-    }
-  }
 
   /** Applies what the upstream sent; a refusal (a block that does not verify) names the block. */
   private async replayed(fn: () => Promise<void>, blockNumber: number): Promise<void> {

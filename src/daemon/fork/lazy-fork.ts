@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import { verifyUpstreamCheckpoint } from '../sync/checkpoint-verification.js';
 import { checkUpstreamGenesis } from '../sync/upstream-identity.js';
 import type { SparseBase } from '../world-state/world-state.js';
-import { type ForkPlan, ForkRefusedError } from './fork-plan.js';
+import { type ForkPlan, ForkRefusedError, forkUpstreamCall } from './fork-plan.js';
 import { RpcWitnessSource } from './rpc-witness-source.js';
 import { UpstreamStateFetcher } from './upstream-state-fetcher.js';
 
@@ -67,7 +67,7 @@ export class LazyFork implements Service {
     }
     const started = performance.now();
     const ws = chain.worldState;
-    const genesis = await this.call('its genesis block', () => plan.upstream.genesisHeader());
+    const genesis = await forkUpstreamCall(this.o.plan, 'its genesis block', () => plan.upstream.genesisHeader());
     checkUpstreamGenesis(
       genesis,
       { hash: ws.getGenesisBlockHash(), state: ws.getInitialStateReference(), hasBlocks: false },
@@ -75,7 +75,7 @@ export class LazyFork implements Service {
     );
     const block = plan.block;
     if (!block) throw new ForkRefusedError('a lazy fork starts from a block of the upstream, not from its genesis');
-    const [checkpoint] = await this.call(`its checkpoint ${block.checkpointNumber}`, () =>
+    const [checkpoint] = await forkUpstreamCall(this.o.plan, `its checkpoint ${block.checkpointNumber}`, () =>
       plan.upstream.checkpoints(block.checkpointNumber, 1),
     );
     const last = checkpoint?.blocks.at(-1);
@@ -125,17 +125,6 @@ export class LazyFork implements Service {
   }
 
   async stop(): Promise<void> {}
-
-  /** One upstream call; a failure names the upstream and what was asked. */
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      throw new ForkRefusedError(
-        `cannot fork ${this.o.plan.upstream.url}: ${what} did not come: ${(err as Error).message}`,
-      );
-    }
-  }
 }
 
 /** Why the frontiers did not come, for the refusal: a 4.1.2 node has no sibling-path methods. */
