@@ -136,6 +136,8 @@ describe('modules a run loads', () => {
     // The command ran from its bundle, which holds the compiled command.
     expect(loaded.get(`${DIST}commands/query/tips.js`)).toBe(`${DIST}cli/commands/query/tips.js`);
     expect(denied(loaded, [HEAVY_PACKAGES, DAEMON_PACKAGES], true)).toEqual([]);
+    // Its JSON-RPC goes over node:http (src/commands/_lib/http-fetch.ts): Node's fetch stack is never loaded.
+    expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
