@@ -14,6 +14,7 @@ import type { ChainStore } from '../store/chain-store.js';
 import { type DebugPrintJson, debugPrintsToJson } from '../tracing/debug-print-store.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { PublicDataWrite, WorldStateFork } from '../world-state/world-state-fork.js';
+import { receivedTx } from './received-tx.js';
 
 /**
  * The jobs of the public execution pool (docs/architecture.md section 4.11). Each names the committed block it
@@ -77,16 +78,6 @@ export type BlockTxOutcome = BlockTxAnswer | { readonly kind: 'timeout' };
 export interface WorkerState {
   readonly worldState: WorldState;
   readonly store: ChainStore;
-}
-
-/**
- * A tx sent by the main thread with Tx.toBufferForTransfer: without a hash it is computed here when first used.
- * Hashing a tx with public calls costs tens of milliseconds of Poseidon2; on the main thread, for each of 8
- * clients' simulations, it held the event loop that long per call.
- */
-export function receivedTx(bytes: Uint8Array, hashKnown: boolean): Tx {
-  const received = Tx.fromBuffer(bytes);
-  return hashKnown ? received : received.withoutClaimedHash();
 }
 
 export function simulatePublicCalls(state: WorkerState, job: SimulatePublicCallsJob): SimulatePublicCallsAnswer {

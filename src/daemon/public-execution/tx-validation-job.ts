@@ -14,7 +14,8 @@ import {
 } from '../mempool/tx-checks/tx-validator.js';
 import { TxMeta } from '../mempool/tx-meta.js';
 import { chainStoreContracts } from '../public-processor/chain-store-contracts.js';
-import { receivedTx, type WorkerState } from './public-execution-jobs.js';
+import type { WorkerState } from './public-execution-jobs.js';
+import { receivedTx } from './received-tx.js';
 
 /**
  * The public execution pool's tx validation job (node_isValidTx, node_sendTx and gossiped txs with public calls;
