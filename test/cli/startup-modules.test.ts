@@ -147,6 +147,9 @@ describe('modules a run loads', () => {
     // The recorder saw the daemon itself: the list is real.
     expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
     expect(denied(loaded, [HEAVY_PACKAGES])).toEqual([]);
+    // The listeners take node:http without its ESM facade (whose WebSocket getter loads undici): Node's fetch stack
+    // is not part of a start.
+    expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))
