@@ -86,6 +86,30 @@ const ownLocationPlugin = {
   },
 };
 
+/**
+ * jayson's WebSocket server and client, which l2node does not use, load ws (and node:https, node:tls) when jayson
+ * is imported, through isomorphic-ws: a sizeable part of a dev start's module loading. In the bundle,
+ * isomorphic-ws loads ws when first used instead (the node's event stream loads ws itself on the first
+ * `GET /events`).
+ */
+const lazyWsPlugin = {
+  name: 'l2node-lazy-ws',
+  setup(b) {
+    b.onResolve({ filter: /^isomorphic-ws$/ }, () => ({ path: 'isomorphic-ws', namespace: 'l2node-lazy-ws' }));
+    b.onLoad({ filter: /.*/, namespace: 'l2node-lazy-ws' }, () => ({
+      loader: 'js',
+      contents: [
+        'let ws;',
+        "const load = () => (ws ??= require('ws'));",
+        'module.exports = new Proxy(function WebSocket() {}, {',
+        '  get: (_, key) => load()[key],',
+        '  construct: (_, args) => new (load())(...args),',
+        '});',
+      ].join('\n'),
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -101,7 +125,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [packagesPlugin, ownLocationPlugin],
+  plugins: [lazyWsPlugin, packagesPlugin, ownLocationPlugin],
   banner: {
     // CommonJS packages bundled into ES modules call `require` (node builtins, JSON); the package root is where
     // the modules of ours that find files next to themselves look (ownLocationPlugin).

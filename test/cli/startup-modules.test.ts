@@ -73,6 +73,9 @@ const DAEMON_PACKAGES: readonly [RegExp, string][] = [
   [/^(better-sqlite3|jayson|ws|pino)$/, 'the daemon (l2node start)'],
 ];
 
+/** What a start loads only when a client opens the admin listener's event stream (`GET /events`). */
+const EVENT_STREAM_PACKAGES: readonly [RegExp, string][] = [[/^ws$/, 'the event stream (its first GET /events)']];
+
 /**
  * The AVM and the public processor around it: the public execution workers load them with their first job; the
  * main thread of a plain start never does (it only commits what the workers computed).
@@ -136,15 +139,20 @@ describe('modules a run loads', () => {
     // The command ran from its bundle, which holds the compiled command.
     expect(loaded.get(`${DIST}commands/query/tips.js`)).toBe(`${DIST}cli/commands/query/tips.js`);
     expect(denied(loaded, [HEAVY_PACKAGES, DAEMON_PACKAGES], true)).toEqual([]);
+    // Its JSON-RPC goes over node:http (src/commands/_lib/http-fetch.ts): Node's fetch stack is never loaded.
+    expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
-  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer or AVM', async () => {
+  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws or AVM', async () => {
     await node.stop();
     const loaded = startRecord.loaded();
     // The recorder saw the daemon itself: the list is real.
     expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
-    expect(denied(loaded, [HEAVY_PACKAGES])).toEqual([]);
+    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES])).toEqual([]);
+    // The listeners take node:http without its ESM facade (whose WebSocket getter loads undici): Node's fetch stack
+    // is not part of a start.
+    expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))

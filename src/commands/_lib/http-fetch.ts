@@ -1,4 +1,9 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+
+// node:http through process.getBuiltinModule, not an `import`: an ESM import of node:http reads every export of
+// the module, and its lazy `WebSocket` getter loads undici (~60 ms of CPU on a loaded machine), the very cost this
+// file exists to avoid. node:https, imported only for an https:// URL, pays it then.
+const { request: httpRequest } = process.getBuiltinModule('node:http');
 
 /**
  * The part of `fetch` the RPC client uses (one request, status, headers, text), over node:http. A command

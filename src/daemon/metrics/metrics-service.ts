@@ -1,8 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { NodeMetrics, NodeMetricsSources, RpcCallObservation } from './node-metrics.js';
+
+// node:http through process.getBuiltinModule, not an `import`: an ESM import of node:http reads every export of
+// the module, and its lazy `WebSocket` getter loads undici (Node's fetch); every start loads this file.
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface MetricsServiceOptions {
   /** Unset: no listener (and nothing is counted). */

@@ -1,13 +1,16 @@
 import { createReadStream, createWriteStream, lstatSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { dirname, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { byteCounter as counter } from './byte-counter.js';
 import { isObjectStoreUrl, ObjectStore, type ObjectStoreEndpoints, parseObjectUrl } from './object-store.js';
+
+// node:http and node:https through process.getBuiltinModule when a download needs them, not as `import`s: every
+// start loads this file, an ESM import of node:http reads every export of the module (its lazy `WebSocket` getter
+// loads undici, Node's fetch), and node:https (TLS) is tens of ms of a start that downloads nothing.
 
 /** A snapshot location that cannot be read or written; the message says which URL and why. */
 export class SnapshotStoreError extends Error {
@@ -275,7 +278,7 @@ function send(
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
 ): Promise<IncomingMessage> {
-  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  const { request } = process.getBuiltinModule(url.startsWith('https:') ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, signal }, resolve);
     req.on('error', (err) => reject(new SnapshotStoreError(`${method} ${url} failed: ${err.message}`)));

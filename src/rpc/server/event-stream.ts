@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { NodeStreamEvent, SnapshotEvent } from '../node-stream-event.js';
 
 /** What the stream needs from the node: a snapshot for each new client, then every change. */
@@ -42,7 +42,11 @@ interface Client {
  * find clients that went away without closing.
  */
 export class EventStream {
-  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 });
+  /**
+   * Made with the first `GET /events`: ws (with node:https and node:tls behind it) is a sizeable part of a start's
+   * module loading (bench/startup), and most nodes never serve a dashboard.
+   */
+  private wss: Promise<WebSocketServer> | undefined;
   private readonly clients = new Map<WebSocket, Client>();
   private readonly maxBuffered: number;
   private unsubscribe: (() => void) | undefined;
@@ -68,7 +72,20 @@ export class EventStream {
 
   /** Completes the WebSocket handshake of an authenticated `GET /events` and starts sending. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req));
+    this.wss ??= import('ws').then(
+      ({ WebSocketServer }) => new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 4096 }),
+    );
+    this.wss.then(
+      (wss) => {
+        // The client may have gone while ws loaded.
+        if (socket.destroyed) return;
+        wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req));
+      },
+      (err: Error) => {
+        this.options.log.error({ err: err.message }, `event stream unavailable: ${err.message}`);
+        socket.destroy();
+      },
+    );
   }
 
   /** Closes every connection (code 1001, going away) and stops; resolves once all sockets are gone. */
@@ -82,7 +99,7 @@ export class EventStream {
       open.map(
         (ws) =>
           new Promise<void>((resolve) => {
-            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            if (ws.readyState === ws.CLOSED) return resolve();
             const cut = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
             ws.once('close', () => {
               clearTimeout(cut);
@@ -136,7 +153,7 @@ export class EventStream {
   }
 
   private send(ws: WebSocket, client: Client, text: string): void {
-    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > this.maxBuffered) {
       this.options.log.warn(
         { remote: client.remote, bufferedBytes: ws.bufferedAmount, maxBufferedBytes: this.maxBuffered },

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGzip, gzip } from 'node:zlib';
@@ -9,6 +9,11 @@ import type { AdminAuthenticator } from './admin-authenticator.js';
 import { BatchAnswer, JsonText } from './batch-answer.js';
 import { errorResponse, type MethodDispatcher } from './method-dispatcher.js';
 import { type RpcRequestHeaders, readRpcRequestHeaders } from './request-headers.js';
+
+// node:http through process.getBuiltinModule, not an `import`: an ESM import of node:http reads every export of
+// the module, and its lazy `WebSocket` getter loads undici (Node's fetch), a large part of a dev start's time to
+// its first /status answer (bench/startup) for code the listener never uses.
+const { createServer, STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /**
  * What GET /status (liveness: 200 while the node serves, 503 while it starts or stops) and GET /ready
