@@ -24,11 +24,18 @@ interface Tips {
   checkpointed: { block: { number: number }; checkpoint: { number: number } };
 }
 const tips = () => result<Tips>(node.publicUrl, 'node_getL2Tips');
-const timestampOf = async (n: number) =>
-  Number(
-    (await result<{ globalVariables: { timestamp: string } }>(node.publicUrl, 'node_getBlockHeader', [n]))
-      .globalVariables.timestamp,
+/**
+ * Block `n`'s timestamp; undefined when the node no longer holds it (a warp past the proof window makes the rollup
+ * prune the unproven checkpoints, and the node unwinds them, between a read of the tips and this one).
+ */
+const timestampOf = async (n: number): Promise<number | undefined> => {
+  const header = await result<{ globalVariables: { timestamp: string } } | null>(
+    node.publicUrl,
+    'node_getBlockHeader',
+    [n],
   );
+  return header ? Number(header.globalVariables.timestamp) : undefined;
+};
 const admin = (method: string, params: unknown[] = []) => call(node.adminUrl, method, params);
 
 /** The first checkpointed (on L1) block whose timestamp is at least `seconds`. */
@@ -40,7 +47,7 @@ async function checkpointedAtOrAfter(seconds: number): Promise<{ number: number;
       const n = t.checkpointed.block.number;
       if (n === 0) return undefined;
       const timestamp = await timestampOf(n);
-      return timestamp >= seconds ? { number: n, timestamp } : undefined;
+      return timestamp !== undefined && timestamp >= seconds ? { number: n, timestamp } : undefined;
     },
     { timeoutMs: 90_000 },
   );
@@ -68,7 +75,7 @@ describe('time warps on the node and its anvil', () => {
     'nodeDev_increaseTime warps anvil and L2 together; the next blocks are at least that late and land on L1',
     async () => {
       const latest = (await tips()).proposed.number;
-      const before = await timestampOf(latest);
+      const before = Number(await timestampOf(latest));
       const a = await admin('nodeDev_increaseTime', [3600]);
       expect(a.error).toBeUndefined();
       const target = a.result as number;
@@ -108,8 +115,8 @@ describe('time warps on the node and its anvil', () => {
       const landed = await checkpointedAtOrAfter(next);
       // The first block after the warp is in that slot, or a later one when the node could not make it.
       let first = landed.number;
-      while (first > 1 && (await timestampOf(first - 1)) >= next) first--;
-      const timestamp = await timestampOf(first);
+      while (first > 1 && ((await timestampOf(first - 1)) ?? 0) >= next) first--;
+      const timestamp = Number(await timestampOf(first));
       expect(timestamp).toBeGreaterThanOrEqual(next);
       expect((timestamp - genesis) % slot).toBe(0);
       expect(timestamp - next).toBeLessThan(8 * slot);
