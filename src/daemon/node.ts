@@ -489,6 +489,7 @@ export class L2Node {
         follower: this.sync !== undefined,
         ...(l1 ? { l1 } : {}),
         ...(this.p2p ? { p2p: this.p2p } : {}),
+        publicExecution: this.publicExecution,
         startedAt: this.startedAt,
       },
       log: logger.module('metrics'),

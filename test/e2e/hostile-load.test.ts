@@ -79,6 +79,14 @@ async function sendTx(tx: Tx): Promise<void> {
 }
 
 /** Probes node_getBlockNumber and GET /status in turn until `done`; answers how many of each answered. */
+/** A series of the node's GET /metrics (0 when it has no such series yet, as Prometheus reads a counter). */
+async function metric(series: string): Promise<number> {
+  const url = String(node.logs().find((l) => l.msg === 'metrics listening')?.metricsUrl);
+  const text = await (await fetch(url)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 async function probeUntil(done: Promise<unknown>): Promise<{ rpc: number; status: number }> {
   let finished = false;
   const finish = () => {
@@ -104,6 +112,8 @@ beforeAll(async () => {
       // A max-gas simulation takes seconds: past this budget it is stopped and answers the budget's error.
       ...['--public-simulation-timeout-ms', '300'],
       ...['--block-build-time-ms', '300'],
+      // Its public execution series say how over-budget jobs stopped and how many workers ever started.
+      ...['--metrics-port', '0'],
     ],
   });
   builder = devTxBuilder(genesisHeader(FUNDED));
@@ -153,11 +163,17 @@ describe('public execution off the event loop', () => {
     expect(timeout?.error?.message).toContain('--public-simulation-timeout-ms');
     const full = answers.find((a) => a.error?.data?.setting === 'public-execution-max-queue');
     expect(full?.error?.message).toMatch(/--public-execution-max-queue\); retry later/);
+    // Each over-budget simulation stopped itself at its deadline: the one caller worker was never replaced.
+    expect(await metric('l2node_public_execution_over_budget_total{pool="callers",stop="deadline"}')).toBe(
+      answers.filter((a) => a.error?.data?.setting === 'public-simulation-timeout-ms').length,
+    );
+    expect(await metric('l2node_public_execution_over_budget_total{pool="callers",stop="terminated"}')).toBe(0);
+    expect(await metric('l2node_public_execution_workers_started_total{pool="callers"}')).toBe(1);
   }, 120_000);
 
   it('answers probes while 8 clients loop node_isValidTx on max-gas public txs, validated in the workers', async () => {
-    // The worker stopped by the last timeout is being replaced: the flood starts once it answers.
-    await until('a validation in a warm worker', async () =>
+    // The flood starts once the worker is free of the last one's jobs.
+    await until('a validation answered', async () =>
       (await call(node.publicUrl, 'node_isValidTx', [loopTx().toJSON()])).error ? undefined : true,
     );
     const answers: RpcAnswer[] = [];
@@ -194,16 +210,17 @@ describe('public execution off the event loop', () => {
     });
   }, 120_000);
 
-  it('still simulates a cheap call in a recycled worker, with the effects of the processor', async () => {
+  it('still simulates a cheap call on the same worker, with the effects of the processor', async () => {
     const tx = loopTx(CHEAP_L2_GAS);
-    // The worker stopped by the last timeout is being replaced: until it is warm, the budget may run out waiting.
-    const out = await until('a simulation in a warm worker', async () => {
+    // Until the queue of the floods above has drained, the budget may run out waiting.
+    const out = await until('a simulation answered', async () => {
       const a = await call(node.publicUrl, 'node_simulatePublicCalls', [tx.toJSON()]);
       if (a.error?.data?.setting === 'public-simulation-timeout-ms') return undefined;
       return a.result as { revertReason?: { originalMessage: string }; txEffect: { txHash: string } };
     });
     expect(out.txEffect.txHash).toBe(tx.txHash.toString());
     expect(out.revertReason?.originalMessage).toBe('Not enough L2GAS gas left');
+    expect(await metric('l2node_public_execution_workers_started_total{pool="callers"}')).toBe(1);
   });
 
   it('builds blocks in a worker: a cheap tx is included, a max-gas tx alone over the build time is dropped', async () => {
@@ -234,6 +251,10 @@ describe('public execution off the event loop', () => {
       expect(h?.dropDetail).toContain('block build time of 300 ms (--block-build-time-ms)');
     }
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
+    // The max-gas txs stopped themselves at the block's deadline, on the sequencer's one worker.
+    expect(await metric('l2node_public_execution_over_budget_total{pool="blocks",stop="deadline"}')).toBeGreaterThan(0);
+    expect(await metric('l2node_public_execution_over_budget_total{pool="blocks",stop="terminated"}')).toBe(0);
+    expect(await metric('l2node_public_execution_workers_started_total{pool="blocks"}')).toBe(1);
   }, 90_000);
 
   it('answers probes while 24 clients fetch big batches of node_getBlocks, written as their items answer', async () => {

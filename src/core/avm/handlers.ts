@@ -24,6 +24,7 @@ import { frInverse } from '../crypto/fr-inverse.js';
 import { poseidon2Permutation } from '../crypto/poseidon2.js';
 import { FR_MODULUS, toHex64 } from '../fr.js';
 import { LOG_LEVELS } from '../logs/debug-log.js';
+import { tickAvmDeadline } from './deadline.js';
 import type { AvmInstruction } from './decoder.js';
 import {
   AvmHaltError,
@@ -225,17 +226,25 @@ const returndataSize: Handler = (f, ins) => {
   f.memory.set(dst, MEM_TAG_U32, BigInt(f.nestedReturndata.length()));
 };
 
+// A backward jump or internal call is how a program loops: it ticks the job's deadline (deadline.ts).
 const jump: Handler = (f, ins) => {
+  if (ins.imm <= f.pc) tickAvmDeadline();
   f.pc = ins.imm;
 };
 
 const jumpi: Handler = (f, ins) => {
   const cond = resolve(f, ins)[0] as number;
   f.memory.checkTag(cond, MEM_TAG_U1);
-  f.pc = f.memory.get(cond) === 0n ? f.nextPc : ins.imm;
+  if (f.memory.get(cond) === 0n) {
+    f.pc = f.nextPc;
+    return;
+  }
+  if (ins.imm <= f.pc) tickAvmDeadline();
+  f.pc = ins.imm;
 };
 
 const internalCall: Handler = (f, ins) => {
+  if (ins.imm <= f.pc) tickAvmDeadline();
   f.internalCallStack.push(f.pc, f.nextPc);
   f.pc = ins.imm;
 };

@@ -21,6 +21,7 @@ export type {
   AvmGlobals,
   AvmWorldStateReader,
 } from './avm-world.js';
+export { AvmDeadlineError, withAvmDeadline } from './deadline.js';
 export type { AvmInstruction } from './decoder.js';
 export { AvmHaltError, AvmInternalError } from './errors.js';
 export type { AvmExecutionConfig, CallContext, RevertReasonNode } from './frame.js';

@@ -10,6 +10,7 @@
 
 import { MEM_TAG_FF, MEM_TAG_U32 } from '../constants.js';
 import { toHex64 } from '../fr.js';
+import { tickAvmDeadline } from './deadline.js';
 import type { AvmInstruction, AvmProgram } from './decoder.js';
 import { FETCH_ERROR_OPCODE } from './decoder.js';
 import { AvmHaltError, AvmInternalError, staticCallAlteration } from './errors.js';
@@ -187,6 +188,7 @@ export function runCall(ctx: CallContext, call: CallTarget, program?: AvmProgram
 }
 
 function execCall(ctx: CallContext, call: CallTarget, program?: AvmProgram): FrameResult {
+  tickAvmDeadline();
   if (program === undefined) {
     const code = ctx.journal.getBytecode(call.address);
     if (code === undefined) {

@@ -11,6 +11,7 @@ import type { NodeEvents } from '../node-events.js';
 import type { OperationsService } from '../operations/operations-service.js';
 import type { P2PService } from '../p2p/p2p-service.js';
 import { PACKAGE_VERSION } from '../package-version.js';
+import type { PublicExecutionPool } from '../public-execution/public-execution-pool.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
 import { TREES } from '../world-state/merkle-tree-id.js';
 import { processMetrics } from './process-metrics.js';
@@ -38,6 +39,8 @@ export interface NodeMetricsSources {
   readonly startedAt: Date;
   /** The libp2p peer, when P2P is on: its peer count and its gossip and req/resp totals. */
   readonly p2p?: P2PService;
+  /** The public execution workers: their queue, the workers started, the jobs over budget. */
+  readonly publicExecution?: PublicExecutionPool;
 }
 
 /** Latency buckets in seconds, from 0.5 ms to 10 s. */
@@ -179,29 +182,49 @@ export class NodeMetrics {
         () => Number(l1()?.publisher.balanceWei ?? 0) / 1e18,
       );
     }
+    // A service keeps running totals (bounded labels); each scrape reports them as counters.
+    const totals = <L extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[],
+      read: () => ReadonlyMap<string, number>,
+    ) =>
+      new Counter<L>({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          for (const [key, n] of read()) {
+            const values = key.split('|');
+            this.inc(Object.fromEntries(labelNames.map((l, i) => [l, values[i] ?? ''])) as Record<L, string>, n);
+          }
+        },
+      });
+    if (s.publicExecution) {
+      const pool = s.publicExecution;
+      gauge(
+        'l2node_public_execution_queued',
+        'Public execution jobs of callers waiting for a worker.',
+        () => pool.queued,
+      );
+      totals(
+        'l2node_public_execution_workers_started_total',
+        'Public execution worker threads started, by pool (callers, blocks): a worker is replaced only when a job had to be terminated.',
+        ['pool'],
+        () => pool.stats.workersStarted,
+      );
+      totals(
+        'l2node_public_execution_over_budget_total',
+        'Public execution jobs stopped at their budget, by pool and how (deadline: by itself; terminated: its worker).',
+        ['pool', 'stop'],
+        () => pool.stats.overBudget,
+      );
+    }
     if (s.p2p) {
       const p2p = s.p2p;
       gauge('l2node_p2p_peers', 'Connected P2P peers.', () => p2p.status()?.peerCount ?? 0);
-      // The service keeps running totals (bounded labels); each scrape reports them as counters.
-      const totals = <L extends string>(
-        name: string,
-        help: string,
-        labelNames: readonly L[],
-        read: () => ReadonlyMap<string, number>,
-      ) =>
-        new Counter<L>({
-          name,
-          help,
-          labelNames,
-          registers,
-          collect() {
-            this.reset();
-            for (const [key, n] of read()) {
-              const values = key.split('|');
-              this.inc(Object.fromEntries(labelNames.map((l, i) => [l, values[i] ?? ''])) as Record<L, string>, n);
-            }
-          },
-        });
       totals(
         'l2node_p2p_gossip_messages_total',
         'Gossip messages by topic and outcome (published, accepted, duplicate, invalid, undecodable, rate_limited...).',

@@ -148,6 +148,10 @@ export function processBlockTx(state: WorkerState, job: BlockTxJob): BlockTxAnsw
   } catch (err) {
     if (err instanceof InsufficientFeePerGasError) return { kind: 'skip' };
     if (err instanceof PublicTxInvalidError) return { kind: 'drop', reason: err.message };
+    // A tx stopped midway (its deadline, an upstream read on a lazy fork): the next job starts from a fresh fork
+    // rather than trust one a half-run tx touched.
+    current?.fork.close();
+    current = undefined;
     throw err;
   }
 }

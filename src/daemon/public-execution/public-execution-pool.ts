@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.js';
 import type { BlockTxRunner } from '../sequencer/block-builder.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
 import { upstreamNeedOf } from '../world-state/world-state-errors.js';
+import { BACKSTOP_GRACE_MS, type DeadlinedJob, passedDeadline } from './job-deadline.js';
 import type {
   BlockTxAnswer,
   BlockTxJob,
@@ -54,6 +55,8 @@ export class PublicExecutionPool implements Service {
   private callerJobs = 0;
   /** How many caller workers run (set at start). */
   private workers = 1;
+  /** Running totals for the metrics: worker threads started (`callers`/`blocks`), jobs over budget (`pool|stop`). */
+  readonly stats = { workersStarted: new Map<string, number>(), overBudget: new Map<string, number>() };
 
   constructor(private readonly o: PublicExecutionPoolOptions) {}
 
@@ -90,9 +93,15 @@ export class PublicExecutionPool implements Service {
         })
       : undefined;
     // A worker that fails with no job on it (piscina then emits 'error') is replaced; the node goes on.
-    for (const pool of [this.callers, this.blocks]) {
+    for (const [which, pool] of [
+      ['callers', this.callers],
+      ['blocks', this.blocks],
+    ] as const) {
       pool?.on('error', (err: Error) =>
         this.o.log.error({ err: err.message }, `public execution worker failed: ${err.message}`),
+      );
+      pool?.on('workerCreate', () =>
+        this.stats.workersStarted.set(which, (this.stats.workersStarted.get(which) ?? 0) + 1),
       );
     }
   }
@@ -168,12 +177,13 @@ export class PublicExecutionPool implements Service {
     // A worker replaced after a timeout warms up first: the tx's budget starts once its worker is ready.
     await pool.run(undefined, { name: 'ready' });
     try {
-      return (await pool.run(job, {
+      return (await pool.run(deadlined(job, budgetMs), {
         name: 'processBlockTx',
-        signal: AbortSignal.timeout(Math.max(1, Math.ceil(budgetMs))),
+        signal: AbortSignal.timeout(Math.max(1, Math.ceil(budgetMs)) + BACKSTOP_GRACE_MS),
       })) as BlockTxAnswer;
     } catch (err) {
-      if (isAbort(err)) return { kind: 'timeout' };
+      if (passedDeadline(err)) return this.overBudget('blocks', 'deadline', { kind: 'timeout' });
+      if (isAbort(err)) return this.overBudget('blocks', 'terminated', { kind: 'timeout' });
       const need = upstreamNeedOf(err);
       if (need) throw need;
       if (isOutOfMemory(err)) {
@@ -191,9 +201,23 @@ export class PublicExecutionPool implements Service {
     return { run: (job, budgetMs) => this.processBlockTx(job, budgetMs) };
   }
 
-  /** How many caller jobs wait for a worker now (metrics, /status). */
+  /** How many caller jobs wait for a worker now (metrics). */
   get queued(): number {
     return Math.max(0, this.callerJobs - this.workers);
+  }
+
+  /** A job over its budget, counted by pool and by how it stopped (by itself at its deadline, or terminated). */
+  private overBudget<T>(pool: 'callers' | 'blocks', stop: 'deadline' | 'terminated', answer: T): T {
+    const key = `${pool}|${stop}`;
+    this.stats.overBudget.set(key, (this.stats.overBudget.get(key) ?? 0) + 1);
+    if (stop === 'terminated') {
+      this.o.log.warn(
+        { pool },
+        `public execution: a ${pool === 'callers' ? 'caller' : 'sequencer'} job did not stop ${BACKSTOP_GRACE_MS} ms ` +
+          'past its budget; its worker was terminated and is replaced',
+      );
+    }
+    return answer;
   }
 
   private async runForCaller<A>(name: string, job: unknown): Promise<A> {
@@ -204,16 +228,26 @@ export class PublicExecutionPool implements Service {
       throw queueFull(config.publicExecutionMaxQueue);
     }
     this.callerJobs++;
+    // The budget counts the wait for a worker: it starts now. A job that waited past it stops at its first check.
+    const task = deadlined(job, config.publicSimulationTimeoutMs);
     try {
       await this.warm(pool, 'callers');
-      return (await pool.run(job, { name, signal: AbortSignal.timeout(config.publicSimulationTimeoutMs) })) as A;
+      return (await pool.run(task, {
+        name,
+        signal: AbortSignal.timeout(config.publicSimulationTimeoutMs + BACKSTOP_GRACE_MS),
+      })) as A;
     } catch (err) {
-      if (isAbort(err)) {
-        throw rpcErrors.limitExceeded(
-          `Public execution did not finish within its budget of ${config.publicSimulationTimeoutMs} ms ` +
-            '(--public-simulation-timeout-ms; waiting for a worker included); retry later, or raise the budget',
-          'public-simulation-timeout-ms',
-          config.publicSimulationTimeoutMs,
+      const stop = passedDeadline(err) ? 'deadline' : isAbort(err) ? 'terminated' : undefined;
+      if (stop) {
+        throw this.overBudget(
+          'callers',
+          stop,
+          rpcErrors.limitExceeded(
+            `Public execution did not finish within its budget of ${config.publicSimulationTimeoutMs} ms ` +
+              '(--public-simulation-timeout-ms; waiting for a worker included); retry later, or raise the budget',
+            'public-simulation-timeout-ms',
+            config.publicSimulationTimeoutMs,
+          ),
         );
       }
       if (isQueueFull(err)) throw queueFull(config.publicExecutionMaxQueue);
@@ -232,6 +266,11 @@ export class PublicExecutionPool implements Service {
       this.callerJobs--;
     }
   }
+}
+
+/** A job with the wall-clock time its budget ends. */
+function deadlined<J>(job: J, budgetMs: number): DeadlinedJob<J> {
+  return { job, stopAt: Date.now() + budgetMs };
 }
 
 function queueFull(maxQueue: number) {

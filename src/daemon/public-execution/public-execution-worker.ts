@@ -1,9 +1,11 @@
 import { workerData } from 'node:worker_threads';
+import { AvmDeadlineError, withAvmDeadline } from '../../core/avm/deadline.js';
 import { ChainStore } from '../store/chain-store.js';
 import { openNodeDatabase } from '../store/node-database.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
 import { WorldState } from '../world-state/world-state.js';
 import { UpstreamStateNeededError, upstreamNeedMessage } from '../world-state/world-state-errors.js';
+import { DEADLINE_PASSED, type DeadlinedJob } from './job-deadline.js';
 import {
   type BlockTxAnswer,
   type BlockTxJob,
@@ -42,34 +44,37 @@ const state: WorkerState = {
   store: new ChainStore(db),
 };
 
-export function simulatePublicCalls(job: SimulatePublicCallsJob): SimulatePublicCallsAnswer {
-  return carryingNeeds(() => simulatePublicCallsOn(state, job));
+export function simulatePublicCalls(task: DeadlinedJob<SimulatePublicCallsJob>): SimulatePublicCallsAnswer {
+  return runJob(task, (job) => simulatePublicCallsOn(state, job));
 }
 
-export function processBlockTx(job: BlockTxJob): BlockTxAnswer {
-  return carryingNeeds(() => processBlockTxOn(state, job));
+export function processBlockTx(task: DeadlinedJob<BlockTxJob>): BlockTxAnswer {
+  return runJob(task, (job) => processBlockTxOn(state, job));
 }
 
-export function traceMinedTx(job: TraceMinedTxJob): TraceAnswer {
-  return carryingNeeds(() => traceMinedTxOn(state, job));
+export function traceMinedTx(task: DeadlinedJob<TraceMinedTxJob>): TraceAnswer {
+  return runJob(task, (job) => traceMinedTxOn(state, job));
 }
 
-export function traceUnminedTx(job: TraceUnminedTxJob): TraceAnswer {
-  return carryingNeeds(() => traceUnminedTxOn(state, job));
+export function traceUnminedTx(task: DeadlinedJob<TraceUnminedTxJob>): TraceAnswer {
+  return runJob(task, (job) => traceUnminedTxOn(state, job));
 }
 
-export function validateTx(job: ValidateTxJob): ValidateTxAnswer {
-  return carryingNeeds(() => validateTxInWorker(state, job));
+export function validateTx(task: DeadlinedJob<ValidateTxJob>): ValidateTxAnswer {
+  return runJob(task, (job) => validateTxInWorker(state, job));
 }
 
 /**
- * Runs a job; a lazy fork's read of upstream state not fetched yet leaves the worker as an error the pool turns
- * back into UpstreamStateNeededError, so the main thread fetches it and runs the job again.
+ * Runs a job under its deadline. What leaves the worker as an error crosses the thread boundary by its message:
+ * a job past its deadline as DEADLINE_PASSED (the pool answers the budget's error; this worker stays), and a lazy
+ * fork's read of upstream state not fetched yet as its need, which the pool turns back into
+ * UpstreamStateNeededError so that the main thread fetches it and runs the job again.
  */
-function carryingNeeds<T>(job: () => T): T {
+function runJob<J, A>(task: DeadlinedJob<J>, job: (job: J) => A): A {
   try {
-    return job();
+    return withAvmDeadline(task.stopAt, () => job(task.job));
   } catch (err) {
+    if (err instanceof AvmDeadlineError) throw new Error(DEADLINE_PASSED);
     if (err instanceof UpstreamStateNeededError) throw new Error(upstreamNeedMessage(err.need));
     throw err;
   }
