@@ -14,7 +14,7 @@ import { loadDevState } from './dev/load-state.js';
 import { LocalNetworkSetup } from './dev/local-network-setup.js';
 import { FeeModel } from './fees/fee-model.js';
 import type { FeeConfig } from './fees/fee-settings.js';
-import { type ForkPlan, planFork } from './fork/fork-plan.js';
+import { type ForkPlan, planFork, recordedLazyFork, requireLazyForkUpstream } from './fork/fork-plan.js';
 import { ForkReplay } from './fork/fork-replay.js';
 import { LazyFork, lazyForkBase } from './fork/lazy-fork.js';
 import { lazyForkRpcHandlers } from './fork/lazy-fork-rpc-handlers.js';
@@ -199,12 +199,16 @@ export class L2Node {
         config.slotDuration = l1.deployment.slotDuration;
         config.epochDuration = l1.deployment.epochDuration;
       }
-      // --fork-url: the upstream's identity and the block to fork, read before the chain opens on them.
+      // --fork-url: the upstream's identity and the block to fork, read before the chain opens on them. A lazy
+      // fork already in the database (a restart, a loaded dump) continues its own block and needs its upstream.
+      const recordedFork = recordedLazyFork(database.db);
+      requireLazyForkUpstream(recordedFork, config);
       const fork = config.forkUrl
         ? await planFork(
             config,
             options.sources ? settingGivenBySource(options.sources) : settingDiffersFromDefault(config),
             logger.module('fork'),
+            recordedFork,
           )
         : undefined;
       // The consensus codecs (and their secp256k1 signatures) load only on a node of a network.
@@ -533,6 +537,7 @@ export class L2Node {
             upstream: (fork as ForkPlan).upstream,
             fetcher: lazyFork.fetcher,
             source: lazyFork.source,
+            blocks: lazyFork.blocks,
             firstBlock: () => lazyFork.firstBlock,
             minedReceipt: (txHash, mined) => this.mempool.minedReceipt(txHash, mined),
           })

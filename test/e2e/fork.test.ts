@@ -7,6 +7,9 @@
  * away and a read that needs it answers a clear error while nothing is committed. A lazy fork at N-10, a replay
  * fork (--fork-mode replay) checked by a follower, and the refusals. One upstream per file.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { worldStateInput } from '../../src/daemon/chain/apply-block.js';
@@ -129,8 +132,10 @@ describe('a lazy fork at the latest block N', () => {
     // the upstream's blocks from genesis.
     const tips = await pub<{ finalized: { block: { number: number } } }>(fork, 'node_getL2Tips');
     expect(tips.finalized.block.number).toBe(n);
-    // Ranges of the upstream's history are not served here: a clear error says whom to ask.
-    await expect(pub(fork, 'node_getBlocks', [1, 5])).rejects.toThrow(/below this lazy fork's first block/);
+    // Ranges of blocks come from the upstream below the fork (checked against the archive), then from the fork.
+    expect(await pub(fork, 'node_getBlocks', [n - 2, 5])).toEqual(await pub(upstream, 'node_getBlocks', [n - 2, 3]));
+    // Ranges of logs and checkpoints of the upstream's history are not served here: a clear error says whom to ask.
+    await expect(pub(fork, 'node_getCheckpoints', [1, 5])).rejects.toThrow(/below this lazy fork's first checkpoint/);
     await expect(pub(fork, 'node_getPublicLogs', [{ fromBlock: 1 }])).rejects.toThrow(
       /below this lazy fork's first block/,
     );
@@ -234,6 +239,59 @@ describe('a lazy fork at the latest block N', () => {
       await gate.close();
     }
   }, 90_000);
+});
+
+describe('a lazy fork on a data directory: restart and dump/load', () => {
+  it("keeps the upstream's blocks it fetched, restarts without asking again, and its dump loads only with an upstream", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l2node-fork-dir-'));
+    const dump = join(dir, 'fork-state.db');
+    const data = join(dir, 'data');
+    const token = tokenAddress.toString();
+    const first = await startRpcProxy(upstream.publicUrl);
+    const fork = await spawnNode({
+      args: ['--fork-url', first.url, '--fork-block', String(n), '--data-directory', data, '--dump-state', dump],
+    });
+    const old = await pub(upstream, 'node_getBlocks', [1, 5]);
+    let tip: number;
+    try {
+      expect(await pub(fork, 'node_getBlocks', [1, 5])).toEqual(old);
+      expect(await pub(fork, 'node_getTxReceipt', [mintTxHash])).toMatchObject({ status: 'finalized' });
+      await dev(fork, 'nodeDev_setPublicStorage', [token, slot(9n), slot(3n)]);
+      tip = (await dev<number[]>(fork, 'nodeDev_mineBlocks', [1])).result?.[0] as number;
+    } finally {
+      await fork.stop();
+    }
+    try {
+      // Restarted on its data directory (its fork block taken from there): once serving, the upstream goes away,
+      // and what the fork fetched before still answers.
+      const second = await startRpcProxy(upstream.publicUrl);
+      const again = await spawnNode({ args: ['--fork-url', second.url, '--data-directory', data] });
+      try {
+        await second.close();
+        expect(await pub(again, 'node_getBlockNumber')).toBe(tip);
+        expect(await pub(again, 'node_getBlocks', [1, 5])).toEqual(old);
+        expect(await pub(again, 'node_getTxReceipt', [mintTxHash])).toMatchObject({ status: 'finalized' });
+        expect(await pub(again, 'node_getPublicStorageAt', ['latest', token, slot(9n)])).toBe(slot(3n));
+      } finally {
+        await again.stop();
+      }
+      // The dump needs the upstream: loaded without --fork-url it is refused naming it; with it, it serves.
+      const alone = spawnNodeProcess({ args: ['--load-state', dump] });
+      expect((await alone.exited).code).toBe(1);
+      expect(alone.stdout() + alone.stderr()).toContain(`is a lazy fork of block ${n} of ${first.url}`);
+      const loaded = await spawnNode({ args: ['--load-state', dump, '--fork-url', upstream.publicUrl] });
+      try {
+        expect(await pub(loaded, 'node_getBlockNumber')).toBe(tip);
+        expect(await pub(loaded, 'node_getPublicStorageAt', ['latest', token, slot(9n)])).toBe(slot(3n));
+        expect(await pub(loaded, 'node_getBlocks', [1, 5])).toEqual(old);
+        expect((await dev<number[]>(loaded, 'nodeDev_mineBlocks', [1])).result).toEqual([tip + 1]);
+      } finally {
+        await loaded.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('a lazy fork at N-10', () => {

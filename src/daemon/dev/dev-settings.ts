@@ -25,7 +25,7 @@ export const DEV_SETTINGS = {
     group: 'Dev chain',
     description:
       'Dev mode: start from the state a --dump-state wrote (same tips, roots and pool), in memory or into a data ' +
-      'directory that holds no blocks yet.',
+      "directory that holds no blocks yet. A lazy fork's dump needs its upstream: give --fork-url too.",
   }),
   localNetworkSetup: setting<boolean>({
     key: 'localNetworkSetup',

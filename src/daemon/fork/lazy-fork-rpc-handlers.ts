@@ -1,4 +1,3 @@
-import type { L2Block } from '../../core/block/l2-block.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import type { TxHash } from '../../core/tx-hash.js';
@@ -10,21 +9,15 @@ import type { MinedTx } from '../mempool/mined-tx-lookup.js';
 import type { Upstream } from '../sync/upstream.js';
 import { lazyForkTagPage } from './lazy-fork-tagged-logs.js';
 import type { RpcWitnessSource } from './rpc-witness-source.js';
+import type { UpstreamBlockCache } from './upstream-block-cache.js';
 import { type UpstreamStateFetcher, UpstreamStateUnavailableError } from './upstream-state-fetcher.js';
-
-/** The upstream's blocks below a lazy fork kept in memory once fetched (each is checked against the archive). */
-const UPSTREAM_BLOCKS_KEPT = 256;
 
 /**
  * Methods whose answer needs blocks, effects or logs below a lazy fork's first block that it does not serve
  * (docs/dev-chain.md, "Lazy mode"): asked with a range starting there, they answer a clear error rather than
  * the part this node holds.
  */
-const RANGE_FROM_METHODS: readonly RpcMethodName[] = [
-  'node_getBlocks',
-  'node_getCheckpointedBlocks',
-  'node_getPrivateLogs',
-];
+const RANGE_FROM_METHODS: readonly RpcMethodName[] = ['node_getCheckpointedBlocks', 'node_getPrivateLogs'];
 
 /**
  * Methods that change the node without reading the world state: not wrapped. node_sendTx is: its checks read the
@@ -38,6 +31,8 @@ export interface LazyForkRpcOptions {
   readonly fetcher: UpstreamStateFetcher;
   /** The upstream's reads (its tagged logs). */
   readonly source: RpcWitnessSource;
+  /** The upstream's blocks below the fork, checked and kept in the data directory. */
+  readonly blocks: UpstreamBlockCache;
   /** The first block this node holds (the first of the fork block's checkpoint). */
   readonly firstBlock: () => number;
   /** The receipt of a tx mined as `mined` says, with this node's tips (the mempool's receipts). */
@@ -49,9 +44,10 @@ export interface LazyForkRpcOptions {
  *
  * - a read of the world state that touches the upstream's part not fetched yet fetches it (through the upstream's
  *   witness methods, each witness checked against its root at the fork's block and kept) and runs again;
- * - a block header or block below the fork's first block comes from the upstream, checked against this node's
- *   archive (its hash must be the archive's leaf there, itself checked against the root), kept in memory;
- * - a range read starting below the fork's first block answers a clear error naming the upstream.
+ * - a block header, block or range of blocks below the fork's first block comes from the upstream, checked
+ *   against this node's archive and kept in the data directory (UpstreamBlockCache);
+ * - the other range reads starting below the fork's first block (checkpoints, logs) answer a clear error naming
+ *   the upstream.
  *
  * An upstream that cannot answer makes the read fail with an error naming it and what was asked; nothing is
  * written from an unchecked answer.
@@ -75,24 +71,7 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
       );
     }
   };
-  const kept = new Map<number, L2Block>();
-  const upstreamBlock = async (n: number): Promise<L2Block> => {
-    const known = kept.get(n);
-    if (known) return known;
-    const url = o.upstream.url;
-    const [block] = await o.upstream.blocks(n, 1).catch((err: Error) => {
-      throw new UpstreamStateUnavailableError(
-        `block ${n} is the upstream's and ${url} did not give it: ${err.message}`,
-      );
-    });
-    const hash = await o.fetcher.run(() => o.chain.worldState.getBlockHash(n));
-    if (!block || block.number !== n || block.hash().value !== hash) {
-      throw new UpstreamStateUnavailableError(`${url} gave a block ${n} that is not the one this fork's archive holds`);
-    }
-    if (kept.size >= UPSTREAM_BLOCKS_KEPT) kept.delete(kept.keys().next().value as number);
-    kept.set(n, block);
-    return block;
-  };
+  const upstreamBlock = (n: number) => o.blocks.block(n);
   const blockNumberOf = (p: unknown): number | undefined => (typeof p === 'number' ? p : undefined);
   const getBlockHeader = wrapped.node_getBlockHeader as RpcHandlers['node_getBlockHeader'];
   const getBlock = wrapped.node_getBlock as RpcHandlers['node_getBlock'];
@@ -104,6 +83,15 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     const n = blockNumberOf(block);
     return n !== undefined && below(n) ? upstreamBlock(n) : getBlock(block);
   }) satisfies RpcHandlers['node_getBlock'];
+  const getBlocks = wrapped.node_getBlocks as RpcHandlers['node_getBlocks'];
+  wrapped.node_getBlocks = (async (from, limit) => {
+    if (!below(from)) return getBlocks(from, limit);
+    // The upstream's part of the range (at most the method's limit of blocks), then this node's own from its
+    // first block on.
+    const theirs = await o.blocks.blocks(from, Math.min(limit, o.firstBlock() - from));
+    const rest = limit - theirs.length;
+    return rest > 0 ? [...theirs, ...(await getBlocks(o.firstBlock(), rest))] : theirs;
+  }) satisfies RpcHandlers['node_getBlocks'];
   const getCheckpoints = wrapped.node_getCheckpoints as RpcHandlers['node_getCheckpoints'];
   wrapped.node_getCheckpoints = (async (from, limit) => {
     const first = o.chain.store.blocks.get(o.firstBlock())?.checkpoint ?? 0;
@@ -119,8 +107,12 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
   wrapped.node_getTxEffect = (async (txHash) => {
     const ours = await getTxEffect(txHash);
     if (ours) return ours;
-    // A tx mined on the upstream below the fork: the effect comes from its block, checked against the archive.
-    const theirs = await upstreamLogs(() => o.source.txEffect(txHash.toString()));
+    // A tx mined on the upstream below the fork: the effect comes from its block, checked against the archive
+    // (a block kept here says where its txs are; otherwise the upstream is asked).
+    const kept = o.blocks.keptTx(txHash);
+    const theirs = kept
+      ? { l2BlockNumber: kept.block, txIndexInBlock: kept.position }
+      : await upstreamLogs(() => o.source.txEffect(txHash.toString()));
     if (!theirs || !below(theirs.l2BlockNumber)) return undefined;
     const block = await upstreamBlock(theirs.l2BlockNumber);
     const effect = block.body.txEffects[theirs.txIndexInBlock];

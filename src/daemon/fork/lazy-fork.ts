@@ -7,6 +7,7 @@ import { checkUpstreamGenesis } from '../sync/upstream-identity.js';
 import type { SparseBase } from '../world-state/world-state.js';
 import { type ForkPlan, ForkRefusedError, forkUpstreamCall } from './fork-plan.js';
 import { RpcWitnessSource } from './rpc-witness-source.js';
+import { UpstreamBlockCache } from './upstream-block-cache.js';
 import { UpstreamStateFetcher } from './upstream-state-fetcher.js';
 
 export interface LazyForkOptions {
@@ -42,10 +43,13 @@ export class LazyFork implements Service {
   readonly fetcher: UpstreamStateFetcher;
   /** The upstream's methods a lazy fork reads. */
   readonly source: RpcWitnessSource;
+  /** The upstream's blocks below the fork, kept in the data directory once fetched. */
+  readonly blocks: UpstreamBlockCache;
 
   constructor(private readonly o: LazyForkOptions) {
     this.source = new RpcWitnessSource({ url: o.plan.upstream.url, maxResponseSize: o.config.syncMaxResponseSize });
     this.fetcher = new UpstreamStateFetcher(o.chain.worldState, this.source, o.chain.store);
+    this.blocks = new UpstreamBlockCache(o.chain, o.plan.upstream, this.fetcher);
   }
 
   /** The first block this node holds: blocks below are the upstream's, which a lazy fork does not serve. */
@@ -59,6 +63,15 @@ export class LazyFork implements Service {
     const url = plan.upstream.url;
     const recorded = chain.store.meta.get('forkBlock');
     if (recorded !== undefined) {
+      // A restart, or a --load-state of a lazy fork's dump: the upstream given must hold the same block N.
+      const ours = chain.store.blocks.get(recorded)?.hash;
+      if (!ours || plan.block?.hash().toBuffer().equals(ours) !== true) {
+        throw new ForkRefusedError(
+          `this state is a lazy fork of block ${recorded} of ${chain.store.forkUpstream.url() ?? 'another node'}, ` +
+            `and ${url}'s block ${n} is another block: give --fork-url the node it was forked from`,
+        );
+      }
+      chain.store.db.transaction(() => chain.store.forkUpstream.setUrl(recordedUrl(url)))();
       log.info(
         { forkBlock: recorded, mode: 'lazy' },
         `lazy fork of ${url} at block ${recorded} taken from the data directory`,
@@ -114,6 +127,7 @@ export class LazyFork implements Service {
       chain.store.checkpoints.insert(row);
       chain.store.meta.set('forkFirstBlock', first);
       chain.store.meta.set('forkBlock', n);
+      chain.store.forkUpstream.setUrl(recordedUrl(url));
     })();
     chain.syncSettlement();
     const ms = Math.round(performance.now() - started);
@@ -137,4 +151,14 @@ function lazyRefusal(err: unknown): string {
     );
   }
   return message;
+}
+
+/** The upstream's URL as the data directory (and so a --dump-state file) records it: without credentials. */
+function recordedUrl(url: string): string {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  u.search = '';
+  u.hash = '';
+  return u.toString();
 }

@@ -55,7 +55,11 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
   const ws = new WorldStateRepository(db);
   const oldest = Math.max(0, Number(ws.getMeta('oldest') ?? 0));
   const oldestBody = store.oldestBlockWithBody();
-  const from = Math.max(1, o.from);
+  // A lazy fork holds no blocks below its first one (the upstream's), and of the upstream's trees only the
+  // witnesses it fetched, each proven against the upstream's root when it came: a node whose children were
+  // not fetched cannot be recomputed here.
+  const from = Math.max(1, o.from, store.meta.get('forkFirstBlock') ?? 1);
+  const sparse = ws.getMeta('sparseBlock') !== undefined;
   const whole = o.from <= 1;
   const total = o.to - from + 1 + (whole ? 2 : 0);
   let done = 0;
@@ -215,6 +219,14 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
     return ws.getNode(storeKey(tree.id, level, index), block) ?? emptySubtreeRoot(level);
   }
 
+  /** Whether a node (or an indexed tree's leaf) is stored, rather than an empty subtree or not fetched. */
+  function held(tree: TreeInfo, level: number, index: number, block: number): boolean {
+    if (level === 0 && tree.kind !== 'append-only') {
+      return ws.getLeafHashes([storeKey(tree.id, 0, index)], block)[0] != null;
+    }
+    return ws.getNode(storeKey(tree.id, level, index), block) != null;
+  }
+
   function checkNode(tree: TreeInfo, k: number, block: number, size: number): void {
     const level = Math.floor((k % TREE_SPAN) / LEVEL_SPAN);
     const index = k % LEVEL_SPAN;
@@ -222,6 +234,11 @@ export function recomputeCommitments(db: SqliteDatabase, store: ChainStore, o: R
     const stored = ws.getNode(k, block);
     if (!stored) return;
     // A node wholly beyond the tree's size holds no leaf: it must be the empty subtree.
+    if (
+      sparse &&
+      [2 * index, 2 * index + 1].some((c) => c * 2 ** (level - 1) < size && !held(tree, level - 1, c, block))
+    )
+      return;
     const expected =
       index * 2 ** level >= size
         ? emptySubtreeRoot(level)

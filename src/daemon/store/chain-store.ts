@@ -24,6 +24,7 @@ import { CheckpointRepository } from './checkpoint-repository.js';
 import { ContractClassRepository } from './contract-class-repository.js';
 import { ContractInstanceRepository } from './contract-instance-repository.js';
 import { ContractInstanceUpdateRepository } from './contract-instance-update-repository.js';
+import { ForkUpstreamRepository } from './fork-upstream-repository.js';
 import { FunctionSignatureRepository } from './function-signature-repository.js';
 import { InboxMessageRepository } from './inbox-message-repository.js';
 import { L1ToL2MessageRepository } from './l1-to-l2-message-repository.js';
@@ -80,6 +81,8 @@ export class ChainStore {
   readonly stateOverrides: StateOverrideRepository;
   /** State overrides waiting for the next block. */
   readonly pendingStateOverrides: PendingStateOverrideRepository;
+  /** A lazy fork's upstream: its URL and its blocks below the fork fetched so far. */
+  readonly forkUpstream: ForkUpstreamRepository;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -99,6 +102,7 @@ export class ChainStore {
     this.inboxMessages = new InboxMessageRepository(db);
     this.stateOverrides = new StateOverrideRepository(db);
     this.pendingStateOverrides = new PendingStateOverrideRepository(db);
+    this.forkUpstream = new ForkUpstreamRepository(db);
   }
 
   // ---- writes (inside the caller's transaction) ----

@@ -103,7 +103,9 @@ export function consistencyProblems(db: SqliteDatabase): IntegrityProblem[] {
     });
   }
   const count = one('SELECT COUNT(*) FROM chain_block');
-  if (count !== tip) {
+  // A lazy fork holds blocks from the first of its fork block's checkpoint on (the upstream's are below it).
+  const first = one("SELECT COALESCE(MAX(value), 1) FROM chain_meta WHERE name = 'forkFirstBlock'");
+  if (count !== Math.max(0, tip - first + 1)) {
     const gap = one(
       'SELECT COALESCE(MIN(number + 1), 1) FROM chain_block c WHERE NOT EXISTS (SELECT 1 FROM chain_block d WHERE d.number = c.number + 1) AND c.number < (SELECT MAX(number) FROM chain_block)',
     );

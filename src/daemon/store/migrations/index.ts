@@ -5,6 +5,7 @@ import { functionSignatureOrderMigration } from './201-function-signature-order.
 import { contractInstanceUpdatesMigration } from './210-contract-instance-updates.js';
 import { chainChecksumsMigration } from './220-chain-checksums.js';
 import { stateOverridesMigration } from './230-state-overrides.js';
+import { forkUpstreamMigration } from './240-fork-upstream.js';
 import { mempoolMigration } from './300-mempool.js';
 import { feeHeadersMigration } from './301-fee-headers.js';
 import { validatorsMigration } from './400-validators.js';
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   contractInstanceUpdatesMigration,
   chainChecksumsMigration,
   stateOverridesMigration,
+  forkUpstreamMigration,
   mempoolMigration,
   feeHeadersMigration,
   validatorsMigration,
