@@ -8,7 +8,7 @@
  * then applies the accumulated 2x2 cofactor matrix to the bigints once: about 25 bits per handful of bigint
  * operations instead of one quotient per bigint division.
  *
- * `frInverse` is the native addon's (Pornin's optimised binary GCD, fr-native.ts, about 1.5 microseconds) when
+ * `frInverse` is the native addon's (Bernstein-Yang safegcd, fr-native.ts, about 2 microseconds) when
  * the addon is present, and this bigint code otherwise.
  */
 import { FR_MODULUS } from '../fr.js';

@@ -32,6 +32,10 @@ describe.skipIf(!NATIVE_FIELD)('native frInverse equals the bigint one', () => {
     const values = [1n, 2n, 3n, 17n, P - 1n, P - 2n, (P - 1n) / 2n, (P + 1n) / 2n];
     // Powers of two and their neighbours: inputs whose leading bits (the approximated part) say little.
     for (let k = 1n; k < 254n; k++) values.push(1n << k, (1n << k) - 1n, (1n << k) + 1n, P - (1n << k));
+    // Words of all ones at the 62-bit limb boundaries of the safegcd representation, and values whose inverse
+    // is one of the above (the last rounds then end on a small f or g).
+    for (let k = 62n; k < 254n; k += 62n) values.push((1n << k) - 1n, P - ((1n << k) - 1n));
+    for (const v of values.slice(0, 40)) values.push(frInverseBigInt(v));
     const r = rng(7n);
     for (let i = 0; i < 5000; i++) {
       const v = r();
