@@ -9,6 +9,7 @@ import { TEST_ACCOUNTS } from '../../src/core/test-accounts.js';
 import { envelopeOf, l2node, shapeOf } from '../helpers/cli.js';
 import { devTxBuilder, genesisHeader } from '../helpers/mempool-e2e.js';
 import { CONFIG_HOME, REPO_ROOT } from '../helpers/spawn-node.js';
+import { scaled } from '../helpers/until.js';
 
 /**
  * The conventions every command keeps, checked over the whole command list (the generated oclif manifest), so
@@ -76,6 +77,8 @@ const ONLINE: Record<string, () => string[]> = {
 /** Commands that need no running node. */
 const OFFLINE = ['start', 'config', 'admin:logout', 'db:stats', 'db:check', 'db:backup', 'db:rollback', 'db:repair'];
 const env = { NODE_URL: DEAD, NODE_ADMIN_URL: DEAD, XDG_CACHE_HOME: CONFIG_HOME };
+/** A concurrent case shares the cores with the others that run beside it: more time than one alone needs. */
+const CASE_TIMEOUT_MS = scaled(90_000);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'l2node-cli-conventions-'));
@@ -99,9 +102,13 @@ describe('every command', () => {
     expect(c?.flags.json?.type, `${id} has no --json`).toBe('boolean');
   });
 
-  it.each(Object.keys(ONLINE).filter((id) => ids.includes(id)))(
+  // These cases run a few at a time (vitest's maxConcurrency): each is one CLI process that shares nothing with
+  // the others, and one after another they kept a single core busy while the other worker's file mostly waited
+  // on its nodes.
+  it.concurrent.for(Object.keys(ONLINE).filter((id) => ids.includes(id)))(
     '%s exits 5 when no node answers, with the UNREACHABLE envelope',
-    async (id) => {
+    { timeout: CASE_TIMEOUT_MS },
+    async (id, { expect }) => {
       const run = await l2node([...(ONLINE[id] as () => string[])(), '--json'], { env, input: 'key\n' });
       expect(run.code, run.stdout + run.stderr).toBe(5);
       const json = envelopeOf(run);
@@ -118,11 +125,15 @@ describe('every command', () => {
     },
   );
 
-  it.each(ids.filter((id) => id !== 'start'))('%s exits 2 on a flag it does not know', async (id) => {
-    const run = await l2node([...id.split(':'), '--no-such-flag', '--json'], { env });
-    expect(run.code).toBe(2);
-    expect(envelopeOf(run).error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--no-such-flag/) });
-  });
+  it.concurrent.for(ids.filter((id) => id !== 'start'))(
+    '%s exits 2 on a flag it does not know',
+    { timeout: CASE_TIMEOUT_MS },
+    async (id, { expect }) => {
+      const run = await l2node([...id.split(':'), '--no-such-flag', '--json'], { env });
+      expect(run.code).toBe(2);
+      expect(envelopeOf(run).error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--no-such-flag/) });
+    },
+  );
 });
 
 describe('human errors', () => {
