@@ -7,13 +7,14 @@
 // that their work never delays it; beside it, the node's own event-loop delay (p99, max) over each phase is read
 // from its metrics (prom-client's monitorEventLoopDelay series). With BENCH_SOAK_SECONDS (e.g. 600) it also runs
 // the soak: 32 clients mixing reads, sendTx and simulations, reporting the node's RSS each minute beside its
-// database size.
+// database size. Beside the delay, the most CPU time the node's loop spent without coming back to its timers
+// (bench/hostile/turn-cpu.js, preloaded): a figure a loaded machine's scheduler does not inflate.
 // Usage: npm run build && node bench/hostile/run.js
 // BENCH_HOSTILE_PHASE_MS: each flood's length (default 20000). BENCH_HOSTILE_PHASES: which floods to run
 // (default `simulations,batches`). BENCH_NODE_OPTIONS: Node options for the node only (e.g. `--cpu-prof`).
 // BENCH_NODE_STDOUT: a file for the node's stdout (e.g. with `--trace-gc`); BENCH_NODE_LOG: one for its log.
 import { spawn } from 'node:child_process';
-import { createWriteStream, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,10 +45,14 @@ const PAYER = new AztecAddress(0x5eedn);
 const PREFUNDED = `${PAYER}:${10n ** 24n}`;
 
 // ---- the node ----
+const turnCpuFile = join(tmpdir(), `l2node-bench-hostile-turn-cpu-${process.pid}.txt`);
+writeFileSync(turnCpuFile, '');
 const child = spawn(
   process.execPath,
   [
     ...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+    '--import',
+    join(root, 'bench/hostile/turn-cpu.js'),
     join(root, 'bin/run.js'),
     'start',
     '--port',
@@ -66,6 +71,7 @@ const child = spawn(
     env: {
       ...process.env,
       XDG_CONFIG_HOME: join(tmpdir(), 'l2node-bench-hostile'),
+      TURN_CPU_FILE: turnCpuFile,
     },
     stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? openSync(process.env.BENCH_NODE_STDOUT, 'w') : 'ignore', 'pipe'],
   },
@@ -83,7 +89,10 @@ const [url, adminUrl, metricsUrl] = await new Promise((resolve, reject) => {
   });
   child.once('exit', (code) => reject(new Error(`the node exited (${code}) before listening`)));
 });
-const stop = () => child.kill('SIGTERM');
+const stop = () => {
+  child.kill('SIGTERM');
+  rmSync(turnCpuFile, { force: true });
+};
 process.on('exit', stop);
 
 async function rpc(method, params = [], at = url) {
@@ -191,10 +200,26 @@ async function nodeLoopDelay() {
   const read = (name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1]) * 1000;
   return { p99: read('nodejs_eventloop_lag_p99_seconds'), max: read('nodejs_eventloop_lag_max_seconds') };
 }
+/**
+ * The most CPU time (ms) the node's main thread spent in one stretch without coming back to its timers, between
+ * `from` and `to` (bench/hostile/turn-cpu.js, preloaded into the node, writes each second's max).
+ */
+async function turnCpuMax(from, to) {
+  await sleep(1100);
+  let max = 0;
+  for (const line of readFileSync(turnCpuFile, 'utf8').split('\n')) {
+    const [t, ms] = line.split(' ').map(Number);
+    if (t > from && t <= to + 1000) max = Math.max(max, ms);
+  }
+  return max;
+}
 async function underLoad(clients, work, ms = clients === 0 ? PHASE_MS / 2 : PHASE_MS) {
   let running = true;
   let calls = 0;
   const errors = {};
+  // The node's delay is read from here on: the clients' first requests, which arrive together, are in the phase.
+  await nodeLoopDelay();
+  const from = Date.now();
   const loops = Array.from({ length: clients }, async () => {
     while (running) {
       const e = await work();
@@ -202,12 +227,12 @@ async function underLoad(clients, work, ms = clients === 0 ? PHASE_MS / 2 : PHAS
       if (e) errors[e] = (errors[e] ?? 0) + 1;
     }
   });
-  await nodeLoopDelay();
   const p = await probe(ms);
   const loop = await nodeLoopDelay();
+  const turnCpuMaxMs = await turnCpuMax(from, Date.now());
   running = false;
   await Promise.all(loops);
-  return { ...p, calls, errors, loop };
+  return { ...p, calls, errors, loop: { ...loop, turnCpuMax: turnCpuMaxMs } };
 }
 
 const floodTxs = Array.from({ length: 64 }, () => loopTx());
@@ -233,7 +258,11 @@ const idle = {
   p50: (idle1.p50 + idle2.p50) / 2,
   p99: Math.max(idle1.p99, idle2.p99),
   max: Math.max(idle1.max, idle2.max),
-  loop: { p99: Math.max(idle1.loop.p99, idle2.loop.p99), max: Math.max(idle1.loop.max, idle2.loop.max) },
+  loop: {
+    p99: Math.max(idle1.loop.p99, idle2.loop.p99),
+    max: Math.max(idle1.loop.max, idle2.loop.max),
+    turnCpuMax: Math.max(idle1.loop.turnCpuMax, idle2.loop.turnCpuMax),
+  },
 };
 
 // ---- soak ----
@@ -387,7 +416,7 @@ benchResult(
     probe:
       'node_getBlockNumber every 100 ms from a process of its own (bench/hostile/probe.js), apart from the flooding clients',
     nodeEventLoopDelayMs:
-      "the node's own event-loop delay over each phase (its metrics: monitorEventLoopDelay p99 and max)",
+      "the node's own event-loop delay over each phase (its metrics: monitorEventLoopDelay p99 and max); turnCpuMax: the most main-thread CPU time between two runs of a 1 ms timer (bench/hostile/turn-cpu.js), which a loaded machine does not inflate",
     idle: { probes: idle1.n + idle2.n, nodeEventLoopDelayMs: idle.loop },
     simulations: { calls: sims.calls, errors: sims.errors, probes: sims.n, nodeEventLoopDelayMs: sims.loop },
     batches: { calls: batches.calls, errors: batches.errors, probes: batches.n, nodeEventLoopDelayMs: batches.loop },

@@ -13,7 +13,7 @@ import { RPC_METHODS } from '../method-table.js';
 import type { RpcHandlers } from '../rpc-handlers.js';
 import { type AnswerStyle, LISTENER_NAMESPACES, type Listener, type RpcMethod } from '../rpc-method.js';
 import { BatchAnswer, JsonText } from './batch-answer.js';
-import { nextTurn } from './event-loop-turns.js';
+import { inSlice, mayStartNow, nextTurn } from './event-loop-turns.js';
 import { buildParamParser } from './param-parser.js';
 
 export interface DispatcherOptions {
@@ -47,11 +47,6 @@ const INVALID_REQUEST_MESSAGE =
  */
 export type Reply = (response: JsonText | BatchAnswer | undefined) => void;
 
-/**
- * A batch yields to the event loop after this many bytes of answers: a batch of large answers must not hold up
- * the small requests of other clients (each item's work is mostly synchronous SQLite reads).
- */
-const YIELD_AFTER_BYTES = 64 * 1024;
 const RESPONSE_SIZE_FLAG = '--rpc-max-response-size';
 
 /**
@@ -112,7 +107,9 @@ export class MethodDispatcher {
    * Every answer is serialised as it arrives and counted against --rpc-max-response-size: once the batch is over
    * it, the answers kept so far stay, and every later item gets LIMIT_EXCEEDED without running (geth bounds batch
    * answers the same way). A big answer is written as it goes (BatchAnswer), and the next item starts only when
-   * the client's connection has room for its answer.
+   * the client's connection has room for its answer. Items run in the time slices of the fair scheduler
+   * (event-loop-turns): the first one at once only when no other big work waits, the next ones while the slice
+   * lasts, then in the batch's next turn, so other requests are read between them.
    */
   private batch(items: readonly unknown[], reply: Reply): void {
     const answer = new BatchAnswer(
@@ -122,11 +119,7 @@ export class MethodDispatcher {
       reply,
     );
     let next = 0;
-    let sinceYield = 0;
-    const record = (i: number, text: JsonText | undefined) => {
-      if (text !== undefined) sinceYield += text.text.length;
-      answer.record(i, text?.text);
-    };
+    const record = (i: number, text: JsonText | undefined) => answer.record(i, text?.text);
     const launch = (): void => {
       while (next < items.length) {
         // Resumed on the queue of steps, not in the drain event: 24 connections draining in one poll phase would
@@ -150,11 +143,8 @@ export class MethodDispatcher {
         this.one(item, (response) => {
           record(i, response === undefined ? undefined : this.serialise(response));
           if (advanced) return;
-          // Past the yield threshold the queued turn starts the next item: other requests get their turn first.
-          if (sinceYield >= YIELD_AFTER_BYTES) {
-            sinceYield = 0;
-            return;
-          }
+          // The slice is used: the queued turn starts the next item, after the big work queued before it.
+          if (!inSlice()) return;
           advanced = true;
           turn.cancel();
           if (synchronous) continueLoop = true;
@@ -164,7 +154,9 @@ export class MethodDispatcher {
         if (!continueLoop) return;
       }
     };
-    launch();
+    // Started at once when no big work waits; else behind it (24 batches read in one poll must not run 24 items).
+    if (mayStartNow()) launch();
+    else nextTurn(launch);
   }
 
   /** One answer (not a batch) against the budget: past it, LIMIT_EXCEEDED with the request's id. */
