@@ -128,11 +128,13 @@ const result = await build({
   plugins: [lazyWsPlugin, packagesPlugin, ownLocationPlugin],
   banner: {
     // CommonJS packages bundled into ES modules call `require` (node builtins, JSON); the package root is where
-    // the modules of ours that find files next to themselves look (ownLocationPlugin).
+    // the modules of ours that find files next to themselves look (ownLocationPlugin). Every output file lies
+    // under dist/cli/, so the root is cut from the file's own URL: resolving the package's name instead
+    // (`import.meta.resolve`) read package.json in every one of the few dozen files a run loads.
     js: [
       "import { createRequire as __l2nodeCreateRequire } from 'node:module';",
       'const require = __l2nodeCreateRequire(import.meta.url);',
-      "const __l2nodePackageRoot = import.meta.resolve('l2node/package.json');",
+      "const __l2nodePackageRoot = import.meta.url.slice(0, import.meta.url.lastIndexOf('/dist/cli/') + 1);",
     ].join('\n'),
   },
 });

@@ -71,6 +71,7 @@ const HEAVY_PACKAGES: readonly [RegExp, string][] = [
 /** What a client command or --version never loads on top: the daemon's code and its own libraries. */
 const DAEMON_PACKAGES: readonly [RegExp, string][] = [
   [/^(better-sqlite3|jayson|ws|pino)$/, 'the daemon (l2node start)'],
+  [/^zod$/, "the server's param parser (a client of the method table builds no schema)"],
 ];
 
 /** What a start loads only when a client opens the admin listener's event stream (`GET /events`). */
