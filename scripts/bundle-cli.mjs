@@ -2,10 +2,14 @@
 // so a CLI call loads a few files instead of hundreds (module resolution and loading were most of `l2node query
 // tips` and of a dev start before its first log line; bench/startup). Run by `npm run build` after tsc and before
 // the oclif manifest, which is made from these bundles (package.json `oclif` points at dist/cli/commands).
-//  - One entry per command, plus oclif itself (dist/cli/oclif.js, which bin/run.js imports) and the help class and
-//    hook oclif names in package.json; code shared between them goes to chunks, so every command uses the one oclif
-//    (its Command class and config) that bin/run.js started. Dynamic imports stay dynamic: a command still loads
-//    the daemon's services only when it starts them (their chunks).
+//  - oclif itself (dist/cli/oclif.js, which bin/run.js imports), then one build per command and per file oclif
+//    names in package.json (the help class, the hook): a command's static imports all go into its one file, and
+//    its `@oclif/core` is dist/cli/oclif.js, so every command uses the one oclif (its Command class and config)
+//    that bin/run.js started. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
+//    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
+//    all), which a run never sees: it loads one command.
+//  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
+//    double their size), so a stack trace names src/ files and lines.
 //  - Packages: only the pure JavaScript ones a CLI call or a dev start loads every time are bundled (BUNDLED, with
 //    everything they import); every other package stays an import of node_modules: native addons, packages that
 //    start workers from files of their own, and the heavy optional stacks loaded only when asked for (L1, object
@@ -13,7 +17,6 @@
 //  - Code of ours that finds a file next to itself (`import.meta.url`: workers, the native addon, package.json)
 //    gets its own dist/ location back, so those files are found as before: workers and child processes still run
 //    from dist/.
-//  - Source maps (linked, with the sources) keep stack traces readable with `node --enable-source-maps`.
 //  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
 //    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,10 +113,31 @@ const lazyWsPlugin = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
+/**
+ * In a command's build, `@oclif/core` is the one oclif of dist/cli/oclif.js (which bin/run.js started), at
+ * `oclifPath` from the command's file, re-exported under its names: a command's bundle holds no oclif of its own.
+ */
+const OCLIF_NAMES = Object.keys(await import('@oclif/core')).filter(
+  (n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default',
+);
+const sharedOclifPlugin = (oclifPath) => ({
+  name: 'l2node-shared-oclif',
+  setup(b) {
+    b.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: '@oclif/core', namespace: 'l2node-shared-oclif' }));
+    b.onResolve({ filter: /^l2node-oclif$/ }, () => ({ path: oclifPath, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'l2node-shared-oclif' }, () => ({
+      loader: 'js',
+      contents: [
+        "import oclif from 'l2node-oclif';",
+        'export default oclif;',
+        `export const { ${OCLIF_NAMES.join(', ')} } = oclif;`,
+      ].join('\n'),
+    }));
+  },
+});
+
+const common = {
   absWorkingDir: root,
-  entryPoints,
   outdir,
   bundle: true,
   splitting: true,
@@ -121,28 +145,55 @@ const result = await build({
   platform: 'node',
   target: 'node24',
   sourcemap: 'linked',
-  sourcesContent: true,
+  sourcesContent: false,
   metafile: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [lazyWsPlugin, packagesPlugin, ownLocationPlugin],
   banner: {
     // CommonJS packages bundled into ES modules call `require` (node builtins, JSON); the package root is where
-    // the modules of ours that find files next to themselves look (ownLocationPlugin).
+    // the modules of ours that find files next to themselves look (ownLocationPlugin). Every output file lies
+    // under dist/cli/, so the root is cut from the file's own URL: resolving the package's name instead
+    // (`import.meta.resolve`) read package.json in every one of the few dozen files a run loads.
     js: [
       "import { createRequire as __l2nodeCreateRequire } from 'node:module';",
       'const require = __l2nodeCreateRequire(import.meta.url);',
-      "const __l2nodePackageRoot = import.meta.resolve('l2node/package.json');",
+      "const __l2nodePackageRoot = import.meta.url.slice(0, import.meta.url.lastIndexOf('/dist/cli/') + 1);",
     ].join('\n'),
   },
-});
+};
+
+rmSync(outdir, { recursive: true, force: true });
+// oclif first, then every command (and the help class and hook) in a build of its own: a command's static imports
+// all land in its one file, and only its dynamic imports (the services a start loads when asked for) are chunks.
+// One build of all commands shared code between them in chunks, one per set of commands sharing it: a dev start
+// loaded about 90 chunk files and `query tips` about 45, and each file costs Node a resolution, a package scope
+// lookup and a module record.
+const oclifBuild = await build({ ...common, entryPoints: { oclif: '@oclif/core' }, plugins: [packagesPlugin] });
+const { oclif: _oclif, ...commandEntries } = entryPoints;
+const commandBuilds = await Promise.all(
+  Object.entries(commandEntries).map(([name, file]) =>
+    build({
+      ...common,
+      entryPoints: { [name]: file },
+      plugins: [
+        lazyWsPlugin,
+        sharedOclifPlugin(`${'../'.repeat(name.split('/').length - 1)}oclif.js`),
+        packagesPlugin,
+        ownLocationPlugin,
+      ],
+    }),
+  ),
+);
+const outputs = Object.assign({}, ...[oclifBuild, ...commandBuilds].map((r) => r.metafile.outputs));
 
 /** For each output file (relative to the repository), the inputs it holds: dist/ paths and package names. */
 const inputs = {};
-for (const [file, output] of Object.entries(result.metafile.outputs)) {
+for (const [file, output] of Object.entries(outputs)) {
   if (!file.endsWith('.js')) continue;
   const held = new Set();
   for (const input of Object.keys(output.inputs)) {
+    // The shared oclif's re-export module (sharedOclifPlugin) is no file: oclif itself is in dist/cli/oclif.js.
+    if (input.startsWith('l2node-shared-oclif:')) continue;
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
     held.add(pkg ? `package:${pkg}` : input);
   }

@@ -29,7 +29,11 @@ export const LISTENER_NAMESPACES = {
 export interface WireType<In, Out> {
   /** The JSON form, for the docs and for error messages (`number | "latest" | hex32`). */
   readonly type: string;
-  readonly schema: z.ZodType<Out, unknown>;
+  /**
+   * Builds the zod schema that reads the value, from the zod module given: only the server loads zod and builds
+   * schemas (with a method's first call), so a client of the table loads none (src/rpc/wire-types.ts).
+   */
+  readonly schema: (zod: typeof z) => z.ZodType<Out, unknown>;
   /** Phantom: only carries the client-side input type. */
   readonly __in?: In;
 }

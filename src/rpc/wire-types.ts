@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AztecAddress } from '../core/aztec-address.js';
 import { BlockHash } from '../core/block-hash.js';
 import { type BlockParameter, parseBlockParameter } from '../core/block-parameter.js';
@@ -12,20 +12,30 @@ import type { WireType } from './rpc-method.js';
 /**
  * The wire types of the method table's params. Each reads one JSON value and fails with a message of
  * the form "expected <what>, got <what came>", which the server prefixes with the param index and name.
+ * A wire type holds how to build its zod schema, not the schema: the server builds a method's schemas with the
+ * first call of that method (src/rpc/server/param-parser.ts), and the CLI's clients, which read this table for
+ * the names and result codecs, load no zod at all (issue 27: zod and the table's schemas were a third of
+ * `l2node query tips`).
  */
 
 /** A wire type from a reader that throws when the value is wrong; its message becomes the zod issue. */
 export function wireType<In, Out>(type: string, expected: string, read: (v: unknown) => Out): WireType<In, Out> {
-  const schema = z.unknown().transform((v, ctx): Out => {
-    try {
-      return read(v);
-    } catch (err) {
-      const why = err instanceof Error && err.message ? err.message : '';
-      ctx.addIssue({ code: 'custom', message: `expected ${expected}, got ${describe(v)}${why ? ` (${why})` : ''}` });
-      return z.NEVER;
-    }
-  });
-  return { type, schema };
+  return {
+    type,
+    schema: (zod) =>
+      zod.unknown().transform((v, ctx): Out => {
+        try {
+          return read(v);
+        } catch (err) {
+          const why = err instanceof Error && err.message ? err.message : '';
+          ctx.addIssue({
+            code: 'custom',
+            message: `expected ${expected}, got ${describe(v)}${why ? ` (${why})` : ''}`,
+          });
+          return zod.NEVER;
+        }
+      }),
+  };
 }
 
 /** Fails without a reason of its own: the "expected ..., got ..." message says it all. */
@@ -122,10 +132,13 @@ export const unsignedBigInt: WireType<string | number, bigint> = wireType(
 );
 
 export function arrayOf<In, Out>(item: WireType<In, Out>, maxLength: number): WireType<In[], Out[]> {
-  const schema = z.array(item.schema, { error: `expected an array of ${item.type}` }).max(maxLength, {
-    error: (issue) => `expected at most ${maxLength} entries, got ${(issue.input as unknown[]).length}`,
-  });
-  return { type: `${item.type}[] (at most ${maxLength})`, schema };
+  return {
+    type: `${item.type}[] (at most ${maxLength})`,
+    schema: (zod) =>
+      zod.array(item.schema(zod), { error: `expected an array of ${item.type}` }).max(maxLength, {
+        error: (issue) => `expected at most ${maxLength} entries, got ${(issue.input as unknown[]).length}`,
+      }),
+  };
 }
 
 /**
@@ -134,18 +147,19 @@ export function arrayOf<In, Out>(item: WireType<In, Out>, maxLength: number): Wi
  */
 export const tx: WireType<TxJson, Tx> = {
   type: 'Tx',
-  schema: z.unknown().transform((v, ctx): Tx => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      ctx.addIssue({ code: 'custom', message: `expected a Tx object, got ${describe(v)}` });
-      return z.NEVER;
-    }
-    try {
-      return Tx.fromJSON(v, 'tx');
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      return z.NEVER;
-    }
-  }),
+  schema: (zod) =>
+    zod.unknown().transform((v, ctx): Tx => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        ctx.addIssue({ code: 'custom', message: `expected a Tx object, got ${describe(v)}` });
+        return zod.NEVER;
+      }
+      try {
+        return Tx.fromJSON(v, 'tx');
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return zod.NEVER;
+      }
+    }),
 };
 
 /** Any JSON object, handed over as parsed: the handler checks its keys (NodeAdminConfig against the settings table). */
@@ -174,17 +188,19 @@ export function objectOf<R extends Shape, O extends Shape>(
   { [K in keyof R]: InOf<R[K]> } & { [K in keyof O]?: InOf<O[K]> },
   { [K in keyof R]: OutOf<R[K]> } & { [K in keyof O]?: OutOf<O[K]> }
 > {
-  const fields: Record<string, z.ZodType> = {};
-  for (const [k, w] of Object.entries(requiredKeys)) fields[k] = w.schema;
-  for (const [k, w] of Object.entries(optionalKeys)) fields[k] = w.schema.optional();
-  const schema = options.strict
-    ? z.strictObject(fields, {
-        error: (issue) =>
-          issue.code === 'unrecognized_keys'
-            ? `unknown ${typeName} key "${String(issue.keys[0]).slice(0, 40)}" (known: ${Object.keys(fields).join(', ')})`
-            : `expected a ${typeName} object`,
-      })
-    : z.object(fields, { error: `expected a ${typeName} object` });
+  const schema = (zod: typeof z) => {
+    const fields: Record<string, z.ZodType> = {};
+    for (const [k, w] of Object.entries(requiredKeys)) fields[k] = w.schema(zod);
+    for (const [k, w] of Object.entries(optionalKeys)) fields[k] = w.schema(zod).optional();
+    return options.strict
+      ? zod.strictObject(fields, {
+          error: (issue) =>
+            issue.code === 'unrecognized_keys'
+              ? `unknown ${typeName} key "${String(issue.keys[0]).slice(0, 40)}" (known: ${Object.keys(fields).join(', ')})`
+              : `expected a ${typeName} object`,
+        })
+      : zod.object(fields, { error: `expected a ${typeName} object` });
+  };
   return { type: typeName, schema } as never;
 }
 

@@ -71,6 +71,7 @@ const HEAVY_PACKAGES: readonly [RegExp, string][] = [
 /** What a client command or --version never loads on top: the daemon's code and its own libraries. */
 const DAEMON_PACKAGES: readonly [RegExp, string][] = [
   [/^(better-sqlite3|jayson|ws|pino)$/, 'the daemon (l2node start)'],
+  [/^zod$/, "the server's param parser (a client of the method table builds no schema)"],
 ];
 
 /** What a start loads only when a client opens the admin listener's event stream (`GET /events`). */
@@ -141,6 +142,8 @@ describe('modules a run loads', () => {
     expect(denied(loaded, [HEAVY_PACKAGES, DAEMON_PACKAGES], true)).toEqual([]);
     // Its JSON-RPC goes over node:http (src/commands/_lib/http-fetch.ts): Node's fetch stack is never loaded.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
+    // The core types it decodes into take node:crypto with their first hash (src/core/crypto/sha256-to-field.ts).
+    expect(loaded.has('node:crypto')).toBe(false);
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.

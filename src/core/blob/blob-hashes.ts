@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { sha256ToField } from '../crypto/sha256-to-field.js';
+import { newSha256, sha256ToField } from '../crypto/sha256-to-field.js';
 
 /** EIP-4844's version byte of a KZG versioned hash. */
 const VERSIONED_HASH_VERSION_KZG = 0x01;
@@ -9,7 +8,7 @@ const VERSIONED_HASH_VERSION_KZG = 0x01;
  * What the `blobhash` opcode returns for the blob, and what L1 compares a checkpoint's commitments with.
  */
 export function kzgVersionedHash(commitment: Uint8Array): Uint8Array {
-  const hash = createHash('sha256').update(commitment).digest();
+  const hash = newSha256().update(commitment).digest();
   hash[0] = VERSIONED_HASH_VERSION_KZG;
   return new Uint8Array(hash.buffer, hash.byteOffset, hash.byteLength);
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { poseidon2HashBytes } from '../crypto/poseidon2.js';
+import { newSha256 } from '../crypto/sha256-to-field.js';
 
 /**
  * Roots of the small merkle trees the rollup circuits build over per-checkpoint data (4.1.2
@@ -13,7 +13,7 @@ const ZERO = Buffer.alloc(32);
 
 /** sha256 of left ‖ right, truncated to 31 bytes behind a zero byte (a field element). */
 export const shaMerkleHash: NodeHasher = (left, right) => {
-  const digest = createHash('sha256').update(left).update(right).digest();
+  const digest = newSha256().update(left).update(right).digest();
   const out = Buffer.alloc(32);
   digest.copy(out, 1, 0, 31);
   return out;

@@ -1,3 +1,4 @@
+import { type ZodType, z } from 'zod';
 import { rpcErrors } from '../errors.js';
 import type { ParamSpec, RpcMethod } from '../rpc-method.js';
 
@@ -7,7 +8,9 @@ export type ParamParser = (params: unknown) => unknown[];
 const NO_ARGS: unknown[] = [];
 
 /**
- * Builds the parser of a method once, at server start. Params must be an array (missing means []);
+ * Builds the parser of a method once, at server start; its zod schemas are built with the method's first call
+ * (most methods are never called by a given node: building them all was a share of a start). Params must be an
+ * array (missing means []);
  * trailing optional params may be omitted or null; more params than declared are refused, so a typo'd
  * call fails loudly instead of being half-understood. Each message names the param index, its name and
  * what was expected.
@@ -23,6 +26,7 @@ export function buildParamParser(method: RpcMethod): ParamParser {
       throw rpcErrors.invalidParams(`${name} takes no params, got ${(params as unknown[]).length}`);
     };
   }
+  let schemas: ZodType[] | undefined;
   return (params) => {
     const list = params === undefined ? NO_ARGS : checkArray(name, params);
     if (list.length > specs.length) {
@@ -30,6 +34,7 @@ export function buildParamParser(method: RpcMethod): ParamParser {
         `${name} takes at most ${specs.length} param${specs.length === 1 ? '' : 's'} (${specs.map((s) => s.name).join(', ')}), got ${list.length}`,
       );
     }
+    schemas ??= specs.map((spec) => spec.wire.schema(z));
     const args = new Array<unknown>(specs.length);
     for (let i = 0; i < specs.length; i++) {
       const spec = specs[i] as ParamSpec;
@@ -42,7 +47,7 @@ export function buildParamParser(method: RpcMethod): ParamParser {
         args[i] = spec.presence === 'defaulted' ? spec.defaultValue : undefined;
         continue;
       }
-      const parsed = spec.wire.schema.safeParse(value);
+      const parsed = (schemas[i] as ZodType).safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const path = issue ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') : '';
