@@ -118,11 +118,13 @@ export class UpstreamStateFetcher {
       const last = await this.lastLeaves(block);
       await Promise.all(TREES.map((info) => this.fetchFrontier(info.id, block, last[info.id])));
     } catch (err) {
+      // The archive's witness at block N is proved against the archive of N-1, so N-1's state must be there too.
       const oldest = await this.source.oldestStateBlock?.().catch(() => undefined);
-      if (oldest !== undefined && block < oldest) {
+      if (oldest !== undefined && block <= oldest) {
         throw new UpstreamStateUnavailableError(
-          `${this.source.url} keeps the world state of its blocks ${oldest} and later only (it prunes history), so ` +
-            `the oldest block it can fork is ${oldest} (--fork-block ${oldest} or later)`,
+          `${this.source.url} keeps the world state of its blocks ${oldest} and later only (it prunes history), and ` +
+            `a lazy fork at block N reads it at N and N-1, so the oldest block it can fork is ${oldest + 1} ` +
+            `(--fork-block ${oldest + 1} or later, or --fork-mode replay)`,
         );
       }
       throw err;
