@@ -138,7 +138,8 @@ export class UpstreamStateFetcher {
     let path: readonly bigint[] = emptyTreePath(tree);
     if (tree === MerkleTreeId.ARCHIVE) {
       // 4.1.2 proves block N-1's hash against the archive before N: leaf N (block N's hash, the last) is past it.
-      const prev = last as bigint;
+      const prev = last;
+      if (prev === undefined) throw new UpstreamStateUnavailableError(`${this.source.url} has no block ${block - 1}`);
       const w = await this.ask(`the archive witness of its block ${block - 1}`, () =>
         this.source.witness(tree, block, prev),
       );
@@ -214,6 +215,9 @@ export class UpstreamStateFetcher {
     const size = (tree: MerkleTreeId) => Number(ws.getTreeInfo(block, tree).size);
     const publicDataSize = size(MerkleTreeId.PUBLIC_DATA_TREE);
     const genesisPublicDataSize = Number(ws.getInitialStateReference().partial.publicDataTree.nextAvailableLeafIndex);
+    // Every tx inserts nullifiers: a nullifier tree of its genesis size means no tx ever, and nothing to walk for.
+    const genesisNullifierSize = Number(ws.getInitialStateReference().partial.nullifierTree.nextAvailableLeafIndex);
+    const anyTx = size(MerkleTreeId.NULLIFIER_TREE) > genesisNullifierSize;
     let noteHash: bigint | undefined;
     let nullifier: bigint | undefined;
     /** The latest block seen whose public data tree has its final size (the one that appended is the earliest). */
@@ -221,7 +225,7 @@ export class UpstreamStateFetcher {
     let publicDataFound = publicDataSize <= genesisPublicDataSize;
     const hashes = new Map<number, bigint>([[0, ws.getGenesisBlockHash()]]);
     let to = block;
-    while (to >= 1 && (noteHash === undefined || nullifier === undefined || !publicDataFound)) {
+    while (to >= 1 && ((anyTx && (noteHash === undefined || nullifier === undefined)) || !publicDataFound)) {
       if (block - to >= LAST_LEAF_BLOCKS) {
         throw new UpstreamStateUnavailableError(
           `the last leaves of ${this.source.url}'s trees are more than ${LAST_LEAF_BLOCKS} blocks below block ${block}` +
@@ -257,7 +261,9 @@ export class UpstreamStateFetcher {
       [MerkleTreeId.NULLIFIER_TREE]: nullifier,
       [MerkleTreeId.PUBLIC_DATA_TREE]: lastSlot,
       // The archive's last leaf is block N's hash; what 4.1.2 proves at N is block N-1's.
-      [MerkleTreeId.ARCHIVE]: hashes.get(block - 1),
+      [MerkleTreeId.ARCHIVE]:
+        hashes.get(block - 1) ??
+        (await this.ask(`the hash of its block ${block - 1}`, () => this.source.blockHash(block - 1))),
     };
   }
 
