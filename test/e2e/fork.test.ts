@@ -12,17 +12,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { worldStateInput } from '../../src/daemon/chain/apply-block.js';
-import { resolveConfig } from '../../src/daemon/config/resolve-config.js';
-import { genesisPublicData } from '../../src/daemon/sequencer/genesis-funding.js';
-import { openNodeDatabase } from '../../src/daemon/store/node-database.js';
-import { RpcUpstream } from '../../src/daemon/sync/rpc-upstream.js';
-import { WorldState } from '../../src/daemon/world-state/world-state.js';
-import { deployAccount, openOfficialWallet, type WalletSession } from '../helpers/official-wallet.js';
+import {
+  publicBalances as balancesOf,
+  dev,
+  expectForkRootsBitExact,
+  openForkWallet,
+  pub,
+  slot,
+  startTokenUpstream,
+  type TokenUpstream,
+} from '../helpers/fork-e2e.js';
+import type { WalletSession } from '../helpers/official-wallet.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { postJson, type RunningNode, rpc, spawnNode, spawnNodeProcess } from '../helpers/spawn-node.js';
 import { until } from '../helpers/until.js';
 
+let up: TokenUpstream;
 let upstream: RunningNode;
 let session: WalletSession;
 let alice: AztecAddress;
@@ -32,64 +37,17 @@ let tokenAddress: AztecAddress;
 /** The upstream's latest block once the Token moved: the fork's block. */
 let n: number;
 
-async function pub<T>(on: RunningNode, method: string, params: unknown[] = []): Promise<T> {
-  const r = await postJson(on.publicUrl, rpc(method, params));
-  const body = r.body as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result as T;
-}
-
-async function publicBalances(s: WalletSession): Promise<[bigint, bigint]> {
-  const { TokenContract } = await import('@aztec/noir-contracts.js/Token');
-  const token = TokenContract.at(tokenAddress, s.wallet);
-  const of = async (who: AztecAddress) =>
-    (await token.methods.balance_of_public(who).simulate({ from: alice })).result as bigint;
-  return [await of(alice), await of(bob)];
-}
+const publicBalances = (s: WalletSession) => balancesOf(up, s);
 
 beforeAll(async () => {
-  upstream = await spawnNode();
   // Ten empty blocks first, so that N-10 exists below the Token's blocks.
-  await postJson(
-    upstream.adminUrl,
-    { jsonrpc: '2.0', id: 1, method: 'nodeDev_mineBlocks', params: [10] },
-    { 'x-api-key': upstream.adminKey as string },
-  );
-  session = await openOfficialWallet(upstream.publicUrl);
-  await deployAccount(session, session.accounts[0]);
-  alice = session.accounts[0]?.address as AztecAddress;
-  bob = session.accounts[1]?.address as AztecAddress;
-  const { TokenContract } = await import('@aztec/noir-contracts.js/Token');
-  const { contract: token } = await TokenContract.deploy(session.wallet, alice, 'Forked', 'FK', 18).send({
-    from: alice,
-  });
-  tokenAddress = token.address;
-  const { receipt: minted } = await token.methods.mint_to_public(alice, 1000n).send({ from: alice });
-  mintTxHash = minted.txHash.toString();
-  await token.methods.transfer_in_public(alice, bob, 100n, 0n).send({ from: alice });
-  expect(await publicBalances(session)).toEqual([900n, 100n]);
-  n = await pub<number>(upstream, 'node_getBlockNumber');
+  up = await startTokenUpstream({ emptyBlocks: 10 });
+  ({ node: upstream, session, alice, bob, mintTxHash, tokenAddress, n } = up);
 }, 300_000);
 
 afterAll(async () => {
-  await session?.stop();
-  await upstream?.stop();
+  await up?.stop();
 });
-
-const slot = (v: bigint) => `0x${v.toString(16).padStart(64, '0')}`;
-
-async function dev<T>(
-  on: RunningNode,
-  method: string,
-  params: unknown[] = [],
-): Promise<{ result?: T; error?: { message: string } }> {
-  const r = await postJson(
-    on.adminUrl,
-    { jsonrpc: '2.0', id: 1, method, params },
-    { 'x-api-key': on.adminKey as string },
-  );
-  return r.body as { result?: T; error?: { message: string } };
-}
 
 describe('a lazy fork at the latest block N', () => {
   let proxy: RpcProxy;
@@ -100,11 +58,7 @@ describe('a lazy fork at the latest block N', () => {
     // Through a proxy, so that the upstream can go away while the fork serves (the last case).
     proxy = await startRpcProxy(upstream.publicUrl);
     fork = await spawnNode({ args: ['--fork-url', proxy.url, '--fork-block', String(n)] });
-    forkSession = await openOfficialWallet(fork.publicUrl);
-    const { TokenContract } = await import('@aztec/noir-contracts.js/Token');
-    const instance = await forkSession.node.getContract(tokenAddress);
-    if (!instance) throw new Error('the fork does not serve the Token instance');
-    await forkSession.wallet.registerContract(instance, TokenContract.artifact);
+    forkSession = await openForkWallet(up, fork);
   }, 240_000);
 
   afterAll(async () => {
@@ -179,23 +133,7 @@ describe('a lazy fork at the latest block N', () => {
   }, 60_000);
 
   it("a world state holding the upstream's whole state computes exactly the fork's roots for its new blocks", async () => {
-    const tip = await pub<number>(fork, 'node_getBlockNumber');
-    expect(tip).toBeGreaterThan(n);
-    const full = WorldState.open(openNodeDatabase(null), {
-      genesisPublicData: genesisPublicData(resolveConfig({}, {}).config),
-    });
-    const limit = 64 << 20;
-    const theirs = new RpcUpstream({ url: upstream.publicUrl, maxResponseSize: limit });
-    const ours = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: limit });
-    const blocks = [...(await theirs.blocks(1, n)), ...(await ours.blocks(n + 1, tip - n))];
-    expect(blocks.map((b) => b.number)).toEqual(Array.from({ length: tip }, (_, i) => i + 1));
-    for (const b of blocks) {
-      const from = b.number <= n ? theirs : ours;
-      const messages = b.indexWithinCheckpoint === 0 ? ((await from.l1ToL2Messages(b.checkpointNumber)) ?? []) : [];
-      // applyBlock refuses a block whose computed state or archive differs from its header's.
-      full.applyBlock(worldStateInput(b, messages, (await from.stateOverrides(b.number)) ?? []));
-      expect(full.getArchiveSnapshot().equals(b.archive)).toBe(true);
-    }
+    await expectForkRootsBitExact(upstream, fork, n);
   }, 120_000);
 
   it('an upstream that goes away while a fork serves: a read that needs it answers a clear error, nothing is committed', async () => {

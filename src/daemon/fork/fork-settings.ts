@@ -35,8 +35,8 @@ export const FORK_SETTINGS = {
     group: 'Dev chain',
     description:
       "With --fork-url: 'lazy' starts at block N at once and fetches the upstream's state and contracts when " +
-      "first used (an l2node upstream); 'replay' re-executes the upstream's blocks 1 to N at start and then " +
-      'serves the whole chain itself (any upstream that serves its blocks, a 4.1.2 node included). docs/dev-chain.md.',
+      "first used (any 4.1.2-compatible upstream keeping the world state of N and N-1); 'replay' re-executes the " +
+      "upstream's blocks 1 to N at start and then serves the whole chain itself. docs/dev-chain.md.",
   }),
 } as const;
 

@@ -112,7 +112,7 @@ export class LazyFork implements Service {
     try {
       await this.fetcher.fetchFrontiers();
     } catch (err) {
-      throw new ForkRefusedError(`cannot fork ${url} lazily at block ${n}: ${lazyRefusal(err)}`);
+      throw new ForkRefusedError(`cannot fork ${url} lazily at block ${n}: ${(err as Error).message}`);
     }
     const first = checkpoint.blocks[0]?.number ?? n;
     chain.store.db.transaction(() => {
@@ -139,18 +139,6 @@ export class LazyFork implements Service {
   }
 
   async stop(): Promise<void> {}
-}
-
-/** Why the frontiers did not come, for the refusal: a 4.1.2 node has no sibling-path methods. */
-function lazyRefusal(err: unknown): string {
-  const message = (err as Error).message;
-  if (/method not found|-32601|not found/i.test(message) && /path of/.test(message)) {
-    return (
-      `${message} (it does not serve the sibling-path methods a lazy fork reads the trees' frontiers from; ` +
-      'a 4.1.2 node removed them: use --fork-mode replay)'
-    );
-  }
-  return message;
 }
 
 /** The upstream's URL as the data directory (and so a --dump-state file) records it: without credentials. */

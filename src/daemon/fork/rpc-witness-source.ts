@@ -3,9 +3,11 @@ import type { Fr } from '../../core/fr.js';
 import { readField32 } from '../../core/serialize/field-bytes.js';
 import { RpcClient } from '../../rpc/client/rpc-client.js';
 import type { RpcMethodName } from '../../rpc/method-table.js';
-import { emptySubtreeRoot } from '../world-state/empty-subtrees.js';
+import type { IndexedLeafWitness } from '../../rpc/methods/trees.js';
+import type { IndexWithPath, SiblingNodes } from '../../rpc/result-codecs.js';
 import { MerkleTreeId, treeInfo } from '../world-state/merkle-tree-id.js';
-import type { UpstreamLowLeaf, UpstreamWitnessSource } from './upstream-state-fetcher.js';
+import { emptyTreePath, type UpstreamBlockEffects } from './upstream-frontier.js';
+import type { UpstreamLowLeaf, UpstreamWitness, UpstreamWitnessSource } from './upstream-state-fetcher.js';
 
 /** The sibling-path method of each tree that has one (l2node extensions; 4.1 removed them). */
 const SIBLING_PATH_METHODS: Partial<Record<MerkleTreeId, RpcMethodName>> = {
@@ -23,9 +25,10 @@ export interface RpcWitnessSourceOptions {
 }
 
 /**
- * What a lazy fork reads of its upstream over its public JSON-RPC: the witness methods (node_getPublicDataWitness
- * and node_getLowNullifierMembershipWitness for low leaves, the trees' sibling-path methods for everything else),
- * the contracts and classes published before the fork, and the tagged logs below it.
+ * What a lazy fork reads of its upstream over its public JSON-RPC: 4.1.2's witness methods (membership witnesses
+ * by value, low leaves, node_findLeavesIndexes), its blocks (to find each tree's last leaf), the contracts and
+ * classes published before the fork, and the tagged logs below it; l2node's sibling-path extension only for a
+ * path by index the fork has no leaf value for.
  */
 export class RpcWitnessSource implements UpstreamWitnessSource {
   readonly url: string;
@@ -40,6 +43,7 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
     });
   }
 
+  /** The extension's sibling path by index (an l2node upstream; a 4.1.2 node answers "method not found"). */
   async siblingPath(tree: MerkleTreeId, block: number, index: bigint): Promise<readonly bigint[]> {
     const method = SIBLING_PATH_METHODS[tree];
     if (method) {
@@ -52,15 +56,61 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
     return emptyTreePath(tree);
   }
 
-  async findLeaf(
+  async findLeaves(
     tree: MerkleTreeId,
     block: number,
-    value: bigint,
-  ): Promise<{ index: bigint; blockNumber: number } | undefined> {
-    const [found] = await this.client.call('node_findLeavesIndexes', block, tree, [
-      `0x${value.toString(16).padStart(64, '0')}`,
-    ]);
-    return found ?? undefined;
+    values: readonly bigint[],
+  ): Promise<readonly ({ index: bigint; blockNumber: number } | undefined)[]> {
+    const found = await this.client.call('node_findLeavesIndexes', block, tree, values.map(hex64));
+    if (found.length !== values.length) {
+      throw new Error(`node_findLeavesIndexes answered ${found.length} entries for ${values.length} values`);
+    }
+    return found.map((f) => f ?? undefined);
+  }
+
+  async witness(tree: MerkleTreeId, block: number, value: bigint): Promise<UpstreamWitness | undefined> {
+    const field = hex64(value);
+    const indexed = (w: IndexedLeafWitness | null | undefined) =>
+      w ? { index: w.index, preimage: w.leafPreimage, siblingPath: nodesOf(w.siblingPath) } : undefined;
+    const plain = (w: IndexWithPath | null | undefined) =>
+      w ? { index: w.index, siblingPath: nodesOf(w.siblingPath) } : undefined;
+    switch (tree) {
+      case MerkleTreeId.NULLIFIER_TREE:
+        return indexed(await this.client.call('node_getNullifierMembershipWitness', block, field));
+      case MerkleTreeId.PUBLIC_DATA_TREE: {
+        // The witness of a slot the tree does not hold is its low leaf's: not this slot's.
+        const w = indexed(await this.client.call('node_getPublicDataWitness', block, field));
+        return w?.preimage.key === value ? w : undefined;
+      }
+      case MerkleTreeId.NOTE_HASH_TREE:
+        return plain(await this.client.call('node_getNoteHashMembershipWitness', block, field));
+      case MerkleTreeId.ARCHIVE:
+        return plain(await this.client.call('node_getBlockHashMembershipWitness', block, field));
+      default:
+        throw new Error(`no node serves witnesses of ${treeInfo(tree).name} by value`);
+    }
+  }
+
+  async blockHash(n: number): Promise<bigint | undefined> {
+    return (await this.client.call('node_getBlockHeader', n))?.hash().value;
+  }
+
+  async blockEffects(from: number, limit: number): Promise<readonly UpstreamBlockEffects[]> {
+    const blocks = await this.client.call('node_getBlocks', from, limit);
+    return blocks.map((b) => ({
+      number: b.number,
+      hash: b.hash().value,
+      publicDataSize: Number(b.header.state.partial.publicDataTree.nextAvailableLeafIndex),
+      txs: b.body.txEffects.map((tx) => ({
+        noteHashes: tx.noteHashes.map((f) => f.value),
+        nullifiers: tx.nullifiers.map((f) => f.value),
+        publicDataSlots: tx.publicDataWrites.map((w) => w.leafSlot.value),
+      })),
+    }));
+  }
+
+  async oldestStateBlock(): Promise<number> {
+    return (await this.client.call('node_getWorldStateSyncStatus')).oldestHistoricBlockNumber;
   }
 
   /** node_getPrivateLogsByTags on the upstream (a lazy fork merges the upstream's logs below it with its own). */
@@ -88,34 +138,27 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
   }
 
   async contract(address: bigint) {
-    return (await this.client.call('node_getContract', `0x${address.toString(16).padStart(64, '0')}`)) ?? undefined;
+    return (await this.client.call('node_getContract', hex64(address))) ?? undefined;
   }
 
   async contractClass(id: bigint) {
-    return (await this.client.call('node_getContractClass', `0x${id.toString(16).padStart(64, '0')}`)) ?? undefined;
+    return (await this.client.call('node_getContractClass', hex64(id))) ?? undefined;
   }
 
   async lowLeaf(tree: MerkleTreeId, block: number, key: bigint): Promise<UpstreamLowLeaf | undefined> {
-    const field = `0x${key.toString(16).padStart(64, '0')}`;
+    const field = hex64(key);
     const w =
       tree === MerkleTreeId.NULLIFIER_TREE
         ? await this.client.call('node_getLowNullifierMembershipWitness', block, field)
         : await this.client.call('node_getPublicDataWitness', block, field);
-    return (
-      w && {
-        index: w.index,
-        preimage: w.leafPreimage,
-        siblingPath: w.siblingPath.nodes.map((n) => readField32(n)),
-      }
-    );
+    return w ? { index: w.index, preimage: w.leafPreimage, siblingPath: nodesOf(w.siblingPath) } : undefined;
   }
 }
 
-/**
- * The path of any leaf of a tree holding only zeros: what a lazy fork takes for the L1-to-L2 message tree, whose
- * paths no node serves by index. A chain that never had a message has only padding there; the fork checks the
- * path against the upstream's root and refuses with a clear error when the tree holds messages.
- */
-export function emptyTreePath(tree: MerkleTreeId): bigint[] {
-  return Array.from({ length: treeInfo(tree).height }, (_, level) => readField32(emptySubtreeRoot(level)));
+function hex64(v: bigint): string {
+  return `0x${v.toString(16).padStart(64, '0')}`;
+}
+
+function nodesOf(path: SiblingNodes): bigint[] {
+  return path.nodes.map((n) => readField32(n));
 }

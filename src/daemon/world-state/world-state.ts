@@ -348,6 +348,14 @@ export class WorldState {
     return readField32(this.genesis.hash);
   }
 
+  /**
+   * The value (an indexed tree's key) at a leaf of the genesis trees, zero when empty: a lazy fork of an upstream
+   * whose tree still ends in a genesis leaf finds that leaf's witness by it.
+   */
+  getGenesisLeafValue(tree: MerkleTreeId, index: number): bigint {
+    return readField32((this.genesis.overlays[parseTreeId(tree)] as TreeOverlay).getLeafValue(index));
+  }
+
   /** The hash of a block (its archive leaf), if the block exists. */
   getBlockHash(blockNumber: number): bigint | undefined {
     this.refresh();

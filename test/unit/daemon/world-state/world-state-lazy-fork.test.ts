@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTreePath } from '../../../../src/daemon/fork/rpc-witness-source.js';
+import type { UpstreamBlockEffects } from '../../../../src/daemon/fork/upstream-frontier.js';
 import {
   UpstreamStateFetcher,
   UpstreamStateUnavailableError,
@@ -19,17 +19,16 @@ import { buildBlock, openWorldState, Rng, randomTx } from './world-state-fixture
  * the upstream's whole state: every block, built on either side, must have bit-exact the same roots.
  */
 
-/** The upstream's witness methods, answered from a full world state at any block (as an l2node upstream does). */
-function sourceOf(up: WorldState, log: string[] = []): UpstreamWitnessSource {
+/**
+ * The upstream's 4.1.2 methods, answered from a full world state at any block and the blocks' effects (as a
+ * 4.1.2 node does): no sibling path by index.
+ */
+function sourceOf(up: WorldState, blocks: readonly UpstreamBlockEffects[], log: string[] = []): UpstreamWitnessSource {
   return {
     url: 'in-process upstream',
-    siblingPath: async (tree, block, index) => {
-      log.push(`path ${tree} ${index}`);
-      return up.getSiblingPath(block, tree, index).toBigInts();
-    },
-    findLeaf: async (tree, block, value) => {
+    findLeaves: async (tree, block, values) => {
       log.push(`find ${tree}`);
-      return up.findLeavesIndexes(block, tree, [value])[0];
+      return up.findLeavesIndexes(block, tree, values);
     },
     lowLeaf: async (tree, block, key) => {
       log.push(`low ${tree}`);
@@ -39,21 +38,57 @@ function sourceOf(up: WorldState, log: string[] = []): UpstreamWitnessSource {
           : up.getPublicDataWitness(block, key);
       return w && { index: w.index, preimage: w.leafPreimage, siblingPath: w.siblingPath.toBigInts() };
     },
+    witness: async (tree, block, value) => {
+      log.push(`witness ${tree}`);
+      if (tree === MerkleTreeId.NULLIFIER_TREE || tree === MerkleTreeId.PUBLIC_DATA_TREE) {
+        const w =
+          tree === MerkleTreeId.NULLIFIER_TREE
+            ? up.getNullifierMembershipWitness(block, value)
+            : up.getPublicDataWitness(block, value);
+        return w?.leafPreimage.key === value
+          ? { index: w.index, preimage: w.leafPreimage, siblingPath: w.siblingPath.toBigInts() }
+          : undefined;
+      }
+      const w =
+        tree === MerkleTreeId.ARCHIVE
+          ? up.getBlockHashMembershipWitness(block, value)
+          : up.getNoteHashMembershipWitness(block, value);
+      return w && { index: w.index, siblingPath: w.siblingPath.toBigInts() };
+    },
+    blockHash: async (n) => {
+      log.push('block hash');
+      return up.getBlockHash(n);
+    },
+    blockEffects: async (from, limit) => {
+      log.push('blocks');
+      return blocks.slice(from - 1, from - 1 + limit);
+    },
   };
 }
 
 /** An upstream with `blocks` blocks of random effects, and the slots and nullifiers they wrote. */
-function upstreamWith(rng: Rng, blocks: number) {
+function upstreamWith(rng: Rng, blocks: number, withMessages = false) {
   const { ws: up } = openWorldState();
   const slots: bigint[] = [];
   const nullifiers: bigint[] = [];
+  const effects: UpstreamBlockEffects[] = [];
   for (let b = 0; b < blocks; b++) {
     const txs = Array.from({ length: 1 + rng.int(3) }, () => randomTx(rng, slots));
     for (const tx of txs) nullifiers.push(...tx.nullifiers);
-    const messages = Array.from({ length: rng.int(5) }, () => rng.field());
+    const messages = withMessages ? Array.from({ length: 1 + rng.int(4) }, () => rng.field()) : [];
     up.applyBlock(buildBlock(up, { txs, l1ToL2Messages: messages }));
+    effects.push({
+      number: b + 1,
+      hash: up.getBlockHash(b + 1) as bigint,
+      publicDataSize: Number(up.getStateReference().partial.publicDataTree.nextAvailableLeafIndex),
+      txs: txs.map((tx) => ({
+        noteHashes: tx.noteHashes,
+        nullifiers: tx.nullifiers,
+        publicDataSlots: tx.publicDataWrites.map((w) => w.leafSlot),
+      })),
+    });
   }
-  return { up, slots, nullifiers };
+  return { up, slots, nullifiers, effects, source: (log?: string[]) => sourceOf(up, effects, log) };
 }
 
 function baseOf(up: WorldState, n: number): SparseBase {
@@ -69,13 +104,19 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
   for (const seed of [7, 8]) {
     it(`blocks built on the fork and on the full state agree, seed ${seed}`, async () => {
       const rng = new Rng(seed);
-      const { up, slots, nullifiers } = upstreamWith(rng, 6);
+      const { up, slots, nullifiers, source } = upstreamWith(rng, 6);
       const n = up.latestBlockNumber;
       const log: string[] = [];
       const lazy = WorldState.openSparse(openNodeDatabase(null), baseOf(up, n));
-      const fetcher = new UpstreamStateFetcher(lazy, sourceOf(up, log));
+      const fetcher = new UpstreamStateFetcher(lazy, source(log));
       await fetcher.fetchFrontiers();
-      expect(fetcher.calls).toBe(5);
+      // The blocks (one call), where the last block that grew the public data tree put its writes, and the
+      // witness of each tree's last leaf (but the empty L1-to-L2 message tree's).
+      expect(log).toEqual([
+        'blocks',
+        `find ${MerkleTreeId.PUBLIC_DATA_TREE}`,
+        ...Array(4).fill(expect.stringMatching(/^witness/)),
+      ]);
       expect(lazy.getStateReference().equals(up.getStateReference())).toBe(true);
 
       // A full node following the upstream: its state at N is the upstream's, it applies what the fork builds.
@@ -157,11 +198,14 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
       }),
     ).toThrow(UpstreamWitnessRejectedError);
     // An upstream that fails is named in a clear error.
+    const refused = () => Promise.reject(new Error('connection refused'));
     const broken = new UpstreamStateFetcher(lazy, {
       url: 'http://127.0.0.1:9',
-      siblingPath: () => Promise.reject(new Error('connection refused')),
-      lowLeaf: () => Promise.reject(new Error('connection refused')),
-      findLeaf: () => Promise.reject(new Error('connection refused')),
+      lowLeaf: refused,
+      findLeaves: refused,
+      witness: refused,
+      blockHash: refused,
+      blockEffects: refused,
     });
     const failed = broken.run(() => lazy.getPublicStorageAt('latest', slots[0] as bigint));
     await expect(failed).rejects.toThrow(UpstreamStateUnavailableError);
@@ -171,17 +215,10 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
   });
 
   it('an upstream whose L1-to-L2 message tree holds messages is refused with a clear error', async () => {
-    // upstreamWith() inserts messages; no node serves that tree's paths, so the empty path is all there is.
-    const { up } = upstreamWith(new Rng(5), 2);
+    // No node serves that tree's paths, so the empty path is all there is.
+    const { up, source } = upstreamWith(new Rng(5), 2, true);
     const lazy = WorldState.openSparse(openNodeDatabase(null), baseOf(up, 2));
-    const source = sourceOf(up);
-    const fetcher = new UpstreamStateFetcher(lazy, {
-      ...source,
-      siblingPath: (tree, block, index) =>
-        tree === MerkleTreeId.L1_TO_L2_MESSAGE_TREE
-          ? Promise.resolve(emptyTreePath(tree))
-          : source.siblingPath(tree, block, index),
-    });
+    const fetcher = new UpstreamStateFetcher(lazy, source());
     await expect(fetcher.fetchFrontiers()).rejects.toThrow(
       /cannot fork in-process upstream lazily: its L1-to-L2 message tree holds messages/,
     );
@@ -189,11 +226,11 @@ describe('lazy fork world state: roots bit-exact with a node holding the upstrea
 
   it('a database holding a lazy fork reopens as one, and refuses another fork block', async () => {
     const rng = new Rng(4);
-    const { up } = upstreamWith(rng, 2);
+    const { up, source } = upstreamWith(rng, 2);
     const db = openNodeDatabase(null);
     const base = baseOf(up, 2);
     const lazy = WorldState.openSparse(db, base);
-    await new UpstreamStateFetcher(lazy, sourceOf(up)).fetchFrontiers();
+    await new UpstreamStateFetcher(lazy, source()).fetchFrontiers();
     expect(WorldState.open(db).sparseBlock).toBe(2);
     expect(WorldState.openSparse(db, base).getStateReference().equals(up.getStateReference(2))).toBe(true);
     expect(() => WorldState.openSparse(db, baseOf(up, 1))).toThrow(/lazy fork at block 2, not 1/);
