@@ -55,6 +55,8 @@ export class PublicExecutionPool implements Service {
   private callerJobs = 0;
   /** How many caller workers run (set at start). */
   private workers = 1;
+  /** Whether the sequencer's worker may have been replaced since its last job (it warms up before the next). */
+  private blocksWorkerReplaced = false;
   /** Running totals for the metrics: worker threads started (`callers`/`blocks`), jobs over budget (`pool|stop`). */
   readonly stats = { workersStarted: new Map<string, number>(), overBudget: new Map<string, number>() };
 
@@ -174,8 +176,12 @@ export class PublicExecutionPool implements Service {
     const pool = this.blocks;
     if (!pool) throw new Error('public execution: this node has no sequencer worker (it is not running)');
     await this.warm(pool, 'blocks');
-    // A worker replaced after a timeout warms up first: the tx's budget starts once its worker is ready.
-    await pool.run(undefined, { name: 'ready' });
+    // A worker replaced after a terminated or failed job warms up first: the tx's budget starts once it is ready.
+    // (Not before every tx: that was one more round trip to the worker per tx of a block.)
+    if (this.blocksWorkerReplaced) {
+      await pool.run(undefined, { name: 'ready' });
+      this.blocksWorkerReplaced = false;
+    }
     try {
       return (await pool.run(deadlined(job, budgetMs), {
         name: 'processBlockTx',
@@ -183,6 +189,8 @@ export class PublicExecutionPool implements Service {
       })) as BlockTxAnswer;
     } catch (err) {
       if (passedDeadline(err)) return this.overBudget('blocks', 'deadline', { kind: 'timeout' });
+      // Any other failure may have cost the worker its life (termination, its heap cap, a crash).
+      this.blocksWorkerReplaced = true;
       if (isAbort(err)) return this.overBudget('blocks', 'terminated', { kind: 'timeout' });
       const need = upstreamNeedOf(err);
       if (need) throw need;
