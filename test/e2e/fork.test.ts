@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AztecAddress } from '@aztec/aztec.js/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlockHeader } from '../../src/core/block/block-header.js';
 import {
   publicBalances as balancesOf,
   dev,
@@ -88,6 +89,19 @@ describe('a lazy fork at the latest block N', () => {
     expect(tips.finalized.block.number).toBe(n);
     // Ranges of blocks come from the upstream below the fork (checked against the archive), then from the fork.
     expect(await pub(fork, 'node_getBlocks', [n - 2, 5])).toEqual(await pub(upstream, 'node_getBlocks', [n - 2, 3]));
+    // An upstream block below the fork by its hash or archive root (the upstream names its number; the checked
+    // block must carry what was asked); a hash no chain has is null, as on any node.
+    const theirBlock = await pub<{ header: unknown; archive: { root: string } }>(upstream, 'node_getBlock', [2]);
+    const hash = BlockHeader.fromJSON(theirBlock.header as never)
+      .hash()
+      .toString();
+    const root = theirBlock.archive.root;
+    expect(await pub(fork, 'node_getBlockByHash', [hash])).toEqual(theirBlock);
+    expect(await pub(fork, 'node_getBlock', [hash])).toEqual(theirBlock);
+    expect(await pub(fork, 'node_getBlockHeader', [hash])).toEqual(theirBlock.header);
+    expect(await pub(fork, 'node_getBlockByArchive', [root])).toEqual(theirBlock);
+    expect(await pub(fork, 'node_getBlockHeaderByArchive', [root])).toEqual(theirBlock.header);
+    expect(await pub(fork, 'node_getBlockByHash', [slot(0x1234n)])).toBeNull();
     // Ranges of logs and checkpoints of the upstream's history are not served here: a clear error says whom to ask.
     await expect(pub(fork, 'node_getCheckpoints', [1, 5])).rejects.toThrow(/below this lazy fork's first checkpoint/);
     await expect(pub(fork, 'node_getPublicLogs', [{ fromBlock: 1 }])).rejects.toThrow(

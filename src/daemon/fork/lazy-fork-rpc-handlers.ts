@@ -1,3 +1,4 @@
+import { BlockHash } from '../../core/block-hash.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import type { TxHash } from '../../core/tx-hash.js';
@@ -44,7 +45,7 @@ export interface LazyForkRpcOptions {
  *
  * - a read of the world state that touches the upstream's part not fetched yet fetches it (through the upstream's
  *   witness methods, each witness checked against its root at the fork's block and kept) and runs again;
- * - a block header, block or range of blocks below the fork's first block comes from the upstream, checked
+ * - a block header, block or range of blocks below the fork's first block (by number, hash or archive root) comes from the upstream, checked
  *   against this node's archive and kept in the data directory (UpstreamBlockCache);
  * - the other range reads starting below the fork's first block (checkpoints, logs) answer a clear error naming
  *   the upstream.
@@ -73,16 +74,48 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
   };
   const upstreamBlock = (n: number) => o.blocks.block(n);
   const blockNumberOf = (p: unknown): number | undefined => (typeof p === 'number' ? p : undefined);
+  /**
+   * An upstream block below the fork named by its hash or archive root: the upstream says its number, the block
+   * comes from the checked cache, and it must carry that hash or root (else the upstream lied about it).
+   */
+  const upstreamBlockBy = async (by: 'hash' | 'archive', value: { readonly value: bigint }) => {
+    const text = `0x${value.value.toString(16).padStart(64, '0')}`;
+    const n = await upstreamLogs(() => o.source.blockNumberOf(by, text));
+    if (n === undefined || !below(n)) return undefined;
+    const block = await upstreamBlock(n);
+    const got = by === 'hash' ? block.hash().value : block.archive.root.value;
+    if (got !== value.value) {
+      throw new UpstreamStateUnavailableError(
+        `${o.upstream.url} named its block ${n} for the ${by === 'hash' ? 'block hash' : 'archive root'} ${text}, which that block does not have`,
+      );
+    }
+    return block;
+  };
   const getBlockHeader = wrapped.node_getBlockHeader as RpcHandlers['node_getBlockHeader'];
   const getBlock = wrapped.node_getBlock as RpcHandlers['node_getBlock'];
   wrapped.node_getBlockHeader = (async (block) => {
     const n = blockNumberOf(block);
-    return n !== undefined && below(n) ? (await upstreamBlock(n)).header : getBlockHeader(block);
+    if (n !== undefined && below(n)) return (await upstreamBlock(n)).header;
+    const ours = await getBlockHeader(block);
+    return ours ?? (block instanceof BlockHash ? (await upstreamBlockBy('hash', block))?.header : ours);
   }) satisfies RpcHandlers['node_getBlockHeader'];
   wrapped.node_getBlock = (async (block) => {
     const n = blockNumberOf(block);
-    return n !== undefined && below(n) ? upstreamBlock(n) : getBlock(block);
+    if (n !== undefined && below(n)) return upstreamBlock(n);
+    const ours = await getBlock(block);
+    return ours ?? (block instanceof BlockHash ? await upstreamBlockBy('hash', block) : ours);
   }) satisfies RpcHandlers['node_getBlock'];
+  const getBlockByHash = wrapped.node_getBlockByHash as RpcHandlers['node_getBlockByHash'];
+  wrapped.node_getBlockByHash = (async (hash) =>
+    (await getBlockByHash(hash)) ?? (await upstreamBlockBy('hash', hash))) satisfies RpcHandlers['node_getBlockByHash'];
+  const getBlockByArchive = wrapped.node_getBlockByArchive as RpcHandlers['node_getBlockByArchive'];
+  wrapped.node_getBlockByArchive = (async (archive) =>
+    (await getBlockByArchive(archive)) ??
+    (await upstreamBlockBy('archive', archive))) satisfies RpcHandlers['node_getBlockByArchive'];
+  const getHeaderByArchive = wrapped.node_getBlockHeaderByArchive as RpcHandlers['node_getBlockHeaderByArchive'];
+  wrapped.node_getBlockHeaderByArchive = (async (archive) =>
+    (await getHeaderByArchive(archive)) ??
+    (await upstreamBlockBy('archive', archive))?.header) satisfies RpcHandlers['node_getBlockHeaderByArchive'];
   const getBlocks = wrapped.node_getBlocks as RpcHandlers['node_getBlocks'];
   wrapped.node_getBlocks = (async (from, limit) => {
     if (!below(from)) return getBlocks(from, limit);

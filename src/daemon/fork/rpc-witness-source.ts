@@ -137,6 +137,19 @@ export class RpcWitnessSource implements UpstreamWitnessSource {
     return (await this.client.call('node_getTxEffect', txHash)) ?? undefined;
   }
 
+  /**
+   * The number of the upstream's block with this hash or archive root (node_getBlockHeaderByArchive, or
+   * node_getBlockByHash: 4.1.2 has no header by hash); undefined when it has none. A lazy fork takes the block
+   * itself from its checked cache by that number.
+   */
+  async blockNumberOf(by: 'hash' | 'archive', value: string): Promise<number | undefined> {
+    const found =
+      by === 'archive'
+        ? ((await this.client.call('node_getBlockHeaderByArchive', value)) ?? undefined)
+        : ((await this.client.call('node_getBlockByHash', value)) ?? undefined)?.header;
+    return found?.globalVariables.blockNumber;
+  }
+
   async contract(address: bigint) {
     return (await this.client.call('node_getContract', hex64(address))) ?? undefined;
   }
