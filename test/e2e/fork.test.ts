@@ -180,9 +180,17 @@ describe('a lazy fork at the latest block N', () => {
         }
       }
       if (!unread) throw new Error('every slot tried was answered without the upstream');
-      // A block that needs it is not built (the sequencer's attempt fails naming the upstream): the chain stays.
-      await dev(served, 'nodeDev_setPublicStorage', [token, unread, slot(1n)]);
-      await served.waitForLog((l) => gone.test(String(l.msg ?? '') + String(l.err ?? '')));
+      // A block that needs it is not built: the attempt answers an error naming the upstream (the instant block
+      // of the override itself, or, when the sequencer was busy then, a block mined on request), and the chain
+      // stays where it was.
+      const set = await dev(served, 'nodeDev_setPublicStorage', [token, unread, slot(1n)]);
+      const refusal =
+        set.error?.message ??
+        (await until('a block attempt that names the upstream', async () => {
+          const mined = await dev(served, 'nodeDev_mineBlocks', [1]);
+          return mined.error && !/try again/.test(mined.error.message) ? mined.error.message : undefined;
+        }));
+      expect(refusal).toMatch(gone);
       expect(await pub<number>(served, 'node_getBlockNumber')).toBe(tip);
       // What it fetched before still answers.
       expect(await read(known)).toBe(before);
