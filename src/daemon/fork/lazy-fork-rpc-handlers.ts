@@ -1,4 +1,5 @@
 import { BlockHash } from '../../core/block-hash.js';
+import { toHex64 } from '../../core/fr.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
 import type { TxReceipt } from '../../core/tx/tx-receipt.js';
 import type { TxHash } from '../../core/tx-hash.js';
@@ -45,8 +46,9 @@ export interface LazyForkRpcOptions {
  *
  * - a read of the world state that touches the upstream's part not fetched yet fetches it (through the upstream's
  *   witness methods, each witness checked against its root at the fork's block and kept) and runs again;
- * - a block header, block or range of blocks below the fork's first block (by number, hash or archive root) comes from the upstream, checked
- *   against this node's archive and kept in the data directory (UpstreamBlockCache);
+ * - a block header, block or range of blocks below the fork's first block (by number, hash or archive root)
+ *   comes from the upstream, checked against this node's archive and kept in the data directory
+ *   (UpstreamBlockCache);
  * - the other range reads starting below the fork's first block (checkpoints, logs) answer a clear error naming
  *   the upstream.
  *
@@ -61,17 +63,18 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
     wrapped[name] = (...args: unknown[]) => o.fetcher.run(() => handler(...args));
   }
   const below = (n: number) => n >= 1 && n < o.firstBlock();
-  /** The upstream's logs or tx effects below the fork; a failure names it. */
-  const upstreamLogs = async <T>(call: () => Promise<T>): Promise<T> => {
+  /** One read of the upstream's history below the fork (`what` it holds there); a failure names the upstream. */
+  const fromUpstream = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
     o.fetcher.calls++;
     try {
       return await call();
     } catch (err) {
       throw new UpstreamStateUnavailableError(
-        `the logs and txs below this fork's block ${o.firstBlock()} are the upstream's and ${o.upstream.url} did not give them: ${(err as Error).message}`,
+        `the ${what} below this fork's block ${o.firstBlock()} are the upstream's and ${o.upstream.url} did not give them: ${(err as Error).message}`,
       );
     }
   };
+  const upstreamLogs = <T>(call: () => Promise<T>) => fromUpstream('logs and txs', call);
   const upstreamBlock = (n: number) => o.blocks.block(n);
   const blockNumberOf = (p: unknown): number | undefined => (typeof p === 'number' ? p : undefined);
   /**
@@ -79,8 +82,8 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
    * comes from the checked cache, and it must carry that hash or root (else the upstream lied about it).
    */
   const upstreamBlockBy = async (by: 'hash' | 'archive', value: { readonly value: bigint }) => {
-    const text = `0x${value.value.toString(16).padStart(64, '0')}`;
-    const n = await upstreamLogs(() => o.source.blockNumberOf(by, text));
+    const text = toHex64(value.value);
+    const n = await fromUpstream('blocks', () => o.source.blockNumberOf(by, text));
     if (n === undefined || !below(n)) return undefined;
     const block = await upstreamBlock(n);
     const got = by === 'hash' ? block.hash().value : block.archive.root.value;
