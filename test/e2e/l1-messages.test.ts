@@ -62,7 +62,10 @@ beforeAll(async () => {
     abi: RollupAbi,
     functionName: 'getVersion',
   });
-  session = await openOfficialWallet(node.publicUrl);
+  // The wallet anchors its txs to checkpointed blocks, as a wallet on an L1 network should: a proposed block is
+  // pruned when its checkpoint misses its slot (a busy machine makes that likely), and a tx proved against a pruned
+  // anchor fails ("Block hash ... is not a block of this chain").
+  session = await openOfficialWallet(node.publicUrl, 'checkpointed');
 }, scaled(180_000));
 
 afterAll(async () => {
@@ -166,6 +169,13 @@ describe('L1 to L2 over the real Inbox', () => {
       const messageHash = Fr.fromHexString(claim.messageHash);
 
       await waitForL1ToL2MessageReady(session.node, messageHash, { timeoutSeconds: 60 });
+      // The wallet anchors to checkpointed blocks: the claim needs the message in its anchor's tree.
+      const messageBlock = await result<number>(node.publicUrl, 'node_getL1ToL2MessageBlock', [claim.messageHash]);
+      await until(
+        "the message's block to be checkpointed",
+        async () => ((await session.node.getL2Tips()).checkpointed.block.number >= messageBlock ? true : undefined),
+        60_000,
+      );
       // The leaf index the portal's event gave is where the node put the message (the claim proves it there).
       const [index] = (await session.node.getL1ToL2MessageMembershipWitness('latest', messageHash)) ?? [];
       expect(index).toBe(BigInt(claim.messageLeafIndex));

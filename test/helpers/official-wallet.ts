@@ -10,6 +10,7 @@ import {
   type AccountManagerLike,
   type OfficialWallet,
   openOfficialWallet as openWallet,
+  type WalletChainTip,
 } from '../../src/daemon/dev/official-wallet.js';
 
 export type { AccountManagerLike, OfficialWallet };
@@ -30,9 +31,12 @@ export interface WalletSession {
   stop(): Promise<void>;
 }
 
-/** Builds the wallet against `nodeUrl` and registers the official test accounts in it. */
-export async function openOfficialWallet(nodeUrl: string): Promise<WalletSession> {
-  const { node, wallet } = await openWallet(nodeUrl);
+/**
+ * Builds the wallet against `nodeUrl` and registers the official test accounts in it; `syncChainTip` is the tip
+ * its PXE anchors to (the proposed chain unless told).
+ */
+export async function openOfficialWallet(nodeUrl: string, syncChainTip?: WalletChainTip): Promise<WalletSession> {
+  const { node, wallet } = await openWallet(nodeUrl, syncChainTip);
   const { getInitialTestAccountsData } = await import('@aztec/accounts/testing');
   const accounts: TestAccount[] = [];
   for (const a of await getInitialTestAccountsData()) {

@@ -49,8 +49,18 @@ export function initWasmBackends(): Promise<void> {
   return backends;
 }
 
-/** A wallet with a fresh temporary store on `nodeUrl`, and the node client it uses. */
-export async function openOfficialWallet(nodeUrl: string): Promise<{ node: AztecNode; wallet: OfficialWallet }> {
+/** Which of the node's chain tips the wallet's PXE anchors its txs to (4.1.2's `syncChainTip`). */
+export type WalletChainTip = 'proposed' | 'checkpointed' | 'proven' | 'finalized';
+
+/**
+ * A wallet with a fresh temporary store on `nodeUrl`, and the node client it uses. It anchors to the proposed
+ * chain (4.1.2's default) unless told otherwise: on an L1, a proposed block can be pruned when its checkpoint
+ * misses its slot, and a tx proved against it then fails.
+ */
+export async function openOfficialWallet(
+  nodeUrl: string,
+  syncChainTip: WalletChainTip = 'proposed',
+): Promise<{ node: AztecNode; wallet: OfficialWallet }> {
   await initWasmBackends();
   const { createAztecNodeClient } = await import('@aztec/aztec.js/node');
   const { createPXE } = await import('@aztec/pxe/client/bundle');
@@ -63,7 +73,7 @@ export async function openOfficialWallet(nodeUrl: string): Promise<{ node: Aztec
   const node = createAztecNodeClient(nodeUrl);
   const pxe = await createPXE(
     node,
-    { ...getPXEConfig(), proverEnabled: false, l1Contracts: await node.getL1ContractAddresses() },
+    { ...getPXEConfig(), proverEnabled: false, syncChainTip, l1Contracts: await node.getL1ContractAddresses() },
     { store: await openTmpStore(true) },
   );
   const walletDb = (WalletDB as { init(store: unknown, log: () => void): unknown }).init(
