@@ -248,8 +248,21 @@ describe('a lazy fork on a data directory: restart and dump/load', () => {
       args: ['--fork-url', first.url, '--fork-block', String(n), '--data-directory', data, '--dump-state', dump],
     });
     const old = await pub(upstream, 'node_getBlocks', [1, 5]);
+    // The upstream's logs below the fork, and the witness of its note-hash tree's last leaf (the frontier the
+    // fork's appends extend), read once before the restart: the restarted fork answers them alone.
+    const span = [{ fromBlock: n - 10, toBlock: n + 1 }];
+    const logs = await pub(upstream, 'node_getPublicLogs', span);
+    const lastBlocks = await pub<{ body: { txEffects: { noteHashes: string[] }[] } }[]>(upstream, 'node_getBlocks', [
+      n - 10,
+      11,
+    ]);
+    const lastNote = lastBlocks.flatMap((b) => b.body.txEffects.flatMap((e) => e.noteHashes)).at(-1) as string;
+    const witness = await pub(upstream, 'node_getNoteHashMembershipWitness', [n, lastNote]);
+    expect(witness).not.toBeNull();
     let tip: number;
     try {
+      expect(await pub(fork, 'node_getPublicLogs', span)).toEqual(logs);
+      expect(await pub(fork, 'node_getNoteHashMembershipWitness', ['latest', lastNote])).toEqual(witness);
       expect(await pub(fork, 'node_getBlocks', [1, 5])).toEqual(old);
       expect(await pub(fork, 'node_getTxReceipt', [mintTxHash])).toMatchObject({ status: 'finalized' });
       await dev(fork, 'nodeDev_setPublicStorage', [token, slot(9n), slot(3n)]);
@@ -268,6 +281,8 @@ describe('a lazy fork on a data directory: restart and dump/load', () => {
         expect(await pub(again, 'node_getBlocks', [1, 5])).toEqual(old);
         expect(await pub(again, 'node_getTxReceipt', [mintTxHash])).toMatchObject({ status: 'finalized' });
         expect(await pub(again, 'node_getPublicStorageAt', ['latest', token, slot(9n)])).toBe(slot(3n));
+        expect(await pub(again, 'node_getPublicLogs', span)).toEqual(logs);
+        expect(await pub(again, 'node_getNoteHashMembershipWitness', ['latest', lastNote])).toEqual(witness);
       } finally {
         await again.stop();
       }

@@ -269,3 +269,17 @@ describe('tagged logs', () => {
     expect(json(new ChainLogQueries(tail).getPrivateLogs(2, 2, earlier))).toEqual(json(logs.getPrivateLogs(2, 2)));
   });
 });
+
+describe("a lazy fork's kept upstream blocks", () => {
+  it('trims to a byte budget, lowest numbers first, never the blocks just read, with their txs', () => {
+    const kept = store.forkUpstream;
+    const tx = (n: number) => Buffer.alloc(32, n);
+    for (let n = 1; n <= 5; n++) kept.insertBlock(n, Buffer.alloc(32), Buffer.alloc(100, n), [tx(n)]);
+    kept.trim(250, new Set([1]));
+    // 500 bytes kept, 250 allowed: block 1 was just read, so 2, 3 and 4 go (500 - 300 = 200 left).
+    expect([1, 2, 3, 4, 5].map((n) => kept.block(n) !== undefined)).toEqual([true, false, false, false, true]);
+    expect([1, 2, 5].map((n) => kept.tx(tx(n))?.block)).toEqual([1, undefined, 5]);
+    kept.trim(1000, new Set());
+    expect(kept.block(5)).toBeDefined();
+  });
+});
