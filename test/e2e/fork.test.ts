@@ -117,6 +117,9 @@ describe('a lazy fork at the latest block N', () => {
     expect(await pub(fork, 'node_getBlockByHash', [slot(0x1234n)])).toBeNull();
     // Checkpoints of the upstream's history are not served here: a clear error says whom to ask.
     await expect(pub(fork, 'node_getCheckpoints', [1, 5])).rejects.toThrow(/below this lazy fork's first checkpoint/);
+    await expect(pub(fork, 'node_getCheckpointedBlocks', [1, 5])).rejects.toThrow(
+      /does not serve the upstream's checkpointed blocks \(their L1 publication cannot be checked here\)/,
+    );
     // A tx the upstream mined below the fork has its receipt here, from its block.
     const [forkReceipt, upstreamReceipt] = await Promise.all([
       pub<Record<string, unknown>>(fork, 'node_getTxReceipt', [mintTxHash]),

@@ -251,7 +251,8 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
       if (below(from)) {
         throw rpcErrors.blockNotAvailable(
           `Block ${from} is below this lazy fork's first block ${o.firstBlock()}: this node does not serve the ` +
-            `upstream's history in ranges; ask ${o.upstream.url} (or start the fork with --fork-mode replay)`,
+            `upstream's checkpointed blocks (their L1 publication cannot be checked here); ask ${o.upstream.url} ` +
+            '(or start the fork with --fork-mode replay)',
           { oldestAvailableBlock: o.firstBlock() },
         );
       }

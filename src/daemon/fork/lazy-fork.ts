@@ -57,7 +57,7 @@ export class LazyFork implements Service {
     );
   }
 
-  /** The first block this node holds: blocks below are the upstream's, which a lazy fork does not serve. */
+  /** The first block this node holds: blocks below are the upstream's, served from it (`blocks`). */
   get firstBlock(): number {
     return this.o.chain.store.meta.get('forkFirstBlock') ?? 0;
   }
