@@ -538,6 +538,7 @@ export class L2Node {
             fetcher: lazyFork.fetcher,
             source: lazyFork.source,
             blocks: lazyFork.blocks,
+            logs: this.chain.logs,
             firstBlock: () => lazyFork.firstBlock,
             minedReceipt: (txHash, mined) => this.mempool.minedReceipt(txHash, mined),
           })

@@ -118,10 +118,16 @@ afterAll(async () => {
 });
 
 describe('a lazy fork of an upstream serving only 4.1.2 methods', () => {
-  it('starts at its latest block without a sibling path by index', async () => {
+  it("starts at its latest block without a sibling path by index; serves the upstream's logs below it", async () => {
     const n = await pub<number>(up.node, 'node_getBlockNumber');
     expect(fork.logs().find((l) => String(l.msg).includes('lazy mode'))?.msg).toContain(`at block ${n} (lazy mode`);
     expect([...refused].filter((m) => /SiblingPath/.test(m))).toEqual([]);
+    // The Token's class log, emitted upstream below the fork, through 4.1.2's methods alone (its blocks, checked
+    // against the archive by their witnesses), as the 4.1.2 client reads it from the upstream.
+    const span = { fromBlock: 1, toBlock: n + 1 };
+    const theirs = await up.session.node.getContractClassLogs(span);
+    expect(theirs.logs.length).toBeGreaterThan(0);
+    expect(await forkSession.node.getContractClassLogs(span)).toEqual(theirs);
   });
 
   it('the official 4.1.2 wallet transfers publicly and privately on the fork; the upstream is unchanged', async () => {

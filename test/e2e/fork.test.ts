@@ -1,7 +1,9 @@
 /**
  * `l2node start --fork-url` over the real binary, with the official 4.1.2 wallet: an upstream dev node with a
  * Token deployed and balances moved; a lazy fork of it (the default mode) at its latest block N, started without
- * replaying, where the wallet transfers and reads the expected balances while the upstream stays as it was; the
+ * replaying, which serves the upstream's logs below N (public, class and private, by range and by tx, as the 4.1.2
+ * client reads them from the upstream) with its own above, and where the wallet transfers and reads the expected
+ * balances while the upstream stays as it was; the
  * fork's new blocks checked bit for bit by a full world state holding the upstream's whole state (every upstream
  * block applied from genesis, then the fork's, each root checked against its header); then the upstream goes
  * away and a read that needs it answers a clear error while nothing is committed. A lazy fork at N-10, a replay
@@ -40,10 +42,21 @@ let n: number;
 
 const publicBalances = (s: WalletSession) => balancesOf(up, s);
 
+/** The upstream's tx that emitted public logs (TestLog's events), in the block below N. */
+let publicLogTxHash: string;
+
 beforeAll(async () => {
-  // Ten empty blocks first, so that N-10 exists below the Token's blocks.
-  up = await startTokenUpstream({ emptyBlocks: 10 });
-  ({ node: upstream, session, alice, bob, mintTxHash, tokenAddress, n } = up);
+  // A hundred empty blocks first, so that N-10 exists below the Token's blocks and a log range from block 1 reaches
+  // more upstream blocks below the fork than one request may read.
+  up = await startTokenUpstream({ emptyBlocks: 100 });
+  ({ node: upstream, session, alice, bob, mintTxHash, tokenAddress } = up);
+  const { TestLogContract } = await import('@aztec/noir-test-contracts.js/TestLog');
+  const { contract: testLog } = await TestLogContract.deploy(session.wallet).send({ from: alice });
+  const { receipt } = await testLog.methods.emit_unencrypted_events([1n, 2n, 3n, 4n]).send({ from: alice });
+  publicLogTxHash = receipt.txHash.toString();
+  // One more block, so that the logs' block is the upstream's on a fork at N.
+  await dev(upstream, 'nodeDev_mineBlocks', [1]);
+  n = await pub<number>(upstream, 'node_getBlockNumber');
 }, 300_000);
 
 afterAll(async () => {
@@ -102,12 +115,11 @@ describe('a lazy fork at the latest block N', () => {
     expect(await pub(fork, 'node_getBlockByArchive', [root])).toEqual(theirBlock);
     expect(await pub(fork, 'node_getBlockHeaderByArchive', [root])).toEqual(theirBlock.header);
     expect(await pub(fork, 'node_getBlockByHash', [slot(0x1234n)])).toBeNull();
-    // Ranges of logs and checkpoints of the upstream's history are not served here: a clear error says whom to ask.
+    // Checkpoints of the upstream's history are not served here: a clear error says whom to ask.
     await expect(pub(fork, 'node_getCheckpoints', [1, 5])).rejects.toThrow(/below this lazy fork's first checkpoint/);
-    await expect(pub(fork, 'node_getPublicLogs', [{ fromBlock: 1 }])).rejects.toThrow(
-      /below this lazy fork's first block/,
+    await expect(pub(fork, 'node_getCheckpointedBlocks', [1, 5])).rejects.toThrow(
+      /does not serve the upstream's checkpointed blocks \(their L1 publication cannot be checked here\)/,
     );
-    await expect(pub(fork, 'node_getPublicLogs', [{ txHash: mintTxHash }])).rejects.toThrow(/are the upstream's/);
     // A tx the upstream mined below the fork has its receipt here, from its block.
     const [forkReceipt, upstreamReceipt] = await Promise.all([
       pub<Record<string, unknown>>(fork, 'node_getTxReceipt', [mintTxHash]),
@@ -117,6 +129,33 @@ describe('a lazy fork at the latest block N', () => {
       expect(forkReceipt[field], field).toEqual(upstreamReceipt[field]);
     }
     expect(forkReceipt.status).not.toBe('dropped');
+  });
+
+  it("serves the upstream's logs below the fork, then its own, as one chain (the 4.1.2 client reads the same)", async () => {
+    // A range spanning the fork's block N (its own) and ten upstream blocks below it, read through the official
+    // 4.1.2 node client from both nodes: the upstream's TestLog events and Token class come from its blocks.
+    const span = { fromBlock: n - 10, toBlock: n + 1 };
+    const theirs = await session.node.getPublicLogs(span);
+    expect(theirs.logs.length).toBeGreaterThan(1);
+    expect(theirs.logs[0]?.id.txHash.toString()).toBe(publicLogTxHash);
+    expect(await forkSession.node.getPublicLogs(span)).toEqual(theirs);
+    expect(await forkSession.node.getPublicLogs({ txHash: theirs.logs[0]?.id.txHash })).toEqual(
+      await session.node.getPublicLogs({ txHash: theirs.logs[0]?.id.txHash }),
+    );
+    // Paged with afterLog as on any chain.
+    const after = { ...span, afterLog: theirs.logs[0]?.id };
+    expect(await forkSession.node.getPublicLogs(after)).toEqual(await session.node.getPublicLogs(after));
+    const classLogs = await session.node.getContractClassLogs(span);
+    expect(classLogs.logs.length).toBeGreaterThan(0);
+    expect(await forkSession.node.getContractClassLogs(span)).toEqual(classLogs);
+    const privateLogs = await pub<unknown[]>(upstream, 'node_getPrivateLogs', [n - 10, 11]);
+    expect(privateLogs.length).toBeGreaterThan(0);
+    expect(await pub(fork, 'node_getPrivateLogs', [n - 10, 11])).toEqual(privateLogs);
+    // A range reaching more than 100 upstream blocks is refused, naming the maximum and where to start.
+    const tooFar = new RegExp(`at most 100 of them \\(here ${n - 1}\\); start at block ${n - 100} or later`);
+    await expect(pub(fork, 'node_getPublicLogs', [{ fromBlock: 1 }])).rejects.toThrow(tooFar);
+    await expect(pub(fork, 'node_getContractClassLogs', [{}])).rejects.toThrow(tooFar);
+    await expect(pub(fork, 'node_getPrivateLogs', [1, 1000])).rejects.toThrow(/at most 100 of them/);
   });
 
   it('the wallet transfers on the fork and reads the expected balances; the upstream is unchanged', async () => {
@@ -212,8 +251,21 @@ describe('a lazy fork on a data directory: restart and dump/load', () => {
       args: ['--fork-url', first.url, '--fork-block', String(n), '--data-directory', data, '--dump-state', dump],
     });
     const old = await pub(upstream, 'node_getBlocks', [1, 5]);
+    // The upstream's logs below the fork, and the witness of its note-hash tree's last leaf (the frontier the
+    // fork's appends extend), read once before the restart: the restarted fork answers them alone.
+    const span = [{ fromBlock: n - 10, toBlock: n + 1 }];
+    const logs = await pub(upstream, 'node_getPublicLogs', span);
+    const lastBlocks = await pub<{ body: { txEffects: { noteHashes: string[] }[] } }[]>(upstream, 'node_getBlocks', [
+      n - 10,
+      11,
+    ]);
+    const lastNote = lastBlocks.flatMap((b) => b.body.txEffects.flatMap((e) => e.noteHashes)).at(-1) as string;
+    const witness = await pub(upstream, 'node_getNoteHashMembershipWitness', [n, lastNote]);
+    expect(witness).not.toBeNull();
     let tip: number;
     try {
+      expect(await pub(fork, 'node_getPublicLogs', span)).toEqual(logs);
+      expect(await pub(fork, 'node_getNoteHashMembershipWitness', ['latest', lastNote])).toEqual(witness);
       expect(await pub(fork, 'node_getBlocks', [1, 5])).toEqual(old);
       expect(await pub(fork, 'node_getTxReceipt', [mintTxHash])).toMatchObject({ status: 'finalized' });
       await dev(fork, 'nodeDev_setPublicStorage', [token, slot(9n), slot(3n)]);
@@ -232,6 +284,8 @@ describe('a lazy fork on a data directory: restart and dump/load', () => {
         expect(await pub(again, 'node_getBlocks', [1, 5])).toEqual(old);
         expect(await pub(again, 'node_getTxReceipt', [mintTxHash])).toMatchObject({ status: 'finalized' });
         expect(await pub(again, 'node_getPublicStorageAt', ['latest', token, slot(9n)])).toBe(slot(3n));
+        expect(await pub(again, 'node_getPublicLogs', span)).toEqual(logs);
+        expect(await pub(again, 'node_getNoteHashMembershipWitness', ['latest', lastNote])).toEqual(witness);
       } finally {
         await again.stop();
       }
@@ -263,6 +317,9 @@ describe('a lazy fork at N-10', () => {
       expect(await pub(fork, 'node_getBlockNumber')).toBe(at);
       // Nothing past N-10 came over: the Token, deployed later upstream, does not exist on this fork.
       expect(await pub(fork, 'node_getContract', [tokenAddress.toString()])).toBeNull();
+      // An hour later than the upstream's N-9 (whose slot, after a burst of empty blocks, may be the one the fork
+      // would take next): the fork's own block is then another block even when both are empty.
+      await dev(fork, 'nodeDev_increaseTime', [3600]);
       const mined = await dev<number[]>(fork, 'nodeDev_mineBlocks', [1]);
       expect(mined.result).toEqual([at + 1]);
       const ours = await pub<{ lastArchive: unknown }>(fork, 'node_getBlockHeader', [at + 1]);

@@ -115,7 +115,17 @@ export async function expectForkRootsBitExact(upstream: RunningNode, fork: Runni
   const limit = 64 << 20;
   const theirs = new RpcUpstream({ url: upstream.publicUrl, maxResponseSize: limit });
   const ours = new RpcUpstream({ url: fork.publicUrl, maxResponseSize: limit });
-  const blocks = [...(await theirs.blocks(1, n)), ...(await ours.blocks(n + 1, tip - n))];
+  /** Blocks `from` to `to` of `node`, in as many calls as its per-call limit takes. */
+  const range = async (node: RpcUpstream, from: number, to: number) => {
+    const out = [];
+    while (from + out.length <= to) {
+      const got = await node.blocks(from + out.length, to - from - out.length + 1);
+      if (got.length === 0) throw new Error(`no block ${from + out.length} from ${node.url}`);
+      out.push(...got);
+    }
+    return out;
+  };
+  const blocks = [...(await range(theirs, 1, n)), ...(await range(ours, n + 1, tip))];
   expect(blocks.map((b) => b.number)).toEqual(Array.from({ length: tip }, (_, i) => i + 1));
   for (const b of blocks) {
     const from = b.number <= n ? theirs : ours;

@@ -228,12 +228,13 @@ export const PROTOCOL_CONTRACT_ADDRESSES = {
   multiCallEntrypoint: toHex64(MULTI_CALL_ENTRYPOINT_ADDRESS),
 };
 
-type LogFilterParam = Omit<LogFilter, 'afterLog'> & {
+/** node_getPublicLogs' and node_getContractClassLogs' filter as the method table reads it. */
+export type LogFilterParam = Omit<LogFilter, 'afterLog'> & {
   afterLog?: { blockNumber: number; blockHash: BlockHash; txHash: LogId['txHash']; txIndex: number; logIndex: number };
 };
 
 /** The method table reads the filter's keys; the cursor becomes a LogId (logs live in blocks 1 and up). */
-function toLogFilter(f: LogFilterParam): LogFilter {
+export function toLogFilter(f: LogFilterParam): LogFilter {
   const { afterLog, ...rest } = f;
   if (!afterLog) return rest;
   if (afterLog.blockNumber < 1) {

@@ -1,3 +1,4 @@
+import type { L2Block } from '../../core/block/l2-block.js';
 import { BlockHash } from '../../core/block-hash.js';
 import { toHex64 } from '../../core/fr.js';
 import { IndexedTxEffect } from '../../core/tx/indexed-tx-effect.js';
@@ -7,19 +8,21 @@ import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcMethodName } from '../../rpc/method-table.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import type { Chain } from '../chain/chain.js';
+import { type LogFilterParam, toLogFilter } from '../chain/chain-rpc-handlers.js';
 import type { MinedTx } from '../mempool/mined-tx-lookup.js';
+import type { ChainLogQueries } from '../store/chain-log-queries.js';
 import type { Upstream } from '../sync/upstream.js';
 import { lazyForkTagPage } from './lazy-fork-tagged-logs.js';
 import type { RpcWitnessSource } from './rpc-witness-source.js';
-import type { UpstreamBlockCache } from './upstream-block-cache.js';
+import { MAX_UPSTREAM_BLOCKS_PER_READ, type UpstreamBlockCache } from './upstream-block-cache.js';
 import { type UpstreamStateFetcher, UpstreamStateUnavailableError } from './upstream-state-fetcher.js';
 
 /**
- * Methods whose answer needs blocks, effects or logs below a lazy fork's first block that it does not serve
- * (docs/dev-chain.md, "Lazy mode"): asked with a range starting there, they answer a clear error rather than
- * the part this node holds.
+ * Methods whose answer needs checkpoints below a lazy fork's first block, which it does not serve (their L1
+ * publication cannot be checked against what the fork holds: docs/compatibility.md): asked with a range starting
+ * there, they answer a clear error rather than the part this node holds.
  */
-const RANGE_FROM_METHODS: readonly RpcMethodName[] = ['node_getCheckpointedBlocks', 'node_getPrivateLogs'];
+const RANGE_FROM_METHODS: readonly RpcMethodName[] = ['node_getCheckpointedBlocks'];
 
 /**
  * Methods that change the node without reading the world state: not wrapped. node_sendTx is: its checks read the
@@ -35,6 +38,8 @@ export interface LazyForkRpcOptions {
   readonly source: RpcWitnessSource;
   /** The upstream's blocks below the fork, checked and kept in the data directory. */
   readonly blocks: UpstreamBlockCache;
+  /** This node's log queries (given the upstream's blocks a range needs, they scan those first). */
+  readonly logs: ChainLogQueries;
   /** The first block this node holds (the first of the fork block's checkpoint). */
   readonly firstBlock: () => number;
   /** The receipt of a tx mined as `mined` says, with this node's tips (the mempool's receipts). */
@@ -49,8 +54,10 @@ export interface LazyForkRpcOptions {
  * - a block header, block or range of blocks below the fork's first block (by number, hash or archive root)
  *   comes from the upstream, checked against this node's archive and kept in the data directory
  *   (UpstreamBlockCache);
- * - the other range reads starting below the fork's first block (checkpoints, logs) answer a clear error naming
- *   the upstream.
+ * - a log filter (node_getPublicLogs, node_getContractClassLogs) or private-log range (node_getPrivateLogs) that
+ *   reaches below the fork's first block scans the upstream's blocks there (from the same cache, at most
+ *   MAX_UPSTREAM_BLOCKS_PER_READ of them per request), then this node's, as one chain;
+ * - checkpoint ranges starting below the fork's first checkpoint answer a clear error naming the upstream.
  *
  * An upstream that cannot answer makes the read fail with an error naming it and what was asked; nothing is
  * written from an unchecked answer.
@@ -177,21 +184,48 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
       slotNumber: block.header.slotNumber,
     });
   }) satisfies RpcHandlers['node_getTxReceipt'];
-  const getPublicLogs = wrapped.node_getPublicLogs as RpcHandlers['node_getPublicLogs'];
-  wrapped.node_getPublicLogs = (async (filter) => {
-    // The upstream's public logs below the fork are not served in ranges (as node_getBlocks): a filter that
-    // reaches there answers an error rather than this node's part alone.
-    const from = filter.afterLog?.blockNumber ?? filter.fromBlock ?? 1;
-    const upstreamTx = filter.txHash ? await getTxEffectHere(filter.txHash) : undefined;
-    if (upstreamTx ? below(upstreamTx.l2BlockNumber) : !filter.txHash && below(from)) {
-      throw rpcErrors.blockNotAvailable(
-        `Public logs below this lazy fork's first block ${o.firstBlock()} are the upstream's: ask ${o.upstream.url} ` +
-          `for those, or give fromBlock ${o.firstBlock()} or later (or start the fork with --fork-mode replay)`,
-        { oldestAvailableBlock: o.firstBlock() },
+  /**
+   * The upstream's blocks of [from, to) below the fork's first block (none if the range starts at it or later),
+   * fetched and checked through the cache; a range with more than MAX_UPSTREAM_BLOCKS_PER_READ of them is refused.
+   */
+  const upstreamRange = async (what: string, from: number, to: number): Promise<L2Block[]> => {
+    const first = o.firstBlock();
+    const start = Math.max(from, 1);
+    const end = Math.min(to, first);
+    if (start >= end) return [];
+    const max = MAX_UPSTREAM_BLOCKS_PER_READ;
+    if (end - start > max) {
+      throw rpcErrors.invalidParams(
+        `${what} reaches blocks ${start} to ${end - 1}, below this lazy fork's first block ${first}: those are ` +
+          `${o.upstream.url}'s, and one request reads at most ${max} of them (here ${end - start}); start at ` +
+          `block ${first - max} or later, or ask ${o.upstream.url}`,
       );
     }
-    return getPublicLogs(filter);
+    return o.blocks.blocks(start, end - start);
+  };
+  /** The upstream's blocks a log filter reaches: its tx's block, or its range's part below the fork. */
+  const upstreamLogBlocks = async (method: string, filter: LogFilterParam): Promise<L2Block[]> => {
+    if (filter.txHash) {
+      const effect = await getTxEffectHere(filter.txHash);
+      return effect && below(effect.l2BlockNumber) ? [await upstreamBlock(effect.l2BlockNumber)] : [];
+    }
+    const from = Math.max(filter.fromBlock ?? 1, filter.afterLog?.blockNumber ?? 1);
+    return upstreamRange(`This ${method} filter`, from, filter.toBlock ?? Number.POSITIVE_INFINITY);
+  };
+  wrapped.node_getPublicLogs = (async (filter) => {
+    const f = toLogFilter(filter);
+    return o.logs.getPublicLogs(f, await upstreamLogBlocks('node_getPublicLogs', filter));
   }) satisfies RpcHandlers['node_getPublicLogs'];
+  wrapped.node_getContractClassLogs = (async (filter) => {
+    const f = toLogFilter(filter);
+    return o.logs.getContractClassLogs(f, await upstreamLogBlocks('node_getContractClassLogs', filter));
+  }) satisfies RpcHandlers['node_getContractClassLogs'];
+  wrapped.node_getPrivateLogs = (async (from, limit) =>
+    o.logs.getPrivateLogs(
+      from,
+      limit,
+      await upstreamRange('This node_getPrivateLogs range', from, from + limit),
+    )) satisfies RpcHandlers['node_getPrivateLogs'];
   const privateByTags = wrapped.node_getPrivateLogsByTags as RpcHandlers['node_getPrivateLogsByTags'];
   wrapped.node_getPrivateLogsByTags = (async (tags, page, referenceBlock) =>
     lazyForkTagPage(
@@ -217,7 +251,8 @@ export function lazyForkRpcHandlers(handlers: RpcHandlers, o: LazyForkRpcOptions
       if (below(from)) {
         throw rpcErrors.blockNotAvailable(
           `Block ${from} is below this lazy fork's first block ${o.firstBlock()}: this node does not serve the ` +
-            `upstream's history in ranges; ask ${o.upstream.url} (or start the fork with --fork-mode replay)`,
+            `upstream's checkpointed blocks (their L1 publication cannot be checked here); ask ${o.upstream.url} ` +
+            '(or start the fork with --fork-mode replay)',
           { oldestAvailableBlock: o.firstBlock() },
         );
       }

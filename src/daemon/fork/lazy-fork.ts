@@ -7,7 +7,7 @@ import { checkUpstreamGenesis } from '../sync/upstream-identity.js';
 import type { SparseBase } from '../world-state/world-state.js';
 import { type ForkPlan, ForkRefusedError, forkUpstreamCall } from './fork-plan.js';
 import { RpcWitnessSource } from './rpc-witness-source.js';
-import { UpstreamBlockCache } from './upstream-block-cache.js';
+import { IN_MEMORY_KEPT_BLOCK_BYTES, UpstreamBlockCache } from './upstream-block-cache.js';
 import { UpstreamStateFetcher } from './upstream-state-fetcher.js';
 
 export interface LazyForkOptions {
@@ -49,10 +49,15 @@ export class LazyFork implements Service {
   constructor(private readonly o: LazyForkOptions) {
     this.source = new RpcWitnessSource({ url: o.plan.upstream.url, maxResponseSize: o.config.syncMaxResponseSize });
     this.fetcher = new UpstreamStateFetcher(o.chain.worldState, this.source, o.chain.store);
-    this.blocks = new UpstreamBlockCache(o.chain, o.plan.upstream, this.fetcher);
+    this.blocks = new UpstreamBlockCache(
+      o.chain,
+      o.plan.upstream,
+      this.fetcher,
+      o.config.dataDirectory ? undefined : IN_MEMORY_KEPT_BLOCK_BYTES,
+    );
   }
 
-  /** The first block this node holds: blocks below are the upstream's, which a lazy fork does not serve. */
+  /** The first block this node holds: blocks below are the upstream's, served from it (`blocks`). */
   get firstBlock(): number {
     return this.o.chain.store.meta.get('forkFirstBlock') ?? 0;
   }

@@ -8,18 +8,29 @@ import { type UpstreamStateFetcher, UpstreamStateUnavailableError } from './upst
 const ARCHIVE_FETCHES_AT_ONCE = 8;
 
 /**
+ * The most upstream blocks one read may need (node_getBlocks' own limit): a log filter or private-log range whose
+ * part below the fork is longer is refused, so no request makes the fork fetch and check more.
+ */
+export const MAX_UPSTREAM_BLOCKS_PER_READ = 100;
+
+/** Bytes of upstream blocks an in-memory fork (no --data-directory) keeps; the lowest go first past it. */
+export const IN_MEMORY_KEPT_BLOCK_BYTES = 64 * 1024 * 1024;
+
+/**
  * A lazy fork's blocks below its first block: the upstream's, fetched when first asked for (a run of missing ones
  * in as few node_getBlocks calls as the upstream allows), each checked against the fork's archive (its hash must
  * be the archive's leaf at its number, itself fetched with its sibling path and proven against the root at the
  * fork block) and kept in the data directory (chain_fork_upstream_block), so a restarted fork or a --load-state of
  * its dump serves them without asking again. A kept block is checked again when read. At most one range at a time
- * is in memory, bounded by the callers (the RPC methods' limits).
+ * is in memory, bounded by the callers (the RPC methods' limits, MAX_UPSTREAM_BLOCKS_PER_READ). Without a data
+ * directory the kept blocks live in memory: at most `maxKeptBytes` of them stay.
  */
 export class UpstreamBlockCache {
   constructor(
     private readonly chain: Chain,
     private readonly upstream: Upstream,
     private readonly fetcher: UpstreamStateFetcher,
+    private readonly maxKeptBytes?: number,
   ) {}
 
   /** Upstream block `n` (below the fork's first block). */
@@ -89,6 +100,7 @@ export class UpstreamBlockCache {
           const txs = b.body.txEffects.map((e) => e.txHash.toBuffer());
           store.insertBlock(b.number, b.hash().toBuffer(), b.toBuffer(), txs);
         }
+        if (this.maxKeptBytes !== undefined) store.trim(this.maxKeptBytes, new Set(numbers));
       })();
     }
     return out;

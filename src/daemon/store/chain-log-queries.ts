@@ -1,4 +1,5 @@
 import { BlockHeader } from '../../core/block/block-header.js';
+import type { L2Block } from '../../core/block/l2-block.js';
 import { BlockHash } from '../../core/block-hash.js';
 import { INITIAL_L2_BLOCK_NUM } from '../../core/constants.js';
 import { Fr } from '../../core/fr.js';
@@ -29,21 +30,32 @@ export const MAX_LOGS_PER_TAG = 10;
 export class ChainLogQueries {
   constructor(private readonly store: ChainStore) {}
 
-  /** Private logs of `limit` blocks from `from`, in chain order (node_getPrivateLogs). */
-  getPrivateLogs(from: number, limit: number): PrivateLog[] {
+  /**
+   * Private logs of `limit` blocks from `from`, in chain order (node_getPrivateLogs); `earlier` as for the
+   * filtered queries.
+   */
+  getPrivateLogs(from: number, limit: number, earlier: readonly L2Block[] = []): PrivateLog[] {
     const out: PrivateLog[] = [];
     if (limit > 0 && from <= this.store.latestBlockNumber()) this.store.requireBody(from);
-    for (const { effect } of this.store.txs.ofBlockRange(from, from + limit)) {
-      const e = new StoredTxEffect(effect);
+    const ours = [...this.store.txs.ofBlockRange(from, from + limit)].map(({ effect }) => new StoredTxEffect(effect));
+    const theirs = earlier
+      .filter((b) => b.number >= from && b.number < from + limit)
+      .flatMap((b) => b.body.txEffects.map((t) => StoredTxEffect.of(t)));
+    for (const e of [...theirs, ...ours]) {
       for (let k = 0; k < e.privateLogCount; k++) out.push(PrivateLog.fromEmitted(e.privateLogData(k).map(fr)));
     }
     return out;
   }
 
-  /** node_getPublicLogs: public logs matching the filter, a page at a time. */
-  getPublicLogs(filter: LogFilter): GetPublicLogsResponse {
+  /**
+   * node_getPublicLogs: public logs matching the filter, a page at a time. `earlier` are blocks below the
+   * store's first one that the filter's range reaches (a lazy fork's upstream blocks, checked): scanned first,
+   * as if they were stored.
+   */
+  getPublicLogs(filter: LogFilter, earlier: readonly L2Block[] = []): GetPublicLogsResponse {
     return this.scan(
       filter,
+      earlier,
       'public',
       (e, k) => e.publicLog(k),
       (id, log) => new ExtendedPublicLog(id, log),
@@ -51,9 +63,10 @@ export class ChainLogQueries {
   }
 
   /** node_getContractClassLogs: the same, over contract class logs (`tag` does not apply to them). */
-  getContractClassLogs(filter: LogFilter): GetContractClassLogsResponse {
+  getContractClassLogs(filter: LogFilter, earlier: readonly L2Block[] = []): GetContractClassLogsResponse {
     return this.scan(
       { ...filter, tag: undefined },
+      earlier,
       'class',
       (e, k) => e.contractClassLog(k),
       (id, log) => new ExtendedContractClassLog(id, log),
@@ -105,6 +118,7 @@ export class ChainLogQueries {
    */
   private scan<L extends PublicLog | ContractClassLog, X>(
     filter: LogFilter,
+    earlier: readonly L2Block[],
     kind: 'public' | 'class',
     read: (e: StoredTxEffect, k: number) => L,
     extend: (id: LogId, log: L) => X,
@@ -118,34 +132,48 @@ export class ChainLogQueries {
     if (after && after.blockNumber > from) from = after.blockNumber;
     let to = this.store.latestBlockNumber() + 1;
     if (filter.toBlock !== undefined && filter.toBlock < to) to = filter.toBlock;
-    let blocks: number[];
+    const count = (e: StoredTxEffect) => (kind === 'public' ? e.publicLogCount : e.contractClassLogCount);
+    /** The blocks to scan, in chain order: the earlier ones given, then the store's. */
+    const blocks: { number: number; hash: bigint; effects: () => StoredTxEffect[] }[] = [];
+    for (const b of earlier) {
+      if (b.number < from || b.number >= to) continue;
+      const effects = b.body.txEffects.map((t) => StoredTxEffect.of(t));
+      const holds = filter.txHash
+        ? effects.some((e) => e.txHash === filter.txHash?.value)
+        : effects.some((e) => count(e) > 0);
+      if (holds) blocks.push({ number: b.number, hash: b.hash().value, effects: () => effects });
+    }
+    const stored = (n: number) => ({
+      number: n,
+      hash: this.store.getBlockHash(n) as bigint,
+      effects: () => this.store.txs.ofBlock(n).map((bytes) => new StoredTxEffect(bytes)),
+    });
     if (filter.txHash) {
-      const at = this.store.locateTx(filter.txHash.value);
-      blocks = at && at.blockNumber >= from && at.blockNumber < to ? [at.blockNumber] : [];
-      if (at && blocks.length > 0) {
+      const at = blocks.length > 0 ? undefined : this.store.locateTx(filter.txHash.value);
+      if (at && at.blockNumber >= from && at.blockNumber < to) {
         this.store.requireBody(at.blockNumber, `tx ${filter.txHash} (mined in block ${at.blockNumber})`);
+        blocks.push(stored(at.blockNumber));
       }
-    } else {
-      if (from < to) this.store.requireBody(from);
-      blocks =
-        from >= to
-          ? []
-          : kind === 'public'
-            ? this.store.blocks.withPublicLogs(from, to)
-            : this.store.blocks.withContractClassLogs(from, to);
+    } else if (from < to) {
+      this.store.requireBody(from);
+      const withLogs =
+        kind === 'public'
+          ? this.store.blocks.withPublicLogs(from, to)
+          : this.store.blocks.withContractClassLogs(from, to);
+      blocks.push(...withLogs.map(stored));
     }
     const contract = filter.contractAddress ? bigIntToBuffer32(filter.contractAddress.value) : undefined;
-    for (const blockNumber of blocks) {
-      const blockHash = new BlockHash(this.store.getBlockHash(blockNumber) as bigint);
-      const effects = this.store.txs.ofBlock(blockNumber);
+    for (const block of blocks) {
+      const blockNumber = block.number;
+      const blockHash = new BlockHash(block.hash);
+      const effects = block.effects();
       for (let txIndex = 0; txIndex < effects.length; txIndex++) {
         if (after && blockNumber === after.blockNumber && txIndex < after.txIndex) continue;
-        const e = new StoredTxEffect(effects[txIndex] as Buffer);
+        const e = effects[txIndex] as StoredTxEffect;
         if (filter.txHash && e.txHash !== filter.txHash.value) continue;
-        const count = kind === 'public' ? e.publicLogCount : e.contractClassLogCount;
         let first = 0;
         if (after && blockNumber === after.blockNumber && txIndex === after.txIndex) first = after.logIndex + 1;
-        for (let k = first; k < count; k++) {
+        for (let k = first; k < count(e); k++) {
           if (kind === 'public') {
             if (contract && !e.publicLogContract(k).equals(contract)) continue;
             if (filter.tag) {

@@ -14,6 +14,9 @@ export class ForkUpstreamRepository {
   private readonly insertBlockStmt: Statement<[number, Buffer, Buffer]>;
   private readonly txStmt: Statement<[Buffer], { block: number; position: number }>;
   private readonly insertTxStmt: Statement<[Buffer, number, number]>;
+  private readonly sizesStmt: Statement<[], { number: number; bytes: number }>;
+  private readonly deleteBlockStmt: Statement<[number]>;
+  private readonly deleteTxsStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
     this.urlStmt = db.prepare('SELECT url FROM chain_fork_upstream WHERE id = 1');
@@ -28,6 +31,9 @@ export class ForkUpstreamRepository {
     this.insertTxStmt = db.prepare(
       'INSERT OR IGNORE INTO chain_fork_upstream_tx (hash, block, position) VALUES (?, ?, ?)',
     );
+    this.sizesStmt = db.prepare('SELECT number, length(block) AS bytes FROM chain_fork_upstream_block ORDER BY number');
+    this.deleteBlockStmt = db.prepare('DELETE FROM chain_fork_upstream_block WHERE number = ?');
+    this.deleteTxsStmt = db.prepare('DELETE FROM chain_fork_upstream_tx WHERE block = ?');
   }
 
   /** The upstream's URL the fork was made from (or last restarted on). */
@@ -48,6 +54,22 @@ export class ForkUpstreamRepository {
   insertBlock(n: number, hash: Buffer, block: Buffer, txHashes: readonly Buffer[]): void {
     this.insertBlockStmt.run(n, hash, block);
     for (const [position, tx] of txHashes.entries()) this.insertTxStmt.run(tx, n, position);
+  }
+
+  /**
+   * Drops kept blocks, lowest numbers first and never one of `keep`, until the kept blocks take at most
+   * `maxBytes` (an in-memory fork's bound: they are fetched again when asked for).
+   */
+  trim(maxBytes: number, keep: ReadonlySet<number>): void {
+    const rows = this.sizesStmt.all();
+    let total = rows.reduce((sum, r) => sum + r.bytes, 0);
+    for (const r of rows) {
+      if (total <= maxBytes) return;
+      if (keep.has(r.number)) continue;
+      this.deleteBlockStmt.run(r.number);
+      this.deleteTxsStmt.run(r.number);
+      total -= r.bytes;
+    }
   }
 
   /** Where a tx of a kept upstream block is. */

@@ -188,6 +188,33 @@ describe('public logs by filter', () => {
     expect(logs.getPublicLogs({ fromBlock: 3, toBlock: 2 })).toEqual({ logs: [], maxLogsHit: false });
   });
 
+  it("scans earlier blocks given (a lazy fork's upstream blocks) as if stored: the same pages, cursors and txs", () => {
+    seed();
+    // A store holding block 3 alone, given blocks 1 and 2: every query answers as the store holding all three.
+    const tail = new ChainStore(openNodeDatabase(null));
+    tail.writeBlock({ block: store.getBlock(3) as L2Block, l1ToL2Messages: [], l1ToL2MessageStartIndex: 0 });
+    const earlier = [store.getBlock(1), store.getBlock(2)] as L2Block[];
+    const split = new ChainLogQueries(tail);
+    const ids = (r: { logs: { id: LogId }[]; maxLogsHit: boolean }) => [r.maxLogsHit, r.logs.map((l) => l.id.toJSON())];
+    for (let cursor: LogId | undefined, pages = 0; ; pages++) {
+      const filter = cursor ? { afterLog: cursor } : {};
+      const whole = logs.getPublicLogs(filter);
+      expect(ids(split.getPublicLogs(filter, earlier))).toEqual(ids(whole));
+      if (!whole.maxLogsHit) {
+        expect(pages).toBe(1);
+        break;
+      }
+      cursor = whole.logs.at(-1)?.id;
+    }
+    const tx = earlier[1]?.body.txEffects[1] as TxEffect;
+    expect(ids(split.getPublicLogs({ txHash: tx.txHash }, earlier))).toEqual(
+      ids(logs.getPublicLogs({ txHash: tx.txHash })),
+    );
+    expect(ids(split.getPublicLogs({ fromBlock: 2, toBlock: 4, contractAddress: B, tag: f(2) }, earlier))).toEqual(
+      ids(logs.getPublicLogs({ fromBlock: 2, toBlock: 4, contractAddress: B, tag: f(2) })),
+    );
+  });
+
   it('continues after a cursor in the middle of a tx, and across blocks', () => {
     seed();
     const first = logs.getPublicLogs({ fromBlock: 2 }).logs[0] as { id: LogId };
@@ -233,5 +260,26 @@ describe('tagged logs', () => {
     );
     expect(logs.getPrivateLogs(1, 2).map((l) => l.toJSON())).toEqual([log.toJSON()]);
     expect(logs.getPrivateLogs(2, 5)).toHaveLength(2);
+    // Earlier blocks given (a lazy fork's upstream blocks) come first, within the range asked.
+    const tail = new ChainStore(openNodeDatabase(null));
+    tail.writeBlock({ block: store.getBlock(3) as L2Block, l1ToL2Messages: [], l1ToL2MessageStartIndex: 0 });
+    const earlier = [store.getBlock(1), store.getBlock(2)] as L2Block[];
+    const json = (l: PrivateLog[]) => l.map((x) => x.toJSON());
+    expect(json(new ChainLogQueries(tail).getPrivateLogs(1, 3, earlier))).toEqual(json(logs.getPrivateLogs(1, 3)));
+    expect(json(new ChainLogQueries(tail).getPrivateLogs(2, 2, earlier))).toEqual(json(logs.getPrivateLogs(2, 2)));
+  });
+});
+
+describe("a lazy fork's kept upstream blocks", () => {
+  it('trims to a byte budget, lowest numbers first, never the blocks just read, with their txs', () => {
+    const kept = store.forkUpstream;
+    const tx = (n: number) => Buffer.alloc(32, n);
+    for (let n = 1; n <= 5; n++) kept.insertBlock(n, Buffer.alloc(32), Buffer.alloc(100, n), [tx(n)]);
+    kept.trim(250, new Set([1]));
+    // 500 bytes kept, 250 allowed: block 1 was just read, so 2, 3 and 4 go (500 - 300 = 200 left).
+    expect([1, 2, 3, 4, 5].map((n) => kept.block(n) !== undefined)).toEqual([true, false, false, false, true]);
+    expect([1, 2, 5].map((n) => kept.tx(tx(n))?.block)).toEqual([1, undefined, 5]);
+    kept.trim(1000, new Set());
+    expect(kept.block(5)).toBeDefined();
   });
 });
