@@ -146,6 +146,19 @@ describe('modules a run loads', () => {
     expect(loaded.has('node:crypto')).toBe(false);
   });
 
+  it('the bundles take the CommonJS packages a start loads with require, not import (no CommonJS lexer pass)', () => {
+    // scripts/bundle-cli.mjs REQUIRED: an ESM import of these would make Node lex their source for export names.
+    const files = Object.keys(BUNDLE_INPUTS).filter((f) => f.endsWith('.js'));
+    const imported = files.filter((f) =>
+      /^import [^;]*from "(better-sqlite3|pino|piscina|damerau-levenshtein)";$/m.test(
+        readFileSync(join(REPO_ROOT, f), 'utf8'),
+      ),
+    );
+    expect(imported).toEqual([]);
+    const start = readFileSync(join(REPO_ROOT, 'dist/cli/commands/start.js'), 'utf8');
+    expect(start).toContain('__require("better-sqlite3")');
+  });
+
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
   it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws or AVM', async () => {
     await node.stop();
