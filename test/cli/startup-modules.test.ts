@@ -146,6 +146,18 @@ describe('modules a run loads', () => {
     expect(loaded.has('node:crypto')).toBe(false);
   });
 
+  it("one of l2node's own commands runs without oclif's core plugin; help and a mistyped command load it", async () => {
+    // bin/run.js ownCommandOptions: oclif's debug log names the core plugins it loads.
+    const loadsPlugin = async (args: string[]) => {
+      const run = await l2node(args, { env: { DEBUG: 'oclif:config' } });
+      return run.stderr.includes("loading plugins [ '@oclif/plugin-autocomplete' ]");
+    };
+    expect(await loadsPlugin(['query', 'tips', '--node-url', node.publicUrl])).toBe(false);
+    expect(await loadsPlugin(['query', 'tips', '--help'])).toBe(true);
+    expect(await loadsPlugin(['query', 'tipz'])).toBe(true);
+    expect(await loadsPlugin(['autocomplete', 'bash'])).toBe(true);
+  });
+
   it('the bundles take the CommonJS packages a start loads with require, not import (no CommonJS lexer pass)', () => {
     // scripts/bundle-cli.mjs REQUIRED: an ESM import of these would make Node lex their source for export names.
     const files = Object.keys(BUNDLE_INPUTS).filter((f) => f.endsWith('.js'));
