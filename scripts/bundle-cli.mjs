@@ -19,7 +19,8 @@
 //    from dist/.
 //  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
 //    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -165,6 +166,32 @@ const sharedOclifPlugin = (oclifPath) => ({
   },
 });
 
+/** Every file under `dir` (recursively) whose name ends with `suffix`, sorted. */
+function filesUnder(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/**
+ * The identity of the code the bundles hold: a hash of every compiled module (dist/, this build's inputs), the
+ * native addon and package.json. Bundled code reads it as `__L2NODE_BUILD_ID__`; an in-memory node names its
+ * cached genesis image with it (src/daemon/store/genesis-image.ts), so another build never uses an image it did
+ * not make.
+ */
+function buildId() {
+  const hash = createHash('sha256');
+  const files = [
+    ...filesUnder(dist, '.js').filter((f) => !f.startsWith(`${outdir}/`)),
+    ...filesUnder(join(root, 'build', 'Release'), '.node'),
+    join(root, 'package.json'),
+  ];
+  for (const file of files) hash.update(`${relative(root, file)}\n`).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 32);
+}
+
 const common = {
   absWorkingDir: root,
   outdir,
@@ -178,6 +205,7 @@ const common = {
   metafile: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
+  define: { __L2NODE_BUILD_ID__: JSON.stringify(buildId()) },
   banner: {
     // CommonJS packages bundled into ES modules call `require` (node builtins, JSON); the package root is where
     // the modules of ours that find files next to themselves look (ownLocationPlugin). Every output file lies
