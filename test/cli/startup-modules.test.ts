@@ -159,7 +159,7 @@ describe('modules a run loads', () => {
   });
 
   it('the bundles take the CommonJS packages a start loads with require, not import (no CommonJS lexer pass)', () => {
-    // scripts/bundle-cli.mjs REQUIRED: an ESM import of these would make Node lex their source for export names.
+    // scripts/bundle-cli.mjs REQUIRED (and BUNDLED, for pino): an ESM import of these would make Node lex their source for export names.
     const files = Object.keys(BUNDLE_INPUTS).filter((f) => f.endsWith('.js'));
     const imported = files.filter((f) =>
       /^import [^;]*from "(better-sqlite3|pino|piscina|damerau-levenshtein)";$/m.test(
