@@ -48,7 +48,14 @@ export class GenesisImage {
   static of(inputs: GenesisImageInputs, env: NodeJS.ProcessEnv = process.env): GenesisImage | undefined {
     const build = typeof __L2NODE_BUILD_ID__ === 'string' ? __L2NODE_BUILD_ID__ : undefined;
     if (!build) return undefined;
-    return new GenesisImage(genesisImageKey(build, inputs), genesisImageDirectory(env));
+    let directory: string;
+    try {
+      directory = genesisImageDirectory(env);
+    } catch {
+      // No home directory to cache in (os.homedir can throw): genesis is computed, as without a cache.
+      return undefined;
+    }
+    return new GenesisImage(genesisImageKey(build, inputs), directory);
   }
 
   private get file(): string {
