@@ -77,6 +77,9 @@ const DAEMON_PACKAGES: readonly [RegExp, string][] = [
 /** What a start loads only when a client opens the admin listener's event stream (`GET /events`). */
 const EVENT_STREAM_PACKAGES: readonly [RegExp, string][] = [[/^ws$/, 'the event stream (its first GET /events)']];
 
+/** What a start loads only with its first public execution job (a simulation, a validation, a block's public tx). */
+const FIRST_JOB_PACKAGES: readonly [RegExp, string][] = [[/^piscina$/, 'the public execution pools (their first job)']];
+
 /**
  * The AVM and the public processor around it: the public execution workers load them with their first job; the
  * main thread of a plain start never does (it only commits what the workers computed).
@@ -172,12 +175,12 @@ describe('modules a run loads', () => {
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
-  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws or AVM', async () => {
+  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws, piscina or AVM', async () => {
     await node.stop();
     const loaded = startRecord.loaded();
     // The recorder saw the daemon itself: the list is real.
     expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
-    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES])).toEqual([]);
+    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES, FIRST_JOB_PACKAGES])).toEqual([]);
     // The listeners take node:http without its ESM facade (whose WebSocket getter loads undici): Node's fetch stack
     // is not part of a start.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
