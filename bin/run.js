@@ -75,6 +75,34 @@ function runOclif() {
       if (process.env.OCLIF_DISABLE_ENGINE_WARNING === undefined) process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
     })
     // oclif as `npm run build` bundled it with the commands (scripts/bundle-cli.mjs): the commands' bundles share it.
-    .then(() => import('../dist/cli/oclif.js'))
-    .then(({ default: oclif }) => oclif.execute({ dir: import.meta.url }));
+    .then(() => Promise.all([import('../dist/cli/oclif.js'), ownCommandOptions()]))
+    .then(([{ default: oclif }, loadOptions]) => oclif.execute({ dir: import.meta.url, loadOptions }));
+}
+
+/**
+ * oclif's load options for a run of one of l2node's own commands (not its help): package.json without its core
+ * plugins. oclif loads each core plugin (@oclif/plugin-autocomplete: its package.json, its manifest, a glob of the
+ * dependencies to find it) on every call, about a third of its Config.load (bench/startup), and such a run never
+ * uses it: the plugin adds the `autocomplete` command and an install hook only. Any other run (help, the
+ * `autocomplete` command, a mistyped command, whose suggestions list every command) gets oclif's usual load.
+ * The command is own when its bundle exists: dist/cli/commands/<topic>/<name>.js, the words up to the first flag.
+ */
+async function ownCommandOptions() {
+  const args = process.argv.slice(2);
+  const words = [];
+  for (const arg of args) {
+    if (arg === '--' || arg.startsWith('-')) break;
+    words.push(arg);
+  }
+  if (words.length === 0 || words[0] === 'autocomplete' || words[0] === 'help') return undefined;
+  if (args.some((a) => a === '--help' || a === '-h')) return undefined;
+  const [fs, url] = await Promise.all([import('node:fs'), import('node:url')]);
+  const own = words.some((_, i) =>
+    fs.existsSync(new URL(`../dist/cli/commands/${words.slice(0, i + 1).join('/')}.js`, import.meta.url)),
+  );
+  if (!own) return undefined;
+  const pjson = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { plugins: _corePlugins, ...oclifConfig } = pjson.oclif;
+  // The root oclif would find from this file: the package's directory.
+  return { root: url.fileURLToPath(new URL('..', import.meta.url)), pjson: { ...pjson, oclif: oclifConfig } };
 }

@@ -6,7 +6,7 @@ import { RpcService } from '../rpc/server/rpc-service.js';
 import { BlockBodyPruner } from './chain/block-body-pruner.js';
 import type { BlockProducer } from './chain/block-producer.js';
 import { chainMinedTxLookup } from './chain/chain-mined-tx-lookup.js';
-import { ChainState, genesisArchiveRoot } from './chain/chain-state.js';
+import { ChainState, genesisArchiveRoot, worldStateHistoryBlocks } from './chain/chain-state.js';
 import type { SettingSource } from './config/resolve-config.js';
 import type { NodeConfig, SettingKey } from './config/settings.js';
 import { DevTools } from './dev/dev-tools.js';
@@ -57,6 +57,7 @@ import { BlockBodyPrunedError } from './store/block-body-pruned-error.js';
 import type { ChainStore } from './store/chain-store.js';
 import { DataDirectoryLockService } from './store/data-directory-lock.js';
 import { DatabaseService } from './store/database-service.js';
+import { GenesisImage } from './store/genesis-image.js';
 import type { SqliteDatabase } from './store/node-database.js';
 import { StoredDataDamagedError } from './store/record-checksum.js';
 import { StorageHealth } from './store/storage-health.js';
@@ -184,7 +185,7 @@ export class L2Node {
       if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
       // --snapshot-url: the database is restored from a snapshot before it opens.
       if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
-      const database = new DatabaseService(config.dataDirectory, config.startupCheckBlocks);
+      const database = new DatabaseService(config.dataDirectory, config.startupCheckBlocks, genesisImageOf(config));
       await runner.start(database);
       // --load-state: the database takes the dumped state before anything reads it.
       if (config.loadState) loadDevState(database.db, config.loadState, log);
@@ -315,6 +316,7 @@ export class L2Node {
       genesisTime: settlesOnL1?.l1.deployment.genesisTime,
       forkGenesisTime: fork?.genesisTime,
       sparseBase: lazy ? lazyForkBase(lazy) : undefined,
+      genesisImage: database.genesisImage,
     });
     this.l1Settlement?.attach(this.chain.chain);
     print(prefundedAccountsBanner(this.chain.prefundedAccounts, this.chain.sponsoredFpc, this.chain.bananaFpc));
@@ -868,4 +870,18 @@ function describeSync(s: ProductionStatus): string {
   if (s.state === 'paused') return `paused (by ${s.pausedBy.join(', ') || 'the producer'})`;
   if (s.state === 'syncing' && s.distance !== undefined) return `syncing, ${s.distance} blocks behind`;
   return s.state;
+}
+
+/**
+ * The genesis image of an in-memory node whose database holds nothing but genesis before its chain opens (no
+ * --load-state, L1, fork or snapshot: each writes its own state first); undefined for every other node.
+ */
+function genesisImageOf(config: NodeConfig): GenesisImage | undefined {
+  if (config.dataDirectory || config.loadState || hasL1(config) || config.forkUrl || config.snapshotUrl)
+    return undefined;
+  return GenesisImage.of({
+    genesisPublicData: genesisPublicData(config),
+    historyBlocks: worldStateHistoryBlocks(config),
+    sponsoredFpc: config.sponsoredFPC,
+  });
 }

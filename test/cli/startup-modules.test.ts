@@ -77,6 +77,9 @@ const DAEMON_PACKAGES: readonly [RegExp, string][] = [
 /** What a start loads only when a client opens the admin listener's event stream (`GET /events`). */
 const EVENT_STREAM_PACKAGES: readonly [RegExp, string][] = [[/^ws$/, 'the event stream (its first GET /events)']];
 
+/** What a start loads only with its first public execution job (a simulation, a validation, a block's public tx). */
+const FIRST_JOB_PACKAGES: readonly [RegExp, string][] = [[/^piscina$/, 'the public execution pools (their first job)']];
+
 /**
  * The AVM and the public processor around it: the public execution workers load them with their first job; the
  * main thread of a plain start never does (it only commits what the workers computed).
@@ -146,13 +149,38 @@ describe('modules a run loads', () => {
     expect(loaded.has('node:crypto')).toBe(false);
   });
 
+  it("one of l2node's own commands runs without oclif's core plugin; help and a mistyped command load it", async () => {
+    // bin/run.js ownCommandOptions: oclif's debug log names the core plugins it loads.
+    const loadsPlugin = async (args: string[]) => {
+      const run = await l2node(args, { env: { DEBUG: 'oclif:config' } });
+      return run.stderr.includes("loading plugins [ '@oclif/plugin-autocomplete' ]");
+    };
+    expect(await loadsPlugin(['query', 'tips', '--node-url', node.publicUrl])).toBe(false);
+    expect(await loadsPlugin(['query', 'tips', '--help'])).toBe(true);
+    expect(await loadsPlugin(['query', 'tipz'])).toBe(true);
+    expect(await loadsPlugin(['autocomplete', 'bash'])).toBe(true);
+  });
+
+  it('the bundles take the CommonJS packages a start loads with require, not import (no CommonJS lexer pass)', () => {
+    // scripts/bundle-cli.mjs REQUIRED (and BUNDLED, for pino): an ESM import of these would make Node lex their source for export names.
+    const files = Object.keys(BUNDLE_INPUTS).filter((f) => f.endsWith('.js'));
+    const imported = files.filter((f) =>
+      /^import [^;]*from "(better-sqlite3|pino|piscina|damerau-levenshtein)";$/m.test(
+        readFileSync(join(REPO_ROOT, f), 'utf8'),
+      ),
+    );
+    expect(imported).toEqual([]);
+    const start = readFileSync(join(REPO_ROOT, 'dist/cli/commands/start.js'), 'utf8');
+    expect(start).toContain('__require("better-sqlite3")');
+  });
+
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
-  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws or AVM', async () => {
+  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws, piscina or AVM', async () => {
     await node.stop();
     const loaded = startRecord.loaded();
     // The recorder saw the daemon itself: the list is real.
     expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
-    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES])).toEqual([]);
+    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES, FIRST_JOB_PACKAGES])).toEqual([]);
     // The listeners take node:http without its ESM facade (whose WebSocket getter loads undici): Node's fetch stack
     // is not part of a start.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);

@@ -12,6 +12,7 @@ import type { SequencerConfig } from '../sequencer/sequencer-settings.js';
 import { SlotClock, type SlotEra, type SlotRetiming } from '../sequencer/slot-clock.js';
 import { ChainLogQueries } from '../store/chain-log-queries.js';
 import { ChainStore } from '../store/chain-store.js';
+import type { GenesisImage } from '../store/genesis-image.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { StorageConfig } from '../store/storage-settings.js';
 import type { FollowerConfig } from '../sync/follower-settings.js';
@@ -49,6 +50,11 @@ export interface OpenChainOptions {
    * when first read (WorldState.openSparse), instead of holding a chain of its own from genesis.
    */
   readonly sparseBase?: SparseBase;
+  /**
+   * An in-memory dev node's genesis image (src/daemon/store/genesis-image.ts): when the database was copied from
+   * it, genesis is not rebuilt to be checked; else the database is saved as the image once it holds genesis.
+   */
+  readonly genesisImage?: GenesisImage;
 }
 
 /**
@@ -83,9 +89,11 @@ export class ChainState {
   static open(o: OpenChainOptions): ChainState {
     const { db, config, log } = o;
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
-    const worldState = openWorldState(db, config, o.sparseBase);
+    const worldState = openWorldState(db, config, o.sparseBase, o.genesisImage?.loaded);
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
     recordGenesisContracts(store, config);
+    // The database holds genesis and nothing else yet (the slot clock writes its start next).
+    if (o.genesisImage && !o.genesisImage.loaded) o.genesisImage.save(db);
     const era = recordedSlotEra(store);
     const slots = new SlotClock(
       o.clock,
@@ -314,8 +322,17 @@ export class TimeWarpRefusedError extends Error {
 }
 
 /** The world state with the configured accounts (and the sponsored FPC) funded at genesis (written on first use). */
-function openWorldState(db: SqliteDatabase, config: ChainStateConfig, sparseBase?: SparseBase): WorldState {
-  const options = { genesisPublicData: genesisPublicData(config), historyBlocks: worldStateHistoryBlocks(config) };
+function openWorldState(
+  db: SqliteDatabase,
+  config: ChainStateConfig,
+  sparseBase?: SparseBase,
+  genesisFromImage?: boolean,
+): WorldState {
+  const options = {
+    genesisPublicData: genesisPublicData(config),
+    historyBlocks: worldStateHistoryBlocks(config),
+    genesisFromImage,
+  };
   return sparseBase ? WorldState.openSparse(db, sparseBase, options) : WorldState.open(db, options);
 }
 

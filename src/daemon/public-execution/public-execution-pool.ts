@@ -1,4 +1,4 @@
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { rpcErrors } from '../../rpc/errors.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
@@ -48,6 +48,10 @@ export class PublicExecutionPool implements Service {
   readonly name = 'public execution';
   private callers: Piscina | undefined;
   private blocks: Piscina | undefined;
+  /** The pools' making (piscina's import), started by the first job. */
+  private poolsMade: Promise<void> | undefined;
+  /** Set from start until stop: a job after stop finds no pool. */
+  private stopped = true;
   /** Each pool's warm-up, started by its first job. */
   private callersReady: Promise<void> | undefined;
   private blocksReady: Promise<void> | undefined;
@@ -63,15 +67,29 @@ export class PublicExecutionPool implements Service {
   constructor(private readonly o: PublicExecutionPoolOptions) {}
 
   async start(): Promise<void> {
+    this.workers = publicExecutionWorkers(this.o.config);
+    this.stopped = false;
+  }
+
+  /**
+   * The pools, made with the first job: piscina loads then, not on a start (about 10 ms of a dev start's CPU,
+   * bench/startup), and their threads start with each pool's first job (see warm). Until the node stops.
+   */
+  private pools(): Promise<void> {
+    this.poolsMade ??= import('piscina').then(({ Piscina }) => {
+      if (!this.stopped) this.makePools(Piscina);
+    });
+    return this.poolsMade;
+  }
+
+  private makePools(Pool: typeof Piscina): void {
     const { config } = this.o;
-    const workers = publicExecutionWorkers(config);
-    this.workers = workers;
     const workerData: PublicExecutionWorkerData = {
       databaseFile: this.o.databaseFile(),
       genesisPublicData: this.o.genesisPublicData,
     };
     const resourceLimits = { maxOldGenerationSizeMb: config.publicExecutionMemoryMb };
-    this.callers = new Piscina({
+    this.callers = new Pool({
       filename: WORKER_FILE,
       name: 'simulatePublicCalls',
       // Threads start with the first job (see warm): a node that runs no public call never loads the AVM.
@@ -83,7 +101,7 @@ export class PublicExecutionPool implements Service {
       workerData,
     });
     this.blocks = this.o.sequencer
-      ? new Piscina({
+      ? new Pool({
           filename: WORKER_FILE,
           name: 'processBlockTx',
           minThreads: 0,
@@ -140,6 +158,9 @@ export class PublicExecutionPool implements Service {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    await this.poolsMade?.catch(() => undefined);
+    this.poolsMade = undefined;
     const pools = [this.callers, this.blocks];
     this.callers = undefined;
     this.blocks = undefined;
@@ -173,6 +194,7 @@ export class PublicExecutionPool implements Service {
    * the tx did not finish within it (its worker is replaced).
    */
   async processBlockTx(job: BlockTxJob, budgetMs: number): Promise<BlockTxOutcome> {
+    if (!this.stopped) await this.pools();
     const pool = this.blocks;
     if (!pool) throw new Error('public execution: this node has no sequencer worker (it is not running)');
     await this.warm(pool, 'blocks');
@@ -229,6 +251,7 @@ export class PublicExecutionPool implements Service {
   }
 
   private async runForCaller<A>(name: string, job: unknown): Promise<A> {
+    if (!this.stopped) await this.pools();
     const pool = this.callers;
     if (!pool) throw rpcErrors.notReady('stopping');
     const { config } = this.o;

@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tipDamage } from '../integrity/tip-damage.js';
 import type { Service } from '../lifecycle/service.js';
 import { checkDatabaseFile, isCorruptionError, refusal, startupProblems } from './database-integrity.js';
+import type { GenesisImage } from './genesis-image.js';
 import { runMigrations } from './migrations/run-migrations.js';
 import { NODE_DATABASE_FILE, openNodeDatabase, type SqliteDatabase } from './node-database.js';
 import { PrivateDatabaseFile } from './private-database-file.js';
@@ -21,6 +23,11 @@ export class DatabaseService implements Service {
     private readonly dataDirectory: string | undefined,
     /** Newest blocks whose commitments are recomputed at start (--startup-check-blocks). */
     private readonly checkBlocks = 0,
+    /**
+     * Without a data directory, the genesis image of the node's settings (src/daemon/store/genesis-image.ts): the
+     * private file starts as a copy of it when it is cached.
+     */
+    readonly genesisImage?: GenesisImage,
   ) {}
 
   /** Path of the database file in the data directory, or null when the node runs without one. */
@@ -46,7 +53,7 @@ export class DatabaseService implements Service {
     if (!path || !dir) {
       this.privateFile = new PrivateDatabaseFile();
       try {
-        this.handle = openNodeDatabase(this.privateFile.path);
+        this.handle = this.openPrivate(this.privateFile.path);
         // Nothing of it outlives the process: no fsync.
         this.handle.pragma('synchronous = OFF');
       } catch (err) {
@@ -71,6 +78,19 @@ export class DatabaseService implements Service {
       throw err;
     }
     this.handle = db;
+  }
+
+  /** Opens the private file, from the genesis image when cached; an image that does not open is computed again. */
+  private openPrivate(path: string): SqliteDatabase {
+    if (this.genesisImage?.copyTo(path)) {
+      try {
+        return openNodeDatabase(path);
+      } catch {
+        this.genesisImage.discard();
+        writeFileSync(path, '');
+      }
+    }
+    return openNodeDatabase(path);
   }
 
   async stop(): Promise<void> {

@@ -56,6 +56,12 @@ export interface WorldStateOptions {
   readonly genesisPublicData?: readonly GenesisPublicData[];
   /** The hashing engine for tree nodes (a worker pool, say); defaults to hashing on the calling thread. */
   readonly hasher?: BatchHasher;
+  /**
+   * The database holds this genesis already, as a genesis image keyed by every genesis input says
+   * (src/daemon/store/genesis-image.ts): open does not rebuild the genesis trees to compare their hash. They are
+   * built when first read (block 0's state), as on every other open.
+   */
+  readonly genesisFromImage?: boolean;
 }
 
 /** The tree side of a block, as the chain code hands it over; the chain code owns headers. */
@@ -144,7 +150,13 @@ export class WorldState {
   private readonly store: WorldStateRepository;
   private readonly hasher: BatchHasher;
   private readonly historyBlocks: number;
-  private readonly genesis: { readonly overlays: TreeOverlay[]; readonly hash: Buffer; readonly state: StateReference };
+  private readonly genesisPublicData: readonly GenesisPublicData[];
+  private readonly genesisFromImage: boolean;
+  /** The genesis hash stored in a database copied from a genesis image (see genesisFromImage). */
+  private imageGenesisHash: Buffer | undefined;
+  private builtGenesis:
+    | { readonly overlays: TreeOverlay[]; readonly hash: Buffer; readonly state: StateReference }
+    | undefined;
   private token: number | undefined;
   private latest = 0;
   private finalized = 0;
@@ -168,7 +180,14 @@ export class WorldState {
     this.historyBlocks = history;
     this.store = new WorldStateRepository(db);
     this.hasher = options.hasher ?? new InThreadBatchHasher();
-    this.genesis = this.buildGenesis(options.genesisPublicData ?? []);
+    this.genesisPublicData = options.genesisPublicData ?? [];
+    this.genesisFromImage = options.genesisFromImage ?? false;
+  }
+
+  /** The genesis block's trees, hash and state, built on first use (from the genesis public data alone). */
+  private get genesis(): NonNullable<WorldState['builtGenesis']> {
+    this.builtGenesis ??= this.buildGenesis(this.genesisPublicData);
+    return this.builtGenesis;
   }
 
   /**
@@ -345,7 +364,7 @@ export class WorldState {
 
   /** The genesis block header hash (archive leaf 0). */
   getGenesisBlockHash(): bigint {
-    return readField32(this.genesis.hash);
+    return readField32(this.imageGenesisHash ?? this.genesis.hash);
   }
 
   /**
@@ -687,6 +706,10 @@ export class WorldState {
   private initialize(): void {
     if (this.store.getMeta('genesis') === undefined) {
       this.atomically(() => this.writeGenesis());
+    } else if (this.genesisFromImage) {
+      // The image's genesis is this node's (its name covers every genesis input): its stored hash is the one
+      // buildGenesis would give, and the chain's tips take it at once.
+      this.imageGenesisHash = this.store.getMeta('genesis') as Buffer;
     } else {
       const stored = this.store.getMeta('genesis') as Buffer;
       if (!stored.equals(this.genesis.hash)) {
@@ -742,7 +765,7 @@ export class WorldState {
   }
 
   /** Genesis (docs/aztec-facts.md section 3.3): prefilled indexed trees, empty others, archive leaf 0 = header hash. */
-  private buildGenesis(prefill: readonly GenesisPublicData[]): WorldState['genesis'] {
+  private buildGenesis(prefill: readonly GenesisPublicData[]): NonNullable<WorldState['builtGenesis']> {
     const overlays = TREES.map(
       (info) =>
         new TreeOverlay(
