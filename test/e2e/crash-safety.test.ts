@@ -44,11 +44,6 @@ interface Subject {
   readonly name: string;
   readonly dir: string;
   readonly args: () => string[];
-  /**
-   * How long a start may take: the follower's waits for its upstream first (the dev node may be restarting too,
-   * up to its own limit).
-   */
-  readonly readyMs: number;
   node: RunningNode;
   /** Block number to block hash, for every block the node answered. */
   readonly acked: Map<number, string>;
@@ -132,8 +127,8 @@ let sending = true;
 let sender: Promise<void> | undefined;
 let nonce = 0n;
 
-const start = (s: { readonly args: () => string[]; readonly readyMs: number }): Promise<RunningNode> =>
-  spawnNode({ args: s.args(), readyTimeoutMs: s.readyMs });
+const start = (s: { readonly args: () => string[] }): Promise<RunningNode> =>
+  spawnNode({ args: s.args(), readyTimeoutMs: 30_000 });
 
 /** Sends txs to the dev node all the time; those it accepts must survive any crash (pending or mined). */
 async function sendLoop(): Promise<void> {
@@ -185,9 +180,9 @@ beforeAll(async () => {
     '--archiver-polling-interval-ms',
     '100',
   ];
-  const d = { name: 'dev', dir: devDir, args: () => devArgs, readyMs: 30_000, acked: new Map<number, string>() };
+  const d = { name: 'dev', dir: devDir, args: () => devArgs, acked: new Map<number, string>() };
   dev = { ...d, node: await start(d) };
-  const f = { name: 'follower', dir: folDir, args: () => folArgs, readyMs: 60_000, acked: new Map<number, string>() };
+  const f = { name: 'follower', dir: folDir, args: () => folArgs, acked: new Map<number, string>() };
   follower = { ...f, node: await start(f) };
   builder = devTxBuilder(genesisHeader(FUNDED));
   const fees = await result<{ feePerL2Gas: string }>(dev.node.publicUrl, 'node_getCurrentMinFees');
@@ -257,10 +252,17 @@ let restartMs = 0;
 let verifyMs = 0;
 
 /**
+ * The one hand-over between the two loops: a follower (re)starting reads its upstream's identity and genesis and
+ * gives up after 30 s without it, so it starts only against a serving dev node, and the dev node is not killed
+ * while the follower starts (as when the kills took turns). Each resolves once that node serves again.
+ */
+const serving = new Map<string, Promise<void>>();
+
+/**
  * Kills `s` `kills` times, each at a random moment (from its own seeded generator), and checks it after each
  * restart: its database as the crash left it, its blocks, its world state, the accepted txs (dev node), and that
  * its chain is the other node's. The two nodes' kills run side by side (each node's restart and checks take
- * seconds, mostly waiting): the follower may also restart while the dev node is down, which it waits out.
+ * seconds, mostly waiting), never both nodes down at once (`serving`).
  */
 async function killRepeatedly(s: Subject, kills: number, rand: () => number): Promise<number> {
   let killed = 0;
@@ -270,6 +272,15 @@ async function killRepeatedly(s: Subject, kills: number, rand: () => number): Pr
     await new Promise((r) => setTimeout(r, 50 + Math.floor(rand() * 450)));
     await record(s);
     await new Promise((r) => setTimeout(r, Math.floor(rand() * 150)));
+    const other = s === dev ? follower : dev;
+    await serving.get(other.name);
+    let up = () => {};
+    serving.set(
+      s.name,
+      new Promise<void>((r) => {
+        up = r;
+      }),
+    );
     s.node.signal('SIGKILL');
     expect((await s.node.exited).signal).toBe('SIGKILL');
     killed++;
@@ -285,6 +296,7 @@ async function killRepeatedly(s: Subject, kills: number, rand: () => number): Pr
         start(s),
       ]);
       s.node = node;
+      up();
       expect(check.code, `${s.name} db check after kill ${k + 1}: ${check.stdout}${check.stderr}`).toBe(0);
     } finally {
       rmSync(crashed, { recursive: true, force: true });
@@ -304,7 +316,7 @@ describe('SIGKILL at random moments, restart on the same data directory', () => 
     async () => {
       const started = Date.now();
       // Which node each kill takes (55 % the dev node), drawn up front from the seed. The follower's kills take
-      // longer (it catches up on the blocks built meanwhile): an even split leaves its loop running alone longer.
+      // longer (it catches up on the blocks built meanwhile): an even split left its loop running alone longer.
       const pick = prng(SEED);
       const devKills = Array.from({ length: KILLS }, () => pick() < 0.55).filter(Boolean).length;
       const followerKills = KILLS - devKills;
