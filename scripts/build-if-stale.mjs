@@ -1,7 +1,8 @@
-// `npm start`'s pre-step: runs `npm run build` only when something it builds from changed since the last build,
-// so a restart of the dev node costs no compile. The last build leaves dist/.build-stamp (`npm run build` ends
-// with `node scripts/build-if-stale.mjs --stamp`); the build is stale when that stamp is missing or older than
-// any file under src/ or a build input named below. `npm ci` builds through `prepare` and leaves the stamp.
+// `npm start`'s and `npm test`'s pre-step: runs `npm run build` only when something it builds from changed since
+// the last build, so a restart of the dev node costs no compile, and `npm test` right after `npm ci` (CI) does not
+// build a second time. The last build leaves dist/.build-stamp (`npm run build` ends with
+// `node scripts/build-if-stale.mjs --stamp`); the build is stale when that stamp is missing or older than any file
+// under src/ or a build input named below. `npm ci` builds through `prepare` and leaves the stamp.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -67,7 +67,7 @@ const NOT_RUN: Readonly<Record<string, { why: string; coveredBy: string; shows: 
     coveredBy: 'test/cli/examples.test.ts',
     shows: 'the documentation examples',
   },
-  'npm test                 # build, lint (biome + tsc), then every test (unit, e2e, conformance) on Node 24.12': {
+  'npm test                 # build, lint (biome + tsc) beside every test (unit, e2e, conformance) on Node 24.12': {
     why: 'runs this test suite itself',
     coveredBy: 'test/cli/examples.test.ts',
     shows: 'the documentation examples',
