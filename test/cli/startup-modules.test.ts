@@ -205,6 +205,11 @@ describe('modules a run loads', () => {
     // is not part of a start.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
     expect(loadsOclifConfig(loaded)).toBe(false);
+    // jayson's transports (its clients and servers, which l2node does not use) load when first used, not with the
+    // JSON-RPC server (scripts/bundle-cli.mjs LAZY_JAYSON): nothing of a start takes node:https or node:tls, even
+    // after the JSON-RPC calls this file made.
+    expect(loaded.has('node:https')).toBe(false);
+    expect(loaded.has('node:tls')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))
