@@ -39,22 +39,36 @@ if (major < 24 || (major === 24 && minor < 12)) {
   // the platform `wsl` inside WSL, so there, and whenever package.json cannot be read, oclif answers as before.
   Promise.all([import('node:fs'), import('node:os')])
     .then(([fs, os]) => {
-      const wsl =
-        process.platform === 'linux' &&
-        (os.release().toLowerCase().includes('microsoft') ||
-          fs.readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft'));
       const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-      if (wsl || !pkg.name || !pkg.version) throw new Error('oclif answers');
-      const arch = process.arch === 'ia32' ? 'x86' : process.arch;
-      process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${arch} node-${process.version}\n`);
+      if (oclifPlatform(fs, os) === 'wsl' || !pkg.name || !pkg.version) throw new Error('oclif answers');
+      process.stdout.write(`${userAgent(pkg, process.platform)}\n`);
     })
-    .catch(() => runOclif());
+    .catch(() => runCli());
 } else {
-  runOclif();
+  runCli();
 }
 
-/** The CLI proper: oclif, which finds the command in oclif.manifest.json and loads only that command's bundle. */
-function runOclif() {
+/** oclif's name of the platform (its getPlatform): `wsl` inside WSL, else Node's. */
+function oclifPlatform(fs, os) {
+  const wsl =
+    process.platform === 'linux' &&
+    (os.release().toLowerCase().includes('microsoft') ||
+      fs.readFileSync('/proc/version', 'utf8').toLowerCase().includes('microsoft'));
+  return wsl ? 'wsl' : process.platform;
+}
+
+/** oclif's Config.userAgent: `<name>/<version> <platform>-<arch> node-<version>`. */
+function userAgent(pkg, platform) {
+  const arch = process.arch === 'ia32' ? 'x86' : process.arch;
+  return `${pkg.name}/${pkg.version} ${platform}-${arch} node-${process.version}`;
+}
+
+/**
+ * The CLI proper: one of l2node's own commands runs straight from its bundle (runOwnCommand); anything else (help,
+ * topics, mistyped commands, the autocomplete plugin) goes through oclif, which finds the command in
+ * oclif.manifest.json and loads only that command's bundle.
+ */
+function runCli() {
   // V8's compile cache roughly halves the time to load oclif and the command modules on every later run; the CLI's
   // start-up budget is a few hundred ms (bench/startup). It lives in the user's cache directory
   // ($XDG_CACHE_HOME/l2node, default ~/.cache/l2node), or the OS temp directory when that cannot be written;
@@ -74,35 +88,132 @@ function runOclif() {
     .then(() => {
       if (process.env.OCLIF_DISABLE_ENGINE_WARNING === undefined) process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
     })
-    // oclif as `npm run build` bundled it with the commands (scripts/bundle-cli.mjs): the commands' bundles share it.
-    .then(() => Promise.all([import('../dist/cli/oclif.js'), ownCommandOptions()]))
-    .then(([{ default: oclif }, loadOptions]) => oclif.execute({ dir: import.meta.url, loadOptions }));
+    .then(() => ownCommand())
+    .then((own) => (own?.direct ? runOwnCommand(own) : runOclif(own?.loadOptions)));
+}
+
+/** oclif as `npm run build` bundled it with the commands (scripts/bundle-cli.mjs): the commands' bundles share it. */
+function runOclif(loadOptions) {
+  return import('../dist/cli/oclif.js').then(({ default: oclif }) =>
+    oclif.execute({ dir: import.meta.url, loadOptions }),
+  );
 }
 
 /**
- * oclif's load options for a run of one of l2node's own commands (not its help): package.json without its core
- * plugins. oclif loads each core plugin (@oclif/plugin-autocomplete: its package.json, its manifest, a glob of the
- * dependencies to find it) on every call, about a third of its Config.load (bench/startup), and such a run never
- * uses it: the plugin adds the `autocomplete` command and an install hook only. Any other run (help, the
- * `autocomplete` command, a mistyped command, whose suggestions list every command) gets oclif's usual load.
- * The command is own when its bundle exists: dist/cli/commands/<topic>/<name>.js, the words up to the first flag.
+ * A run of one of l2node's own commands (not its help), found in argv as oclif finds it (its collation of a
+ * spaced command id, with dist/cli/commands.json for the ids and which of them take arguments), or undefined.
+ *  - `direct`: it runs without oclif's Config.load (runOwnCommand), which reads the manifest, each plugin's
+ *    package.json and manifest, the theme, and spawns nothing but costs a CLI call about 35 ms of CPU: the command
+ *    class parses its argv with oclif's own parser as before. Not under DEBUG (oclif's debug output stays oclif's),
+ *    nor when package.json gives oclif hooks a run would run (l2node's only hook is command_not_found), exit codes
+ *    or a theme (which oclif keeps in its cache for its parser and spinner).
+ *  - `loadOptions`: oclif's load options without its core plugins, for a run oclif makes of an own command. oclif
+ *    loads each core plugin (@oclif/plugin-autocomplete: its package.json, its manifest, a glob of the dependencies
+ *    to find it) on every call, and such a run never uses it: the plugin adds the `autocomplete` command and an
+ *    install hook only.
+ * Any other run (help, the `autocomplete` command, a topic, a mistyped command, whose suggestions list every
+ * command) gets oclif's usual load.
  */
-async function ownCommandOptions() {
-  const args = process.argv.slice(2);
-  const words = [];
-  for (const arg of args) {
-    if (arg === '--' || arg.startsWith('-')) break;
-    words.push(arg);
-  }
-  if (words.length === 0 || words[0] === 'autocomplete' || words[0] === 'help') return undefined;
-  if (args.some((a) => a === '--help' || a === '-h')) return undefined;
+async function ownCommand() {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0].includes(':') || argv[0] === 'autocomplete' || argv[0] === 'help') return;
+  if (argv.some((a) => a === '--help' || a === '-h')) return;
   const [fs, url] = await Promise.all([import('node:fs'), import('node:url')]);
-  const own = words.some((_, i) =>
-    fs.existsSync(new URL(`../dist/cli/commands/${words.slice(0, i + 1).join('/')}.js`, import.meta.url)),
-  );
-  if (!own) return undefined;
+  let commands;
+  try {
+    commands = JSON.parse(fs.readFileSync(new URL('../dist/cli/commands.json', import.meta.url), 'utf8'));
+  } catch {
+    return;
+  }
+  const id = commandId(argv, commands);
+  if (!Object.hasOwn(commands, id)) return;
   const pjson = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const { plugins: _corePlugins, ...oclifConfig } = pjson.oclif;
-  // The root oclif would find from this file: the package's directory.
-  return { root: url.fileURLToPath(new URL('..', import.meta.url)), pjson: { ...pjson, oclif: oclifConfig } };
+  const root = url.fileURLToPath(new URL('..', import.meta.url));
+  const hooks = Object.keys(oclifConfig.hooks ?? {});
+  const direct =
+    !process.env.DEBUG &&
+    oclifConfig.topicSeparator === ' ' &&
+    !oclifConfig.flexibleTaxonomy &&
+    !oclifConfig.additionalHelpFlags &&
+    !oclifConfig.exitCodes &&
+    !oclifConfig.theme &&
+    hooks.every((h) => h === 'command_not_found');
+  return {
+    direct,
+    id,
+    argv: argv.slice(id.split(':').length),
+    root,
+    pjson: { ...pjson, oclif: oclifConfig },
+    loadOptions: { root, pjson: { ...pjson, oclif: oclifConfig } },
+  };
+}
+
+/**
+ * The command id oclif reads from argv with topics separated by spaces (its collateSpacedCmdIDFromArgs): words
+ * that extend a command or topic id join it; at a flag, a `name=value` or once the id is a command that takes
+ * arguments, the id ends; any other word joins it too (making an id oclif does not know: its not-found hook).
+ */
+function commandId(argv, commands) {
+  if (argv.length === 1) return argv[0];
+  const usable = new Set();
+  for (const id of Object.keys(commands)) {
+    const parts = id.split(':');
+    for (let i = 1; i <= parts.length; i++) usable.add(parts.slice(0, i).join(':'));
+  }
+  const words = [];
+  for (const arg of argv) {
+    const current = words.join(':');
+    if (usable.has(current ? `${current}:${arg}` : arg)) words.push(arg);
+    else if (arg.includes('=') || arg.startsWith('-') || commands[current]?.takesArgs) break;
+    else words.push(arg);
+  }
+  return words.join(':');
+}
+
+/**
+ * Runs an own command as oclif's Config.runCommand and Command.run would, without Config.load: the command's
+ * class from its bundle, given the id oclif gives it, on a Config holding what a command reads of it (bin, name,
+ * version, userAgent, the scoped environment variables such as L2NODE_CONTENT_TYPE, its directories), with no
+ * plugins, commands or hooks (runHook answers nothing, as oclif's would with none registered); errors end the run
+ * through oclif's handle, its exit codes included.
+ */
+async function runOwnCommand({ id, argv, root, pjson }) {
+  const [{ default: oclif }, module, fs, os] = await Promise.all([
+    import('../dist/cli/oclif.js'),
+    import(`../dist/cli/commands/${id.split(':').join('/')}.js`),
+    import('node:fs'),
+    import('node:os'),
+  ]);
+  try {
+    const Command = module.default;
+    if (typeof Command !== 'function' || !(Command.prototype instanceof oclif.Command))
+      return runOclif({ root, pjson });
+    Command.id = id;
+    const config = new oclif.Config({ root, pjson });
+    const platform = oclifPlatform(fs, os);
+    Object.assign(config, {
+      root,
+      pjson,
+      name: pjson.name,
+      version: pjson.version || '0.0.0',
+      arch: process.arch === 'ia32' ? 'x86' : process.arch,
+      platform,
+      windows: platform === 'win32',
+      bin: pjson.oclif.bin || pjson.name,
+      binAliases: pjson.oclif.binAliases,
+      dirname: pjson.oclif.dirname || pjson.name,
+      topicSeparator: pjson.oclif.topicSeparator,
+      userAgent: userAgent(pjson, platform),
+      home: process.env.HOME || os.homedir() || os.tmpdir(),
+      runHook: async () => ({ failures: [], successes: [] }),
+    });
+    config.cacheDir = config.scopedEnvVar('CACHE_DIR') || config.dir('cache');
+    config.configDir = config.scopedEnvVar('CONFIG_DIR') || config.dir('config');
+    config.dataDir = config.scopedEnvVar('DATA_DIR') || config.dir('data');
+    await new Command(argv, config)._run();
+    await oclif.flush();
+  } catch (error) {
+    await oclif.handle(error instanceof Error ? error : new Error(String(error)));
+  }
 }

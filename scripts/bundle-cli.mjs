@@ -149,6 +149,86 @@ const lazyWsPlugin = {
 };
 
 /**
+ * jayson's transports, which the node does not use (its listeners are node:http servers of its own; the JSON-RPC
+ * server takes only jayson's Server and Method): its HTTP, HTTPS, TCP, TLS and WebSocket clients and servers, which
+ * load node:https and node:tls, required eagerly by jayson's index and its Server. In the bundle they load when
+ * first used instead: `jayson.Client` on first use, and a Server's transports (`server.http()`, ...) on first
+ * access. jayson's server asks every request's method whether it is a `jayson.Client` (a relay): nothing can be
+ * one before the client is loaded, so that check answers false without loading it.
+ */
+const LAZY_JAYSON = [
+  {
+    file: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/]index\.js$/,
+    eager: "Jayson.Client = Jayson.client = require('./client');",
+    lazy: [
+      'let client;',
+      "const loadClient = () => (client ??= require('./client'));",
+      'const Client = new Proxy(function Client() {}, {',
+      '  get: (_, key) =>',
+      '    key === Symbol.hasInstance && client === undefined ? () => false : Reflect.get(loadClient(), key),',
+      '  construct: (_, args) => Reflect.construct(loadClient(), args),',
+      '  apply: (_, self, args) => Reflect.apply(loadClient(), self, args),',
+      '});',
+      'Jayson.Client = Jayson.client = Client;',
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/]server[\\/]index\.js$/,
+    eager: 'this[name] = interfaces[name].bind(interfaces[name], this);',
+    lazy: [
+      'const server = this;',
+      'Object.defineProperty(this, name, {',
+      '  configurable: true,',
+      '  enumerable: true,',
+      '  get: () => {',
+      '    const bound = interfaces[name].bind(interfaces[name], server);',
+      '    Object.defineProperty(server, name, { value: bound, writable: true, configurable: true, enumerable: true });',
+      '    return bound;',
+      '  },',
+      '  set: (value) => Object.defineProperty(server, name, { value, writable: true, configurable: true, enumerable: true }),',
+      '});',
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/]server[\\/]index\.js$/,
+    eager: [
+      'Server.interfaces = {',
+      "  http: require('./http'),",
+      "  https: require('./https'),",
+      "  tcp: require('./tcp'),",
+      "  tls: require('./tls'),",
+      "  websocket: require('./websocket'),",
+      "  middleware: require('./middleware'),",
+      '};',
+    ].join('\n'),
+    lazy: [
+      'Server.interfaces = {',
+      "  get http() { return require('./http'); },",
+      "  get https() { return require('./https'); },",
+      "  get tcp() { return require('./tcp'); },",
+      "  get tls() { return require('./tls'); },",
+      "  get websocket() { return require('./websocket'); },",
+      "  get middleware() { return require('./middleware'); },",
+      '};',
+    ],
+  },
+];
+const lazyJaysonPlugin = {
+  name: 'l2node-lazy-jayson',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/](server[\\/])?index\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      let text = await readFile(args.path, 'utf8');
+      for (const { file, eager, lazy } of LAZY_JAYSON.filter((r) => r.file.test(args.path))) {
+        if (!text.includes(eager)) throw new Error(`jayson changed: ${args.path} (scripts/bundle-cli.mjs LAZY_JAYSON)`);
+        text = text.replace(eager, lazy.join('\n'));
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
+/**
  * In a command's build, `@oclif/core` is the one oclif of dist/cli/oclif.js (which bin/run.js started), at
  * `oclifPath` from the command's file, re-exported under its names: a command's bundle holds no oclif of its own.
  */
@@ -239,6 +319,7 @@ const commandBuilds = await Promise.all(
       entryPoints: { [name]: file },
       plugins: [
         lazyWsPlugin,
+        lazyJaysonPlugin,
         sharedOclifPlugin(`${'../'.repeat(name.split('/').length - 1)}oclif.js`),
         requiredPackagesPlugin,
         packagesPlugin,

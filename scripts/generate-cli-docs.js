@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // From the built commands (dist/commands; run `tsc -b` first), writes:
 //  - oclif.manifest.json: oclif reads it at start-up instead of importing every command (CLI start-up time);
+//  - dist/cli/commands.json: for each command id, whether it takes arguments (bin/run.js's own-command dispatcher
+//    finds the command in argv as oclif does, without loading oclif's config);
 //  - man/<bin>.1 and one man/<bin>-<topic>-<command>.1 per command, and package.json's `man` list of them;
 //  - with --docs: docs/cli.md, the command reference.
 // `npm run build` runs it without --docs; `npm run docs` with. test/cli/cli-docs.test.ts fails when
@@ -18,6 +20,14 @@ const pkgText = readFileSync(pkgFile, 'utf8');
 const pkg = JSON.parse(pkgText);
 const manifest = await buildCliManifest(root);
 writeFileSync(join(root, 'oclif.manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+// oclif reads a word after a command that takes arguments (or is not strict) as an argument, not as part of the id.
+const commandTable = Object.fromEntries(
+  Object.values(manifest.commands).map((c) => [
+    c.id,
+    { takesArgs: c.strict === false || Object.keys(c.args ?? {}).length > 0 },
+  ]),
+);
+writeFileSync(join(root, 'dist/cli/commands.json'), `${JSON.stringify(commandTable)}\n`);
 
 const bin = pkg.oclif.bin;
 const pages = renderManPages(manifest, { bin, version: pkg.version, description: pkg.description });

@@ -87,6 +87,13 @@ const FIRST_JOB_PACKAGES: readonly [RegExp, string][] = [[/^piscina$/, 'the publ
 const AVM_MODULES =
   /^dist\/(core\/avm\/|daemon\/public-processor\/public-tx-processor\.js|daemon\/public-execution\/public-execution-jobs\.js)/;
 
+/**
+ * oclif's platform check (wsl-utils, a chunk of its bundle), which only its Config.load makes: one of l2node's own
+ * commands runs without Config.load (bin/run.js runOwnCommand), help still loads it.
+ */
+const OCLIF_CONFIG_LOAD = /\/dist\/cli\/chunks\/wsl-utils-[^/]+\.js$/;
+const loadsOclifConfig = (loaded: Map<string, string>) => [...loaded.keys()].some((url) => OCLIF_CONFIG_LOAD.test(url));
+
 const PACKAGE = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 const packageOf = (url: string) => PACKAGE.exec(url)?.[1];
 const DIST = `file://${REPO_ROOT}dist/`;
@@ -147,6 +154,19 @@ describe('modules a run loads', () => {
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
     // The core types it decodes into take node:crypto with their first hash (src/core/crypto/sha256-to-field.ts).
     expect(loaded.has('node:crypto')).toBe(false);
+    expect(loadsOclifConfig(loaded)).toBe(false);
+  });
+
+  it("one of l2node's own commands runs without oclif's Config.load; its help, a topic and a mistyped command use it", async () => {
+    const loads = async (args: string[]) => {
+      const rec = recorded();
+      await l2node(args, { env: rec.env });
+      return loadsOclifConfig(rec.loaded());
+    };
+    expect(await loads(['query', 'block', 'abc', '--node-url', node.publicUrl])).toBe(false);
+    expect(await loads(['query', 'tips', '--help'])).toBe(true);
+    expect(await loads(['query'])).toBe(true);
+    expect(await loads(['query', 'tipz'])).toBe(true);
   });
 
   it("one of l2node's own commands runs without oclif's core plugin; help and a mistyped command load it", async () => {
@@ -184,6 +204,12 @@ describe('modules a run loads', () => {
     // The listeners take node:http without its ESM facade (whose WebSocket getter loads undici): Node's fetch stack
     // is not part of a start.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
+    expect(loadsOclifConfig(loaded)).toBe(false);
+    // jayson's transports (its clients and servers, which l2node does not use) load when first used, not with the
+    // JSON-RPC server (scripts/bundle-cli.mjs LAZY_JAYSON): nothing of a start takes node:https or node:tls, even
+    // after the JSON-RPC calls this file made.
+    expect(loaded.has('node:https')).toBe(false);
+    expect(loaded.has('node:tls')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))
