@@ -4,8 +4,8 @@
 //  - vitest on the files of the waiting lane (test/waiting-lane.ts: L1 and P2P networks that wait for slots and
 //    epochs), in one worker;
 //  - the lint (`npm run lint`: biome, tsc, dependency-cruiser), about a minute of one core.
-// The output of the last two is held and printed whole when each ends, so it does not interleave. A failed lint
-// stops the tests at once. Arguments go to both vitest runs (`npm test -- test/unit`). Exits non-zero when any
+// The output of the last two is held and printed whole once all three end (so it does not interleave), a failed
+// one last, followed by one line per job. A failed lint stops the tests at once. Arguments go to both vitest runs (`npm test -- test/unit`). Exits non-zero when any
 // of the three fails.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const codes = await Promise.all(
+const results = await Promise.all(
   jobs.map((job) => {
     let held = '';
     job.child.stdout?.on('data', (chunk) => {
@@ -69,13 +69,21 @@ const codes = await Promise.all(
     return new Promise((resolve) => {
       job.child.once('exit', (code, signal) => {
         const result = code ?? (signal ? 1 : 0);
-        if (job.child.stdout) {
-          process.stdout.write(`\n--- ${job.name}: ${result === 0 ? 'passed' : `FAILED (exit ${result})`}\n${held}\n`);
-        }
         if (job === lint && result !== 0) for (const other of jobs) if (other !== lint) stop(other, 'SIGTERM');
-        resolve(result);
+        resolve({ job, result, held });
       });
     });
   }),
 );
-process.exit(codes.find((c) => c !== 0) ?? 0);
+// The held outputs come after the shown lane's, a failed one last, then one line per job: whatever failed is in
+// the last lines of the output (what a CI log shows first).
+const failedLast = [...results].sort((a, b) => Number(a.result !== 0) - Number(b.result !== 0));
+for (const { job, result, held } of failedLast) {
+  if (job.child.stdout) process.stdout.write(`\n--- ${job.name}: ${verdict(result)}\n${held}\n`);
+}
+process.stdout.write(`\nnpm test: ${results.map(({ job, result }) => `${job.name} ${verdict(result)}`).join('; ')}\n`);
+process.exit(results.find(({ result }) => result !== 0)?.result ?? 0);
+
+function verdict(result) {
+  return result === 0 ? 'passed' : `FAILED (exit ${result})`;
+}
