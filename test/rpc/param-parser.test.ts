@@ -1,14 +1,41 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BlockHash } from '../../src/core/block-hash.js';
 import type { Fr } from '../../src/core/fr.js';
 import type { TxHash } from '../../src/core/tx-hash.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { RPC_METHODS, type RpcMethodName } from '../../src/rpc/method-table.js';
 import type { RpcMethod } from '../../src/rpc/rpc-method.js';
-import { buildParamParser } from '../../src/rpc/server/param-parser.js';
+import { buildParamParser, loadZod } from '../../src/rpc/server/param-parser.js';
 import { aTx } from '../helpers/a-tx.js';
 
-const parse = (method: RpcMethodName, params: unknown) => buildParamParser(RPC_METHODS[method] as RpcMethod)(params);
+/** The arguments read, at once: zod is loaded before the cases (beforeAll), so no parser answers a promise. */
+function parse(method: RpcMethodName, params: unknown): unknown[] {
+  const args = buildParamParser(RPC_METHODS[method] as RpcMethod)(params);
+  if (!Array.isArray(args)) throw new Error(`${method}: the parser answered a promise with zod loaded`);
+  return args;
+}
+
+beforeAll(() => loadZod());
+
+describe('zod, loaded with the first request that has params', () => {
+  it('reads the first call after loading zod, and refuses bad counts and shapes at once', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/rpc/server/param-parser.js');
+    const parser = fresh.buildParamParser(RPC_METHODS.node_getBlocks as RpcMethod);
+    expect(() => parser([1, 2, 3])).toThrow('node_getBlocks takes at most 2 params (from, limit), got 3');
+    expect(() => parser({})).toThrow(/params must be an array/);
+    // Two requests while zod loads: both wait for it, and each is read or refused as it would be later.
+    const first = parser([1, 5]);
+    const bad = fresh.buildParamParser(RPC_METHODS.node_getBlocks as RpcMethod)([0, 5]);
+    expect(first).toBeInstanceOf(Promise);
+    await expect(first).resolves.toEqual([1, 5]);
+    await expect(bad).rejects.toThrow(
+      'Invalid param 0 (from) of node_getBlocks: expected an integer from 1 to 4294967295, got number 0',
+    );
+    // Once zod is in, every parser answers at once.
+    expect(parser([2, 3])).toEqual([2, 3]);
+  });
+});
 
 function refusal(method: RpcMethodName, params: unknown): string {
   try {

@@ -257,8 +257,9 @@ export class MethodDispatcher {
       try {
         const state = notServing();
         if (state !== undefined) throw rpcErrors.notReady(state);
+        const args = parse(params);
         // Promise.resolve is the identity on a promise; it only guards a handler that answers synchronously.
-        pending = Promise.resolve(handler(...parse(params)));
+        pending = Array.isArray(args) ? Promise.resolve(handler(...args)) : args.then((read) => handler(...read));
       } catch (err) {
         fail(err);
         return;

@@ -1,11 +1,29 @@
-import { type ZodType, z } from 'zod';
+import type { ZodType, z } from 'zod';
 import { rpcErrors } from '../errors.js';
 import type { ParamSpec, RpcMethod } from '../rpc-method.js';
 
-/** Reads the positional params of one request into the handler's arguments, or throws -32602. */
-export type ParamParser = (params: unknown) => unknown[];
+/**
+ * Reads the positional params of one request into the handler's arguments, or throws -32602. Before zod is
+ * loaded (the first call of a method with params), the arguments come as a promise that settles the same way.
+ */
+export type ParamParser = (params: unknown) => unknown[] | Promise<unknown[]>;
 
 const NO_ARGS: unknown[] = [];
+
+/**
+ * zod, loaded with the first request that has params to read: loading it (a tenth of the start bundle) was a share
+ * of every start's time before the node served (bench/startup), and a node that is only asked for its status or
+ * parameterless getters never needs it.
+ */
+let zod: typeof z | undefined;
+let zodLoading: Promise<typeof z> | undefined;
+export function loadZod(): Promise<typeof z> {
+  zodLoading ??= import('zod').then((m) => {
+    zod = m.z;
+    return m.z;
+  });
+  return zodLoading;
+}
 
 /**
  * Builds the parser of a method once, at server start; its zod schemas are built with the method's first call
@@ -27,14 +45,8 @@ export function buildParamParser(method: RpcMethod): ParamParser {
     };
   }
   let schemas: ZodType[] | undefined;
-  return (params) => {
-    const list = params === undefined ? NO_ARGS : checkArray(name, params);
-    if (list.length > specs.length) {
-      throw rpcErrors.invalidParams(
-        `${name} takes at most ${specs.length} param${specs.length === 1 ? '' : 's'} (${specs.map((s) => s.name).join(', ')}), got ${list.length}`,
-      );
-    }
-    schemas ??= specs.map((spec) => spec.wire.schema(z));
+  const read = (list: unknown[], loaded: typeof z): unknown[] => {
+    schemas ??= specs.map((spec) => spec.wire.schema(loaded));
     const args = new Array<unknown>(specs.length);
     for (let i = 0; i < specs.length; i++) {
       const spec = specs[i] as ParamSpec;
@@ -58,6 +70,15 @@ export function buildParamParser(method: RpcMethod): ParamParser {
       args[i] = parsed.data;
     }
     return args;
+  };
+  return (params) => {
+    const list = params === undefined ? NO_ARGS : checkArray(name, params);
+    if (list.length > specs.length) {
+      throw rpcErrors.invalidParams(
+        `${name} takes at most ${specs.length} param${specs.length === 1 ? '' : 's'} (${specs.map((s) => s.name).join(', ')}), got ${list.length}`,
+      );
+    }
+    return zod ? read(list, zod) : loadZod().then((loaded) => read(list, loaded));
   };
 }
 
