@@ -81,6 +81,14 @@ const EVENT_STREAM_PACKAGES: readonly [RegExp, string][] = [[/^ws$/, 'the event 
 const FIRST_JOB_PACKAGES: readonly [RegExp, string][] = [[/^piscina$/, 'the public execution pools (their first job)']];
 
 /**
+ * What a start loads only with its first JSON-RPC request that has params to read (src/rpc/server/param-parser.ts):
+ * the calls this file makes (the tips, a block refused by the CLI before it is sent) have none.
+ */
+const FIRST_PARAMS_PACKAGES: readonly [RegExp, string][] = [
+  [/^zod$/, 'the param schemas (the first request with params)'],
+];
+
+/**
  * The AVM and the public processor around it: the public execution workers load them with their first job; the
  * main thread of a plain start never does (it only commits what the workers computed).
  */
@@ -195,12 +203,14 @@ describe('modules a run loads', () => {
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
-  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws, piscina or AVM', async () => {
+  it('a plain dev start (in memory, JSON logs) loads no L1 stack, object store SDK, metrics, pretty printer, ws, piscina, zod or AVM', async () => {
     await node.stop();
     const loaded = startRecord.loaded();
     // The recorder saw the daemon itself: the list is real.
     expect([...loaded.keys()].some((url) => url.endsWith('/dist/daemon/node.js'))).toBe(true);
-    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES, FIRST_JOB_PACKAGES])).toEqual([]);
+    expect(denied(loaded, [HEAVY_PACKAGES, EVENT_STREAM_PACKAGES, FIRST_JOB_PACKAGES, FIRST_PARAMS_PACKAGES])).toEqual(
+      [],
+    );
     // The listeners take node:http without its ESM facade (whose WebSocket getter loads undici): Node's fetch stack
     // is not part of a start.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
