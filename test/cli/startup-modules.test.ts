@@ -220,6 +220,8 @@ describe('modules a run loads', () => {
     // after the JSON-RPC calls this file made.
     expect(loaded.has('node:https')).toBe(false);
     expect(loaded.has('node:tls')).toBe(false);
+    // sonic-boom (pino's destination) takes node:assert when first called (scripts/bundle-cli.mjs lazyAssertPlugin).
+    expect(loaded.has('node:assert')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))

@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
@@ -40,6 +39,7 @@ export interface LocalNetworkSetupOptions {
 export class LocalNetworkSetup implements Service {
   readonly name = 'local-network-setup';
   private child: ChildProcess | undefined;
+  private stopped = false;
   private current: LocalNetworkSetupStatus;
   private startedAt = 0;
   private readonly ended: Promise<void>;
@@ -64,6 +64,11 @@ export class LocalNetworkSetup implements Service {
 
   async start(): Promise<void> {
     if (this.current.state === 'skipped') return;
+    // Loaded here, not with the node: a start without the set-up (a data directory, a follower, an L1, or
+    // `--local-network-setup false`) never spawns it, and loading them was part of every start's time.
+    const [{ spawn }, { createInterface }] = await Promise.all([import('node:child_process'), import('node:readline')]);
+    // The node may have stopped the set-up while they loaded: then there is nothing to start.
+    if (this.stopped) return;
     this.startedAt = Date.now();
     const url = loopbackUrl(this.o.nodeUrl());
     this.o.log.info({ nodeUrl: url }, 'local network set-up: deploying the test accounts and the BananaFPC');
@@ -85,6 +90,7 @@ export class LocalNetworkSetup implements Service {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     const child = this.child;
     this.end();
     if (!child) return;

@@ -1,0 +1,329 @@
+// Bundles the CLI (issue 27): oclif and every command, from the compiled dist/commands, into dist/cli/ with esbuild,
+// so a CLI call loads a few files instead of hundreds (module resolution and loading were most of `l2node query
+// tips` and of a dev start before its first log line; bench/startup). Run by `npm run build` after tsc and before
+// the oclif manifest, which is made from these bundles (package.json `oclif` points at dist/cli/commands).
+//  - oclif itself (dist/cli/oclif.js, which bin/run.js imports), then one build per command and per file oclif
+//    names in package.json (the help class, the hook): a command's static imports all go into its one file, and
+//    its `@oclif/core` is dist/cli/oclif.js, so every command uses the one oclif (its Command class and config)
+//    that bin/run.js started. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
+//    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
+//    all), which a run never sees: it loads one command.
+//  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
+//    double their size), so a stack trace names src/ files and lines.
+//  - Packages: only the pure JavaScript ones a CLI call or a dev start loads every time are bundled (BUNDLED, with
+//    everything they import); every other package stays an import of node_modules: native addons, packages that
+//    start workers from files of their own, and the heavy optional stacks loaded only when asked for (L1, object
+//    store, metrics, Aztec's packages), which the start-up test checks are not loaded by a plain run.
+//  - Code of ours that finds a file next to itself (`import.meta.url`: workers, the native addon, package.json)
+//    gets its own dist/ location back, so those files are found as before: workers and child processes still run
+//    from dist/.
+//  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
+//    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const outdir = join(dist, 'cli');
+
+/**
+ * Packages bundled, with what they import: oclif (every call), and the libraries every command or dev start loads.
+ * pino is bundled without its transports' worker files (which it finds from its own directory): l2node writes its
+ * logs through streams of its own (src/daemon/logging), never through a pino transport. Bundled, its dozen
+ * CommonJS modules cost a dev start about 5 ms of CPU instead of about 30 (bench/startup).
+ */
+const BUNDLED = new Set(['@oclif/core', 'zod', 'smol-toml', '@noble/hashes', 'jayson', 'pino']);
+
+/**
+ * CommonJS packages left outside the bundle that a dev start or a CLI call loads every time: a bundle file takes
+ * them with `require` (the banner's) instead of `import`. An ES module importing a CommonJS module makes Node
+ * parse that module's source with its CommonJS lexer to find the names it exports and wrap it in a module record
+ * (about a tenth of a dev start's module loading, in CPU profiles); `require` does neither. The packages' own
+ * modules load as before (their requires are CommonJS already).
+ */
+const REQUIRED = new Set(['better-sqlite3', 'piscina', 'damerau-levenshtein']);
+
+/** Packages never bundled, even when a bundled package imports them: oclif loads TypeScript only to run sources. */
+const NEVER_BUNDLED = new Set(['typescript', 'ts-node', 'tsx']);
+
+/** `@scope/name` or `name` of a bare import specifier. */
+const packageName = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** The command modules: every .js under dist/commands but the helpers in _lib (as oclif's globPatterns say). */
+function commandFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name === '_lib' ? [] : commandFiles(path);
+    return e.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+const entryPoints = {
+  oclif: '@oclif/core',
+  'commands/_lib/root-help': join(dist, 'commands/_lib/root-help.js'),
+  'commands/_lib/command-not-found': join(dist, 'commands/_lib/command-not-found.js'),
+  ...Object.fromEntries(commandFiles(join(dist, 'commands')).map((f) => [relative(dist, f).replace(/\.js$/, ''), f])),
+};
+
+/** Bundles the BUNDLED packages (and what they import); leaves every other package an import of node_modules. */
+const packagesPlugin = {
+  name: 'l2node-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
+      const fromPackage = args.importer.includes(`${'/'}node_modules/`);
+      const name = packageName(args.path);
+      const bundled = !NEVER_BUNDLED.has(name) && (fromPackage || BUNDLED.has(name));
+      return bundled ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
+/**
+ * An `import` of a REQUIRED package becomes a module holding `module.exports = require(<package>)`, which esbuild
+ * turns into a call of the banner's `require` (the `require` inside stays external: packagesPlugin), and whose
+ * default and named imports esbuild's CommonJS interop gives as Node's would (default: module.exports).
+ */
+const requiredPackagesPlugin = {
+  name: 'l2node-required-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'import-statement' && REQUIRED.has(args.path) && !args.importer.includes(`${'/'}node_modules/`)
+        ? { path: args.path, namespace: 'l2node-required' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'l2node-required' }, (args) => ({
+      loader: 'js',
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+    }));
+  },
+};
+
+/** Gives a module of ours that uses `import.meta.url` its dist/ location (from the package root) back. */
+const ownLocationPlugin = {
+  name: 'l2node-own-location',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      if (args.path.includes(`${'/'}node_modules/`)) return undefined;
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const own = JSON.stringify(relative(root, args.path).split('\\').join('/'));
+      return {
+        contents: text.replace(/\bimport\.meta\.url\b/g, `new URL(${own}, __l2nodePackageRoot).href`),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * jayson's WebSocket server and client, which l2node does not use, load ws (and node:https, node:tls) when jayson
+ * is imported, through isomorphic-ws: a sizeable part of a dev start's module loading. In the bundle,
+ * isomorphic-ws loads ws when first used instead (the node's event stream loads ws itself on the first
+ * `GET /events`).
+ */
+const lazyWsPlugin = {
+  name: 'l2node-lazy-ws',
+  setup(b) {
+    b.onResolve({ filter: /^isomorphic-ws$/ }, () => ({ path: 'isomorphic-ws', namespace: 'l2node-lazy-ws' }));
+    b.onLoad({ filter: /.*/, namespace: 'l2node-lazy-ws' }, () => ({
+      loader: 'js',
+      contents: [
+        'let ws;',
+        "const load = () => (ws ??= require('ws'));",
+        'module.exports = new Proxy(function WebSocket() {}, {',
+        '  get: (_, key) => load()[key],',
+        '  construct: (_, args) => new (load())(...args),',
+        '});',
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * jayson's transports, which the node does not use (its listeners are node:http servers of its own; the JSON-RPC
+ * server takes only jayson's Server and Method): its HTTP, HTTPS, TCP, TLS and WebSocket clients and servers, which
+ * load node:https and node:tls, required eagerly by jayson's index and its Server. In the bundle they load when
+ * first used instead: `jayson.Client` on first use, and a Server's transports (`server.http()`, ...) on first
+ * access. jayson's server asks every request's method whether it is a `jayson.Client` (a relay): nothing can be
+ * one before the client is loaded, so that check answers false without loading it.
+ */
+const LAZY_JAYSON = [
+  {
+    file: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/]index\.js$/,
+    eager: "Jayson.Client = Jayson.client = require('./client');",
+    lazy: [
+      'let client;',
+      "const loadClient = () => (client ??= require('./client'));",
+      'const Client = new Proxy(function Client() {}, {',
+      '  get: (_, key) =>',
+      '    key === Symbol.hasInstance && client === undefined ? () => false : Reflect.get(loadClient(), key),',
+      '  construct: (_, args) => Reflect.construct(loadClient(), args),',
+      '  apply: (_, self, args) => Reflect.apply(loadClient(), self, args),',
+      '});',
+      'Jayson.Client = Jayson.client = Client;',
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/]server[\\/]index\.js$/,
+    eager: 'this[name] = interfaces[name].bind(interfaces[name], this);',
+    lazy: [
+      'const server = this;',
+      'Object.defineProperty(this, name, {',
+      '  configurable: true,',
+      '  enumerable: true,',
+      '  get: () => {',
+      '    const bound = interfaces[name].bind(interfaces[name], server);',
+      '    Object.defineProperty(server, name, { value: bound, writable: true, configurable: true, enumerable: true });',
+      '    return bound;',
+      '  },',
+      '  set: (value) => Object.defineProperty(server, name, { value, writable: true, configurable: true, enumerable: true }),',
+      '});',
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/]server[\\/]index\.js$/,
+    eager: [
+      'Server.interfaces = {',
+      "  http: require('./http'),",
+      "  https: require('./https'),",
+      "  tcp: require('./tcp'),",
+      "  tls: require('./tls'),",
+      "  websocket: require('./websocket'),",
+      "  middleware: require('./middleware'),",
+      '};',
+    ].join('\n'),
+    lazy: [
+      'Server.interfaces = {',
+      "  get http() { return require('./http'); },",
+      "  get https() { return require('./https'); },",
+      "  get tcp() { return require('./tcp'); },",
+      "  get tls() { return require('./tls'); },",
+      "  get websocket() { return require('./websocket'); },",
+      "  get middleware() { return require('./middleware'); },",
+      '};',
+    ],
+  },
+];
+const lazyJaysonPlugin = {
+  name: 'l2node-lazy-jayson',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/](server[\\/])?index\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      let text = await readFile(args.path, 'utf8');
+      for (const { file, eager, lazy } of LAZY_JAYSON.filter((r) => r.file.test(args.path))) {
+        if (!text.includes(eager)) throw new Error(`jayson changed: ${args.path} (scripts/bundle-cli.mjs LAZY_JAYSON)`);
+        text = text.replace(eager, lazy.join('\n'));
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * In a command's build, `@oclif/core` is the one oclif of dist/cli/oclif.js (which bin/run.js started), at
+ * `oclifPath` from the command's file, re-exported under its names: a command's bundle holds no oclif of its own.
+ */
+const OCLIF_NAMES = Object.keys(await import('@oclif/core')).filter(
+  (n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default',
+);
+const sharedOclifPlugin = (oclifPath) => ({
+  name: 'l2node-shared-oclif',
+  setup(b) {
+    b.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: '@oclif/core', namespace: 'l2node-shared-oclif' }));
+    b.onResolve({ filter: /^l2node-oclif$/ }, () => ({ path: oclifPath, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'l2node-shared-oclif' }, () => ({
+      loader: 'js',
+      contents: [
+        "import oclif from 'l2node-oclif';",
+        'export default oclif;',
+        `export const { ${OCLIF_NAMES.join(', ')} } = oclif;`,
+      ].join('\n'),
+    }));
+  },
+});
+
+/** Every file under `dir` (recursively) whose name ends with `suffix`, sorted. */
+function filesUnder(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/**
+ * The identity of the code the bundles hold: a hash of every compiled module (dist/, this build's inputs), the
+ * native addon and package.json. Bundled code reads it as `__L2NODE_BUILD_ID__`; an in-memory node names its
+ * cached genesis image with it (src/daemon/store/genesis-image.ts), so another build never uses an image it did
+ * not make.
+ */
+function buildId() {
+  const hash = createHash('sha256');
+  const files = [
+    ...filesUnder(dist, '.js').filter((f) => !f.startsWith(`${outdir}/`)),
+    ...filesUnder(join(root, 'build', 'Release'), '.node'),
+    join(root, 'package.json'),
+  ];
+  for (const file of files) hash.update(`${relative(root, file)}\n`).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 32);
+}
+
+const common = {
+  absWorkingDir: root,
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  metafile: true,
+  logLevel: 'warning',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { __L2NODE_BUILD_ID__: JSON.stringify(buildId()) },
+  banner: {
+    // CommonJS packages bundled into ES modules call `require` (node builtins, JSON); the package root is where
+    // the modules of ours that find files next to themselves look (ownLocationPlugin). Every output file lies
+    // under dist/cli/, so the root is cut from the file's own URL: resolving the package's name instead
+    // (`import.meta.resolve`) read package.json in every one of the few dozen files a run loads.
+    js: [
+      "import { createRequire as __l2nodeCreateRequire } from 'node:module';",
+      'const require = __l2nodeCreateRequire(import.meta.url);',
+      "const __l2nodePackageRoot = import.meta.url.slice(0, import.meta.url.lastIndexOf('/dist/cli/') + 1);",
+    ].join('\n'),
+  },
+};
+
+
+const allRequired = {
+  name: 'all-required',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.kind !== 'import-statement') return undefined;
+      if (args.importer.includes('/node_modules/')) return undefined;
+      const name = packageName(args.path);
+      if (BUNDLED.has(name) || name === '@oclif/core') return undefined;
+      return { path: args.path, namespace: 'l2node-required' };
+    });
+  },
+};
+const r = await build({
+  ...common,
+  outdir: undefined,
+  outfile: join(dist, 'cli', 'commands', 'start-single.js'),
+  splitting: false,
+  entryPoints: [join(dist, 'commands/start.js')],
+  plugins: [lazyWsPlugin, lazyJaysonPlugin, sharedOclifPlugin('../oclif.js'), allRequired, requiredPackagesPlugin, packagesPlugin, ownLocationPlugin],
+});
+const out = r.metafile.outputs['dist/cli/commands/start-single.js'];
+console.log(out.bytes, out.imports.filter((i) => !i.path.startsWith('node:')).map((i) => i.path + ':' + i.kind).join(' '));
