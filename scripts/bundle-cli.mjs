@@ -244,7 +244,7 @@ const lazyJaysonPlugin = {
     b.onLoad({ filter: /[\\/]node_modules[\\/]jayson[\\/]lib[\\/](server[\\/])?index\.js$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       let text = await readFile(args.path, 'utf8');
-      for (const { file, eager, lazy } of LAZY_JAYSON.filter((r) => r.file.test(args.path))) {
+      for (const { eager, lazy } of LAZY_JAYSON.filter((r) => r.file.test(args.path))) {
         if (!text.includes(eager)) throw new Error(`jayson changed: ${args.path} (scripts/bundle-cli.mjs LAZY_JAYSON)`);
         text = text.replace(eager, lazy.join('\n'));
       }
