@@ -329,20 +329,165 @@ const common = {
   },
 };
 
+/** Where a command's file fills the registry of its static graph's modules (staticModulePlugin reads it). */
+const STATIC_MODULES = "globalThis[Symbol.for('l2node.staticModules')]";
+
+/** The path of `specifier` imported by `importer` when it is a module of ours (a relative import), else undefined. */
+const ownModule = (specifier, resolveDir) =>
+  specifier.startsWith('.') && !resolveDir.includes(`${'/'}node_modules`) ? join(resolveDir, specifier) : undefined;
+
+/** A module's key in the registry: its path from the repository root. */
+const moduleKey = (path) => relative(root, path).split('\\').join('/');
+
+/**
+ * In the build of a command's dynamic parts: a module of ours that the command's static graph holds is read from
+ * the registry the command's file filled when it loaded (the same module instance, its classes and state), under
+ * the names it exports. `used` collects the keys read, which the command's file then registers.
+ */
+const staticModulePlugin = (staticModules, exportsOf, used) => ({
+  name: 'l2node-static-modules',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const path = ownModule(args.path, args.resolveDir);
+      return path && staticModules.has(path) ? { path, namespace: 'l2node-static' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'l2node-static' }, (args) => {
+      const key = moduleKey(args.path);
+      used.add(key);
+      const names = exportsOf.get(args.path) ?? [];
+      const named = names.filter((n) => n !== 'default');
+      return {
+        loader: 'js',
+        contents: [
+          `const m = ${STATIC_MODULES}?.[${JSON.stringify(key)}];`,
+          `if (m === undefined) throw new Error(${JSON.stringify(`${key}: not registered by the command's bundle (scripts/bundle-cli.mjs)`)});`,
+          named.length > 0 ? `export const { ${named.join(', ')} } = m;` : '',
+          names.includes('default') ? 'export default m.default;' : '',
+        ].join('\n'),
+      };
+    });
+  },
+});
+
+/**
+ * Builds one command: its static graph in ONE file (dist/cli/<name>.js), its dynamic imports (the services a start
+ * loads when asked for) in a build of their own (chunks). Each file a run loads costs Node a resolution, a package
+ * scope lookup, a module record, its compile cache entry and its links: a dev start that loaded its static graph as
+ * 31 files (its share of chunks with the dynamic parts) spent about a third more CPU importing it than from one file
+ * (bench/startup). Modules shared by the two are the static file's: the dynamic parts read them from a registry
+ * that file fills (staticModulePlugin), so each module still exists once.
+ *  1. The static graph alone (dynamic imports left out, nothing written): which modules it holds, and the dynamic
+ *     imports it makes of modules it does not hold.
+ *  2. Those dynamic targets, bundled together with splitting (they share chunks), reading static modules from the
+ *     registry.
+ *  3. The static graph again, written: its entry registers the modules step 2 read, and its dynamic imports point
+ *     at step 2's files. A dynamic import of a module it holds stays in the file.
+ */
+async function buildCommand(name, file, plugins) {
+  const leaveDynamic = {
+    name: 'l2node-leave-dynamic',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) =>
+        args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+      );
+    },
+  };
+  const first = await build({
+    ...common,
+    write: false,
+    splitting: false,
+    entryPoints: { [name]: file },
+    plugins: [leaveDynamic, ...plugins],
+  });
+  const staticModules = new Set(
+    Object.keys(first.metafile.inputs)
+      .filter((i) => !i.includes(':') && !`/${i}`.includes(`${'/'}node_modules/`))
+      .map((i) => join(root, i)),
+  );
+  const dynamicTargets = new Set();
+  for (const [input, { imports }] of Object.entries(first.metafile.inputs)) {
+    for (const i of imports) {
+      if (i.kind !== 'dynamic-import') continue;
+      const own = ownModule(i.path, join(root, input, '..'));
+      if (own ? !staticModules.has(own) : BUNDLED.has(packageName(i.path))) dynamicTargets.add(own ?? i.path);
+    }
+  }
+  const used = new Set();
+  let dynamicBuild;
+  const dynamicOutputOf = new Map();
+  if (dynamicTargets.size > 0) {
+    const exportsOf = new Map();
+    const scan = await build({
+      absWorkingDir: root,
+      entryPoints: [...staticModules],
+      bundle: false,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      outdir: join(root, '.exports-scan'),
+      logLevel: 'warning',
+    });
+    for (const output of Object.values(scan.metafile.outputs)) {
+      if (output.entryPoint) exportsOf.set(join(root, output.entryPoint), output.exports);
+    }
+    dynamicBuild = await build({
+      ...common,
+      entryPoints: [...dynamicTargets],
+      entryNames: 'chunks/[name]-[hash]',
+      plugins: [staticModulePlugin(staticModules, exportsOf, used), ...plugins],
+    });
+    for (const [out, { entryPoint }] of Object.entries(dynamicBuild.metafile.outputs)) {
+      if (!entryPoint) continue;
+      const target = entryPoint.startsWith('node_modules/')
+        ? [...dynamicTargets].find((t) => !t.startsWith('/') && entryPoint.startsWith(`node_modules/${t}/`))
+        : join(root, entryPoint);
+      if (target) dynamicOutputOf.set(target, join(root, out));
+    }
+  }
+  const outFile = join(outdir, `${name}.js`);
+  const toDynamicOutputs = {
+    name: 'l2node-dynamic-outputs',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = ownModule(args.path, args.resolveDir) ?? args.path;
+        const out = dynamicOutputOf.get(target);
+        if (!out) return undefined;
+        const path = relative(join(outFile, '..'), out).split('\\').join('/');
+        return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+      });
+    },
+  };
+  const registered = [...used].sort();
+  const entry = [
+    ...registered.map((key, i) => `import * as s${i} from ${JSON.stringify(join(root, key))};`),
+    `export * from ${JSON.stringify(file)};`,
+    `export { default } from ${JSON.stringify(file)};`,
+    registered.length > 0
+      ? `${STATIC_MODULES} = Object.freeze({ ${registered.map((key, i) => `${JSON.stringify(key)}: s${i}`).join(', ')} });`
+      : '',
+  ].join('\n');
+  const last = await build({
+    ...common,
+    splitting: false,
+    stdin: { contents: entry, resolveDir: join(file, '..'), sourcefile: relative(root, file), loader: 'js' },
+    entryPoints: undefined,
+    outdir: undefined,
+    outfile: outFile,
+    plugins: [toDynamicOutputs, ...plugins],
+  });
+  return [last, ...(dynamicBuild ? [dynamicBuild] : [])];
+}
+
 rmSync(outdir, { recursive: true, force: true });
-// oclif first, then every command (and the help class and hook) in a build of its own: a command's static imports
-// all land in its one file, and only its dynamic imports (the services a start loads when asked for) are chunks.
-// One build of all commands shared code between them in chunks, one per set of commands sharing it: a dev start
-// loaded about 90 chunk files and `query tips` about 45, and each file costs Node a resolution, a package scope
-// lookup and a module record.
+// oclif first, then every command (and the help class and hook) in builds of their own (buildCommand).
 const oclifBuild = await build({ ...common, entryPoints: { oclif: '@oclif/core' }, plugins: [packagesPlugin] });
 const { oclif: _oclif, ...commandEntries } = entryPoints;
-const commandBuilds = await Promise.all(
-  Object.entries(commandEntries).map(([name, file]) =>
-    build({
-      ...common,
-      entryPoints: { [name]: file },
-      plugins: [
+const commandBuilds = (
+  await Promise.all(
+    Object.entries(commandEntries).map(([name, file]) =>
+      buildCommand(name, file, [
         lazyWsPlugin,
         lazyAssertPlugin,
         lazyJaysonPlugin,
@@ -350,10 +495,10 @@ const commandBuilds = await Promise.all(
         requiredPackagesPlugin,
         packagesPlugin,
         ownLocationPlugin,
-      ],
-    }),
-  ),
-);
+      ]),
+    ),
+  )
+).flat();
 const outputs = Object.assign({}, ...[oclifBuild, ...commandBuilds].map((r) => r.metafile.outputs));
 
 /** For each output file (relative to the repository), the inputs it holds: dist/ paths and package names. */
@@ -366,6 +511,8 @@ for (const [file, output] of Object.entries(outputs)) {
     if (input.startsWith('l2node-shared-oclif:')) continue;
     // A REQUIRED package's module (requiredPackagesPlugin) is a require of node_modules, not bundled code.
     if (input.startsWith('l2node-required:')) continue;
+    // A static module read from the registry (staticModulePlugin) is bundled in the command's file, not here.
+    if (input.startsWith('l2node-static:')) continue;
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
     held.add(pkg ? `package:${pkg}` : input);
   }
