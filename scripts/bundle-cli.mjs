@@ -35,7 +35,16 @@ const outdir = join(dist, 'cli');
  * logs through streams of its own (src/daemon/logging), never through a pino transport. Bundled, its dozen
  * CommonJS modules cost a dev start about 5 ms of CPU instead of about 30 (bench/startup).
  */
-const BUNDLED = new Set(['@oclif/core', 'zod', 'smol-toml', '@noble/hashes', 'jayson', 'pino']);
+const BUNDLED = new Set([
+  '@oclif/core',
+  'zod',
+  'smol-toml',
+  '@noble/hashes',
+  'jayson',
+  'pino',
+  'better-sqlite3',
+  'damerau-levenshtein',
+]);
 
 /**
  * CommonJS packages left outside the bundle that a dev start or a CLI call loads every time: a bundle file takes
@@ -44,7 +53,7 @@ const BUNDLED = new Set(['@oclif/core', 'zod', 'smol-toml', '@noble/hashes', 'ja
  * (about a tenth of a dev start's module loading, in CPU profiles); `require` does neither. The packages' own
  * modules load as before (their requires are CommonJS already).
  */
-const REQUIRED = new Set(['better-sqlite3', 'piscina', 'damerau-levenshtein']);
+const REQUIRED = new Set(['piscina']);
 
 /** Packages never bundled, even when a bundled package imports them: oclif loads TypeScript only to run sources. */
 const NEVER_BUNDLED = new Set(['typescript', 'ts-node', 'tsx']);
@@ -145,6 +154,32 @@ const lazyWsPlugin = {
         '});',
       ].join('\n'),
     }));
+  },
+};
+
+/**
+ * better-sqlite3's JavaScript is bundled (its fifteen CommonJS modules cost a dev start about 8 ms of CPU loaded
+ * from node_modules, about 2 bundled); its native addon stays in node_modules. The module that finds the addon looks
+ * next to itself (`__dirname`): in the bundle it looks in the installed package's lib/ directory instead, resolved
+ * when the first database opens.
+ */
+const BETTER_SQLITE3_BINDING = /[\\/]node_modules[\\/]better-sqlite3[\\/]lib[\\/]binding\.js$/;
+const betterSqlite3BindingPlugin = {
+  name: 'l2node-better-sqlite3-binding',
+  setup(b) {
+    b.onLoad({ filter: BETTER_SQLITE3_BINDING }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const text = await readFile(args.path, 'utf8');
+      const uses = text.match(/\b__dirname\b/g)?.length ?? 0;
+      if (uses === 0) throw new Error(`better-sqlite3 changed: ${args.path} (scripts/bundle-cli.mjs)`);
+      return {
+        loader: 'js',
+        contents: [
+          text.replace(/\b__dirname\b/g, '__l2nodeAddonDir()'),
+          "function __l2nodeAddonDir() { return path.dirname(require.resolve('better-sqlite3')); }",
+        ].join('\n'),
+      };
+    });
   },
 };
 
@@ -490,6 +525,7 @@ const commandBuilds = (
       buildCommand(name, file, [
         lazyWsPlugin,
         lazyAssertPlugin,
+        betterSqlite3BindingPlugin,
         lazyJaysonPlugin,
         sharedOclifPlugin(`${'../'.repeat(name.split('/').length - 1)}oclif.js`),
         requiredPackagesPlugin,

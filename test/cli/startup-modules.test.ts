@@ -190,7 +190,8 @@ describe('modules a run loads', () => {
   });
 
   it('the bundles take the CommonJS packages a start loads with require, not import (no CommonJS lexer pass)', () => {
-    // scripts/bundle-cli.mjs REQUIRED (and BUNDLED, for pino): an ESM import of these would make Node lex their source for export names.
+    // scripts/bundle-cli.mjs REQUIRED (and BUNDLED, for pino and better-sqlite3): an ESM import of these would make
+    // Node lex their source for export names.
     const files = Object.keys(BUNDLE_INPUTS).filter((f) => f.endsWith('.js'));
     const imported = files.filter((f) =>
       /^import [^;]*from "(better-sqlite3|pino|piscina|damerau-levenshtein)";$/m.test(
@@ -198,8 +199,11 @@ describe('modules a run loads', () => {
       ),
     );
     expect(imported).toEqual([]);
+    // better-sqlite3's JavaScript is in the start bundle; its addon is found in the installed package.
+    expect(BUNDLE_INPUTS['dist/cli/commands/start.js']).toContain('package:better-sqlite3');
     const start = readFileSync(join(REPO_ROOT, 'dist/cli/commands/start.js'), 'utf8');
-    expect(start).toContain('__require("better-sqlite3")');
+    expect(start).not.toContain('__require("better-sqlite3")');
+    expect(start).toContain('__require.resolve("better-sqlite3")');
   });
 
   // Last: the recorder writes its list at exit, and the graceful stop ends with process.exit.
