@@ -20,8 +20,8 @@
 //  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
 //    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -441,12 +441,22 @@ async function buildCommand(name, file, plugins) {
       .map((i) => join(root, i)),
   );
   const dynamicTargets = new Set();
+  let bundledDynamicImports = false;
   for (const [input, { imports }] of Object.entries(first.metafile.inputs)) {
     for (const i of imports) {
       if (i.kind !== 'dynamic-import') continue;
       const own = ownModule(i.path, join(root, input, '..'));
+      if (own || BUNDLED.has(packageName(i.path))) bundledDynamicImports = true;
       if (own ? !staticModules.has(own) : BUNDLED.has(packageName(i.path))) dynamicTargets.add(own ?? i.path);
     }
+  }
+  // No dynamic import of code the bundle holds (most commands): the first pass is the command's file as it is.
+  if (!bundledDynamicImports) {
+    for (const out of first.outputFiles) {
+      mkdirSync(dirname(out.path), { recursive: true });
+      writeFileSync(out.path, out.contents);
+    }
+    return [first];
   }
   const used = new Set();
   let dynamicBuild;
