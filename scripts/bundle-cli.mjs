@@ -391,6 +391,14 @@ const staticModulePlugin = (staticModules, exportsOf, used) => ({
       const key = moduleKey(args.path);
       used.add(key);
       const names = exportsOf.get(args.path) ?? [];
+      // The names are read once, when the dynamic part loads: an export that can be reassigned later (a top-level
+      // `let` or `var`) would be seen with its value of that moment, so none may be (tsc keeps the declarations).
+      const source = readFileSync(args.path, 'utf8');
+      const mutable = names.filter((n) =>
+        new RegExp(`^(?:export )?(?:let|var) ${n.replace(/\$/g, '\\$')}(?![\\w$])`, 'm').test(source),
+      );
+      if (mutable.length > 0)
+        throw new Error(`${key} exports ${mutable.join(', ')} as let/var (scripts/bundle-cli.mjs)`);
       const named = names.filter((n) => n !== 'default');
       return {
         loader: 'js',
