@@ -2,10 +2,11 @@
 // so a CLI call loads a few files instead of hundreds (module resolution and loading were most of `l2node query
 // tips` and of a dev start before its first log line; bench/startup). Run by `npm run build` after tsc and before
 // the oclif manifest, which is made from these bundles (package.json `oclif` points at dist/cli/commands).
-//  - oclif itself (dist/cli/oclif.js, which bin/run.js imports), then one build per command and per file oclif
-//    names in package.json (the help class, the hook): a command's static imports all go into its one file, and
-//    its `@oclif/core` is dist/cli/oclif.js, so every command uses the one oclif (its Command class and config)
-//    that bin/run.js started. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
+//  - oclif itself (dist/cli/oclif.js, which bin/run.js imports for help and on the error path) and its lean part
+//    (dist/cli/oclif-lean.js, scripts/oclif-lean.mjs: what a successful run of a command uses), then one build per
+//    command and per file oclif names in package.json (the help class, the hook): a command's static imports all
+//    go into its one file, and its `@oclif/core` is oclif's lean part (sharedOclifPlugin), so every command uses
+//    the one oclif of dist/cli. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
 //    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
 //    all), which a run never sees: it loads one command.
 //  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
@@ -17,11 +18,12 @@
 //  - Code of ours that finds a file next to itself (`import.meta.url`: workers, the native addon, package.json)
 //    gets its own dist/ location back, so those files are found as before: workers and child processes still run
 //    from dist/.
-//  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
-//    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
+//  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds (and oclif's modules),
+//    which the start-up test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a
+//    run resolved.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -229,27 +231,73 @@ const lazyJaysonPlugin = {
 };
 
 /**
- * In a command's build, `@oclif/core` is the one oclif of dist/cli/oclif.js (which bin/run.js started), at
- * `oclifPath` from the command's file, re-exported under its names: a command's bundle holds no oclif of its own.
+ * In a command's build, `@oclif/core` is the one oclif that dist/cli holds, re-exported under its names: a
+ * command's bundle holds no oclif of its own. A static import is the lean oclif (dist/cli/oclif-lean.js: what a
+ * successful run uses, scripts/oclif-lean.mjs), a dynamic one (`await import('@oclif/core')`: help, error handling,
+ * the spinner) the full oclif of dist/cli/oclif.js, which bin/run.js loads for help and on the error path. A name a
+ * command imports statically that the lean oclif does not have (Command, Config, Help...) fails the build. The help
+ * class and the hook, which only oclif's own run loads, take the full oclif statically (`full`).
  */
 const OCLIF_NAMES = Object.keys(await import('@oclif/core')).filter(
   (n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default',
 );
-const sharedOclifPlugin = (oclifPath) => ({
+const LEAN_OCLIF_NAMES = ['Args', 'Errors', 'Flags', 'Parser', 'flush', 'getLogger', 'ux'];
+const sharedOclifPlugin = (dir, full) => ({
   name: 'l2node-shared-oclif',
   setup(b) {
-    b.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: '@oclif/core', namespace: 'l2node-shared-oclif' }));
-    b.onResolve({ filter: /^l2node-oclif$/ }, () => ({ path: oclifPath, external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'l2node-shared-oclif' }, () => ({
+    b.onResolve({ filter: /^@oclif\/core$/ }, (args) => ({
+      path: full || args.kind === 'dynamic-import' ? 'full' : 'lean',
+      namespace: 'l2node-shared-oclif',
+    }));
+    b.onResolve({ filter: /^l2node-oclif-lean$/ }, () => ({ path: `${dir}oclif-lean.js`, external: true }));
+    // The full oclif's module may land in a chunk (dist/cli/chunks/) of a build whose code imports it both ways:
+    // it finds dist/cli/oclif.js from the package root, wherever it lies.
+    b.onLoad({ filter: /.*/, namespace: 'l2node-shared-oclif' }, (args) => ({
       loader: 'js',
-      contents: [
-        "import oclif from 'l2node-oclif';",
-        'export default oclif;',
-        `export const { ${OCLIF_NAMES.join(', ')} } = oclif;`,
-      ].join('\n'),
+      contents:
+        args.path === 'full'
+          ? [
+              'const { default: oclif } = await import(new URL("dist/cli/oclif.js", __l2nodePackageRoot).href);',
+              'export default oclif;',
+              `export const { ${OCLIF_NAMES.join(', ')} } = oclif;`,
+            ].join('\n')
+          : `export { ${LEAN_OCLIF_NAMES.join(', ')} } from 'l2node-oclif-lean';`,
     }));
   },
 });
+
+/**
+ * The lean oclif (scripts/oclif-lean.mjs) holds oclif's parser, flags and error classes without its help, which
+ * comes with ejs, the ux spinners and the rest of oclif: four requires of those modules take what they use from the
+ * module that defines it instead of an index that loads the help. The values are the same (one module, in a chunk
+ * both oclif bundles share): the parser's errors and the integer and url flags' `CLIError`, the parser's usage
+ * text's `colorize`. The `help` flag (`Flags.help`, which l2node does not use) loads oclif's help class through the
+ * full oclif when it is given.
+ */
+const OCLIF_LIB = join(root, 'node_modules/@oclif/core/lib');
+const OCLIF_LEAN_REQUIRES = {
+  'parser/errors.js ../errors': join(OCLIF_LIB, 'errors/errors/cli.js'),
+  'flags.js ./errors': join(OCLIF_LIB, 'errors/errors/cli.js'),
+  'parser/help.js ../ux': join(OCLIF_LIB, 'ux/theme.js'),
+  'flags.js ./help': 'l2node-oclif-help',
+};
+const oclifLeanRequiresPlugin = {
+  name: 'l2node-oclif-lean-requires',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/(errors|ux|help)$/ }, (args) => {
+      const target = OCLIF_LEAN_REQUIRES[`${relative(OCLIF_LIB, args.importer)} ${args.path}`];
+      if (target === 'l2node-oclif-help') return { path: target, namespace: target };
+      return target ? { path: target } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'l2node-oclif-help' }, () => ({
+      loader: 'js',
+      contents: [
+        'const oclif = () => import(new URL("dist/cli/oclif.js", __l2nodePackageRoot).href);',
+        'exports.loadHelpClass = async (config) => (await oclif()).default.loadHelpClass(config);',
+      ].join('\n'),
+    }));
+  },
+};
 
 /** Every file under `dir` (recursively) whose name ends with `suffix`, sorted. */
 function filesUnder(dir, suffix) {
@@ -310,7 +358,11 @@ rmSync(outdir, { recursive: true, force: true });
 // One build of all commands shared code between them in chunks, one per set of commands sharing it: a dev start
 // loaded about 90 chunk files and `query tips` about 45, and each file costs Node a resolution, a package scope
 // lookup and a module record.
-const oclifBuild = await build({ ...common, entryPoints: { oclif: '@oclif/core' }, plugins: [packagesPlugin] });
+const oclifBuild = await build({
+  ...common,
+  entryPoints: { oclif: '@oclif/core', 'oclif-lean': join(root, 'scripts/oclif-lean.mjs') },
+  plugins: [oclifLeanRequiresPlugin, packagesPlugin],
+});
 const { oclif: _oclif, ...commandEntries } = entryPoints;
 const commandBuilds = await Promise.all(
   Object.entries(commandEntries).map(([name, file]) =>
@@ -320,7 +372,7 @@ const commandBuilds = await Promise.all(
       plugins: [
         lazyWsPlugin,
         lazyJaysonPlugin,
-        sharedOclifPlugin(`${'../'.repeat(name.split('/').length - 1)}oclif.js`),
+        sharedOclifPlugin(`${'../'.repeat(name.split('/').length - 1)}`, name.startsWith('commands/_lib/')),
         requiredPackagesPlugin,
         packagesPlugin,
         ownLocationPlugin,
@@ -330,6 +382,14 @@ const commandBuilds = await Promise.all(
 );
 const outputs = Object.assign({}, ...[oclifBuild, ...commandBuilds].map((r) => r.metafile.outputs));
 
+// The lean oclif is imported by a path relative to the command's own file (sharedOclifPlugin): code that lands in a
+// chunk instead would look for it in the wrong directory.
+for (const file of Object.keys(outputs).filter((f) => f.endsWith('.js'))) {
+  for (const [, spec] of readFileSync(join(root, file), 'utf8').matchAll(/from "([^"]*oclif-lean\.js)"/g)) {
+    if (!existsSync(join(root, dirname(file), spec))) throw new Error(`${file} imports ${spec}, which is not there`);
+  }
+}
+
 /** For each output file (relative to the repository), the inputs it holds: dist/ paths and package names. */
 const inputs = {};
 for (const [file, output] of Object.entries(outputs)) {
@@ -337,11 +397,13 @@ for (const [file, output] of Object.entries(outputs)) {
   const held = new Set();
   for (const input of Object.keys(output.inputs)) {
     // The shared oclif's re-export module (sharedOclifPlugin) is no file: oclif itself is in dist/cli/oclif.js.
-    if (input.startsWith('l2node-shared-oclif:')) continue;
+    if (input.startsWith('l2node-shared-oclif:') || input.startsWith('l2node-oclif-help:')) continue;
     // A REQUIRED package's module (requiredPackagesPlugin) is a require of node_modules, not bundled code.
     if (input.startsWith('l2node-required:')) continue;
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
     held.add(pkg ? `package:${pkg}` : input);
+    // oclif's modules one by one too: the start-up test tells its lean part from the rest (config, help, ux).
+    if (pkg === '@oclif/core') held.add(input);
   }
   inputs[file] = [...held].sort();
 }
