@@ -299,6 +299,47 @@ const oclifLeanRequiresPlugin = {
   },
 };
 
+/**
+ * Packages that oclif's modules in a successful run (its logger, error classes, theme) require when they are loaded
+ * but use only to print an error or a debug line: there they are required when first used (about 8 ms of CPU of a
+ * CLI call: debug, wrap-ansi and its dependencies, ansis, clean-stack, supports-color). Each is a default import of
+ * a package (`const x = __importDefault(require("pkg"));`, used as `x.default`), which becomes an object whose
+ * `default` requires the package on first use, or a plain one (`const x = require("pkg");`, used as `x.name`), which
+ * becomes a proxy requiring it on first use. A changed oclif fails the build here.
+ */
+const LAZY_OCLIF_PACKAGES = {
+  'logger.js': ['debug'],
+  'errors/errors/cli.js': ['clean-stack', 'indent-string', 'wrap-ansi'],
+  'errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
+  'ux/theme.js': ['ansis'],
+  'ux/supports-color.js': ['supports-color'],
+};
+const lazyOclifPackagesPlugin = {
+  name: 'l2node-lazy-oclif-packages',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, async (args) => {
+      const packages = LAZY_OCLIF_PACKAGES[relative(OCLIF_LIB, args.path).split('\\').join('/')];
+      if (!packages) return undefined;
+      const { readFile } = await import('node:fs/promises');
+      let text = await readFile(args.path, 'utf8');
+      for (const pkg of packages) {
+        const withDefault = new RegExp(`const (\\w+) = __importDefault\\(require\\("${pkg}"\\)\\);`);
+        const plain = new RegExp(`const (\\w+) = require\\("${pkg}"\\);`);
+        const [eager, name] = [withDefault, plain].map((re) => [re, re.exec(text)?.[1]]).find(([, n]) => n) ?? [];
+        if (!name) throw new Error(`oclif changed: ${args.path} (scripts/bundle-cli.mjs LAZY_OCLIF_PACKAGES)`);
+        const load = eager === withDefault ? `__importDefault(require("${pkg}"))` : `require("${pkg}")`;
+        text = text.replace(
+          eager,
+          eager === withDefault
+            ? `let ${name}__loaded; const ${name} = { get default() { return (${name}__loaded ??= ${load}).default; } };`
+            : `let ${name}__loaded; const ${name} = new Proxy({}, { get: (_, key) => (${name}__loaded ??= ${load})[key] });`,
+        );
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
 /** Every file under `dir` (recursively) whose name ends with `suffix`, sorted. */
 function filesUnder(dir, suffix) {
   if (!existsSync(dir)) return [];
@@ -361,7 +402,7 @@ rmSync(outdir, { recursive: true, force: true });
 const oclifBuild = await build({
   ...common,
   entryPoints: { oclif: '@oclif/core', 'oclif-lean': join(root, 'scripts/oclif-lean.mjs') },
-  plugins: [oclifLeanRequiresPlugin, packagesPlugin],
+  plugins: [oclifLeanRequiresPlugin, lazyOclifPackagesPlugin, packagesPlugin],
 });
 const { oclif: _oclif, ...commandEntries } = entryPoints;
 const commandBuilds = await Promise.all(

@@ -106,7 +106,8 @@ export abstract class Command {
   }
 
   async init(): Promise<void> {
-    this.debug('init version: %s argv: %o', this.ctor._base, this.argv);
+    // oclif's debug line, which only DEBUG shows: without it, the debug package is not even loaded.
+    if (process.env.DEBUG) this.debug('init version: %s argv: %o', this.ctor._base, this.argv);
     const g = globalThis as { 'http-call'?: { userAgent?: string } };
     g['http-call'] = g['http-call'] ?? {};
     g['http-call'].userAgent = this.config.userAgent;
