@@ -37,7 +37,7 @@ if (major < 24 || (major === 24 && minor < 12)) {
   // `l2node --version` without oclif: loading it and its config is most of that call's time (bench/startup). The
   // line is oclif's own (`<name>/<version> <platform>-<arch> node-<version>`, its Config.userAgent); oclif names
   // the platform `wsl` inside WSL, so there, and whenever package.json cannot be read, oclif answers as before.
-  Promise.all([import('node:fs'), import('node:os')])
+  Promise.resolve([builtin('node:fs'), builtin('node:os')])
     .then(([fs, os]) => {
       const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
       if (oclifPlatform(fs, os) === 'wsl' || !pkg.name || !pkg.version) throw new Error('oclif answers');
@@ -46,6 +46,14 @@ if (major < 24 || (major === 24 && minor < 12)) {
     .catch(() => runCli());
 } else {
   runCli();
+}
+
+/**
+ * A builtin module as CommonJS has it (Node 24.12+, which the top of this file checks): an `import()` of a builtin
+ * makes its ES module facade, a copy of every export, and costs an asynchronous module job.
+ */
+function builtin(name) {
+  return process.getBuiltinModule(name);
 }
 
 /** oclif's name of the platform (its getPlatform): `wsl` inside WSL, else Node's. */
@@ -74,7 +82,7 @@ function runCli() {
   // ($XDG_CACHE_HOME/l2node, default ~/.cache/l2node), or the OS temp directory when that cannot be written;
   // NODE_COMPILE_CACHE names another, NODE_DISABLE_COMPILE_CACHE=1 turns it off. A cache that cannot be used
   // only costs the speed-up, never the run.
-  Promise.all([import('node:module'), import('node:os'), import('node:path')])
+  Promise.resolve([builtin('node:module'), builtin('node:os'), builtin('node:path')])
     .then(([m, os, path]) => {
       if (!m.enableCompileCache || process.env.NODE_COMPILE_CACHE) return m.enableCompileCache?.();
       const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
@@ -118,7 +126,7 @@ async function ownCommand() {
   const argv = process.argv.slice(2);
   if (argv.length === 0 || argv[0].includes(':') || argv[0] === 'autocomplete' || argv[0] === 'help') return;
   if (argv.some((a) => a === '--help' || a === '-h')) return;
-  const [fs, url] = await Promise.all([import('node:fs'), import('node:url')]);
+  const [fs, url] = [builtin('node:fs'), builtin('node:url')];
   let commands;
   try {
     commands = JSON.parse(fs.readFileSync(new URL('../dist/cli/commands.json', import.meta.url), 'utf8'));
@@ -178,13 +186,11 @@ function commandId(argv, commands) {
  * ends the run through oclif's own handler (Errors.handle, its exit codes included), loaded then.
  */
 async function runOwnCommand({ id, argv, root, pjson }) {
-  const [module, lean, fs, os, path] = await Promise.all([
+  const [module, lean] = await Promise.all([
     import(`../dist/cli/commands/${id.split(':').join('/')}.js`),
     import('../dist/cli/oclif-lean.js'),
-    import('node:fs'),
-    import('node:os'),
-    import('node:path'),
   ]);
+  const [fs, os, path] = [builtin('node:fs'), builtin('node:os'), builtin('node:path')];
   try {
     const Command = module.default;
     // A command class (oclif's Command or l2node's base, which oclif runs alike): `new`, then `_run`.
