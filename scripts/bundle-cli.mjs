@@ -300,12 +300,14 @@ const oclifLeanRequiresPlugin = {
 };
 
 /**
- * Packages that oclif's modules in a successful run (its logger, error classes, theme) require when they are loaded
- * but use only to print an error or a debug line: there they are required when first used (about 8 ms of CPU of a
- * CLI call: debug, wrap-ansi and its dependencies, ansis, clean-stack, supports-color). Each is a default import of
- * a package (`const x = __importDefault(require("pkg"));`, used as `x.default`), which becomes an object whose
- * `default` requires the package on first use, or a plain one (`const x = require("pkg");`, used as `x.name`), which
- * becomes a proxy requiring it on first use. A changed oclif fails the build here.
+ * Packages that oclif's modules in a successful run (its logger, error classes, theme, parser, file flags) require
+ * when they are loaded but use only to print an error or a debug line, to read a flag from stdin or to check a file
+ * flag: there they are required when first used (debug, wrap-ansi and its dependencies, ansis, clean-stack,
+ * supports-color, node:fs/promises and node:readline with their streams: about half of the CPU time of loading
+ * oclif's lean part). Each is a default import of a package (`const x = __importDefault(require("pkg"));`, used as
+ * `x.default`), which becomes an object whose `default` requires the package on first use, or a plain one (`const
+ * x = require("pkg");`, used as `x.name`), which becomes a proxy requiring it on first use. A changed oclif fails
+ * the build here.
  */
 const LAZY_OCLIF_PACKAGES = {
   'logger.js': ['debug'],
@@ -313,6 +315,10 @@ const LAZY_OCLIF_PACKAGES = {
   'errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
   'ux/theme.js': ['ansis'],
   'ux/supports-color.js': ['supports-color'],
+  // Node's fs/promises (with its streams and readline), used by the file and directory flags' checks only.
+  'util/fs.js': ['node:fs/promises'],
+  // Node's readline, used to read a flag's value from stdin (allowStdin) only.
+  'parser/parse.js': ['node:readline'],
 };
 const lazyOclifPackagesPlugin = {
   name: 'l2node-lazy-oclif-packages',
