@@ -5,8 +5,8 @@
 //
 //   node_modules/.bin/node scripts/compare-cli-output.mjs <checkout A> <checkout B>
 //
-// Each checkout must be built (npm run build). A dev node of checkout A (in memory, loopback, port 0; it builds no
-// block without a tx, so every query answers the same in both) serves the successful calls; a port that was free a
+// Each checkout must be built (npm run build). A dev node of checkout A (in memory, loopback, port 0, without the
+// local network's deployments; it builds no block without a tx, so every query answers the same in both) serves the successful calls; a port that was free a
 // moment ago stands for a stopped node. Exits 1 on any difference, printing it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,7 +44,12 @@ async function stoppedPort() {
 async function startNode(root) {
   const child = spawn(
     nodeBin,
-    [join(root, 'bin/run.js'), 'start', '--port', '0', '--admin-port', '0', '--json', '--no-save-api-key'],
+    // No local network setup: its deployments build blocks for a while after the banner, and the chain must not move.
+    [
+      join(root, 'bin/run.js'),
+      'start',
+      ...['--port', '0', '--admin-port', '0', '--json', '--no-save-api-key', '--local-network-setup', 'false'],
+    ],
     { env: { ...env, NODE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
@@ -93,6 +98,10 @@ const lines = [
   ['start', '--log-file', join(home, 'missing', 'dir', 'node.log'), '--port', '0'],
   ['db', 'check', '--data-directory', join(home, 'no-such-dir')],
   ['admin', 'rollback', ...A],
+  // --json through the environment, and a --json after `--` (an argument, not the flag)
+  { args: ['query', 'tips', ...U], env: { L2NODE_CONTENT_TYPE: 'json' } },
+  { args: ['query', 'tips', '--node-url', stopped], env: { L2NODE_CONTENT_TYPE: 'json' } },
+  ['rpc', 'node_getBlockNumber', ...U, '--', '--json'],
   // RPC errors: a stopped node, a block that does not exist
   ['query', 'tips', '--node-url', stopped],
   ['query', 'tips', '--node-url', stopped, '--json'],
@@ -118,25 +127,32 @@ const lines = [
   ['autocomplete', '--help'],
 ];
 
-/** One run: its exit code, stdout and stderr, with the checkout's path as <root>. */
-function run(root, args) {
-  const r = spawnSync(nodeBin, [join(root, 'bin/run.js'), ...args], { env, encoding: 'utf8', timeout: 60_000 });
+/** One run (a line is its arguments, or `{ args, env }`): its exit code, stdout and stderr, with <root>. */
+function run(root, line) {
+  const { args, env: extra } = Array.isArray(line) ? { args: line } : line;
+  const r = spawnSync(nodeBin, [join(root, 'bin/run.js'), ...args], {
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const clean = (s) => (s ?? '').split(root).join('<root>');
   return { code: r.status ?? r.signal, stdout: clean(r.stdout), stderr: clean(r.stderr) };
 }
 
 let differences = 0;
 try {
-  for (const args of lines) {
-    const [x, y] = [run(a, args), run(b, args)];
+  for (const line of lines) {
+    const [x, y] = [run(a, line), run(b, line)];
     const differ = ['code', 'stdout', 'stderr'].filter((k) => x[k] !== y[k]);
-    const shown = args.join(' ').replace(node.adminApiKey, '<key>');
+    const { args, env: extra = {} } = Array.isArray(line) ? { args: line } : line;
+    const words = [...Object.entries(extra).map(([k, v]) => `${k}=${v}`), 'l2node', ...args];
+    const shown = words.join(' ').replace(node.adminApiKey, '<key>');
     if (differ.length === 0) {
-      process.stdout.write(`same  (exit ${x.code}) l2node ${shown}\n`);
+      process.stdout.write(`same  (exit ${x.code}) ${shown}\n`);
       continue;
     }
     differences++;
-    process.stdout.write(`DIFFERENT ${differ.join(', ')}: l2node ${shown}\n`);
+    process.stdout.write(`DIFFERENT ${differ.join(', ')}: ${shown}\n`);
     for (const k of differ)
       process.stdout.write(`  ${k} A: ${JSON.stringify(x[k])}\n  ${k} B: ${JSON.stringify(y[k])}\n`);
   }
