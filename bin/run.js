@@ -37,7 +37,7 @@ if (major < 24 || (major === 24 && minor < 12)) {
   // `l2node --version` without oclif: loading it and its config is most of that call's time (bench/startup). The
   // line is oclif's own (`<name>/<version> <platform>-<arch> node-<version>`, its Config.userAgent); oclif names
   // the platform `wsl` inside WSL, so there, and whenever package.json cannot be read, oclif answers as before.
-  Promise.all([import('node:fs'), import('node:os')])
+  Promise.resolve([builtin('node:fs'), builtin('node:os')])
     .then(([fs, os]) => {
       const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
       if (oclifPlatform(fs, os) === 'wsl' || !pkg.name || !pkg.version) throw new Error('oclif answers');
@@ -46,6 +46,14 @@ if (major < 24 || (major === 24 && minor < 12)) {
     .catch(() => runCli());
 } else {
   runCli();
+}
+
+/**
+ * A builtin module as CommonJS has it (Node 24.12+, which the top of this file checks): an `import()` of a builtin
+ * makes its ES module facade, a copy of every export, and costs an asynchronous module job.
+ */
+function builtin(name) {
+  return process.getBuiltinModule(name);
 }
 
 /** oclif's name of the platform (its getPlatform): `wsl` inside WSL, else Node's. */
@@ -74,7 +82,7 @@ function runCli() {
   // ($XDG_CACHE_HOME/l2node, default ~/.cache/l2node), or the OS temp directory when that cannot be written;
   // NODE_COMPILE_CACHE names another, NODE_DISABLE_COMPILE_CACHE=1 turns it off. A cache that cannot be used
   // only costs the speed-up, never the run.
-  Promise.all([import('node:module'), import('node:os'), import('node:path')])
+  Promise.resolve([builtin('node:module'), builtin('node:os'), builtin('node:path')])
     .then(([m, os, path]) => {
       if (!m.enableCompileCache || process.env.NODE_COMPILE_CACHE) return m.enableCompileCache?.();
       const home = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
@@ -118,7 +126,7 @@ async function ownCommand() {
   const argv = process.argv.slice(2);
   if (argv.length === 0 || argv[0].includes(':') || argv[0] === 'autocomplete' || argv[0] === 'help') return;
   if (argv.some((a) => a === '--help' || a === '-h')) return;
-  const [fs, url] = await Promise.all([import('node:fs'), import('node:url')]);
+  const [fs, url] = [builtin('node:fs'), builtin('node:url')];
   let commands;
   try {
     commands = JSON.parse(fs.readFileSync(new URL('../dist/cli/commands.json', import.meta.url), 'utf8'));
@@ -172,48 +180,74 @@ function commandId(argv, commands) {
 }
 
 /**
- * Runs an own command as oclif's Config.runCommand and Command.run would, without Config.load: the command's
- * class from its bundle, given the id oclif gives it, on a Config holding what a command reads of it (bin, name,
- * version, userAgent, the scoped environment variables such as L2NODE_CONTENT_TYPE, its directories), with no
- * plugins, commands or hooks (runHook answers nothing, as oclif's would with none registered); errors end the run
- * through oclif's handle, its exit codes included.
+ * Runs an own command as oclif's Config.runCommand and Command.run would, without Config.load and without loading
+ * the full oclif: the command's class from its bundle (on oclif's lean part, dist/cli/oclif-lean.js; its base is
+ * src/commands/_lib/command.ts), given the id oclif gives it, on the config a command reads (ownConfig). A failure
+ * ends the run through oclif's own handler (Errors.handle, its exit codes included), loaded then.
  */
 async function runOwnCommand({ id, argv, root, pjson }) {
-  const [{ default: oclif }, module, fs, os] = await Promise.all([
-    import('../dist/cli/oclif.js'),
+  const [module, lean] = await Promise.all([
     import(`../dist/cli/commands/${id.split(':').join('/')}.js`),
-    import('node:fs'),
-    import('node:os'),
+    import('../dist/cli/oclif-lean.js'),
   ]);
+  const [fs, os, path] = [builtin('node:fs'), builtin('node:os'), builtin('node:path')];
   try {
     const Command = module.default;
-    if (typeof Command !== 'function' || !(Command.prototype instanceof oclif.Command))
+    // A command class (oclif's Command or l2node's base, which oclif runs alike): `new`, then `_run`.
+    if (typeof Command !== 'function' || typeof Command.prototype?._run !== 'function')
       return runOclif({ root, pjson });
     Command.id = id;
-    const config = new oclif.Config({ root, pjson });
-    const platform = oclifPlatform(fs, os);
-    Object.assign(config, {
-      root,
-      pjson,
-      name: pjson.name,
-      version: pjson.version || '0.0.0',
-      arch: process.arch === 'ia32' ? 'x86' : process.arch,
-      platform,
-      windows: platform === 'win32',
-      bin: pjson.oclif.bin || pjson.name,
-      binAliases: pjson.oclif.binAliases,
-      dirname: pjson.oclif.dirname || pjson.name,
-      topicSeparator: pjson.oclif.topicSeparator,
-      userAgent: userAgent(pjson, platform),
-      home: process.env.HOME || os.homedir() || os.tmpdir(),
-      runHook: async () => ({ failures: [], successes: [] }),
-    });
-    config.cacheDir = config.scopedEnvVar('CACHE_DIR') || config.dir('cache');
-    config.configDir = config.scopedEnvVar('CONFIG_DIR') || config.dir('config');
-    config.dataDir = config.scopedEnvVar('DATA_DIR') || config.dir('data');
-    await new Command(argv, config)._run();
-    await oclif.flush();
+    await new Command(argv, ownConfig(root, pjson, oclifPlatform(fs, os), os, path))._run();
+    await lean.flush();
   } catch (error) {
+    const { default: oclif } = await import('../dist/cli/oclif.js');
     await oclif.handle(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/**
+ * What a command reads of oclif's Config (its bin, name, version, userAgent, the scoped environment variables such
+ * as L2NODE_CONTENT_TYPE, its directories), with no plugins, commands or hooks (runHook answers nothing, as oclif's
+ * would with none registered). oclif's Config class comes with its plugin loader (most of oclif's loading time);
+ * these are its own definitions (Config: scopedEnvVar, scopedEnvVarKeys, dir), kept to what a run reads.
+ */
+function ownConfig(root, pjson, platform, os, path) {
+  const config = {
+    root,
+    pjson,
+    name: pjson.name,
+    version: pjson.version || '0.0.0',
+    arch: process.arch === 'ia32' ? 'x86' : process.arch,
+    platform,
+    windows: platform === 'win32',
+    bin: pjson.oclif.bin || pjson.name,
+    binAliases: pjson.oclif.binAliases,
+    dirname: pjson.oclif.dirname || pjson.name,
+    topicSeparator: pjson.oclif.topicSeparator,
+    userAgent: userAgent(pjson, platform),
+    home: process.env.HOME || os.homedir() || os.tmpdir(),
+    runHook: async () => ({ failures: [], successes: [] }),
+    scopedEnvVarKeys: (k) =>
+      [config.bin, ...(config.binAliases ?? [])]
+        .filter(Boolean)
+        .map((alias) => [alias.replaceAll('@', '').replaceAll(/[/-]/g, '_'), k].join('_').toUpperCase()),
+    scopedEnvVarKey: (k) =>
+      [config.bin, k]
+        .map((p) => p.replaceAll('@', '').replaceAll(/[/-]/g, '_'))
+        .join('_')
+        .toUpperCase(),
+    scopedEnvVar: (k) => process.env[config.scopedEnvVarKeys(k).find((key) => process.env[key])],
+    scopedEnvVarTrue: (k) => ['1', 'true'].includes(config.scopedEnvVar(k)),
+    dir: (category) => {
+      const base =
+        process.env[`XDG_${category.toUpperCase()}_HOME`] ||
+        (config.windows && process.env.LOCALAPPDATA) ||
+        path.join(config.home, category === 'data' ? '.local/share' : `.${category}`);
+      return path.join(base, config.dirname);
+    },
+  };
+  config.cacheDir = config.scopedEnvVar('CACHE_DIR') || config.dir('cache');
+  config.configDir = config.scopedEnvVar('CONFIG_DIR') || config.dir('config');
+  config.dataDir = config.scopedEnvVar('DATA_DIR') || config.dir('data');
+  return config;
 }

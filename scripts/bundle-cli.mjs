@@ -2,10 +2,11 @@
 // so a CLI call loads a few files instead of hundreds (module resolution and loading were most of `l2node query
 // tips` and of a dev start before its first log line; bench/startup). Run by `npm run build` after tsc and before
 // the oclif manifest, which is made from these bundles (package.json `oclif` points at dist/cli/commands).
-//  - oclif itself (dist/cli/oclif.js, which bin/run.js imports), then one build per command and per file oclif
-//    names in package.json (the help class, the hook): a command's static imports all go into its one file, and
-//    its `@oclif/core` is dist/cli/oclif.js, so every command uses the one oclif (its Command class and config)
-//    that bin/run.js started. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
+//  - oclif itself (dist/cli/oclif.js, which bin/run.js imports for help and on the error path) and its lean part
+//    (dist/cli/oclif-lean.js, scripts/oclif-lean.mjs: what a successful run of a command uses), then one build per
+//    command and per file oclif names in package.json (the help class, the hook): a command's static imports all
+//    go into its one file, and its `@oclif/core` is oclif's lean part (sharedOclifPlugin), so every command uses
+//    the one oclif of dist/cli. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
 //    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
 //    all), which a run never sees: it loads one command.
 //  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
@@ -17,8 +18,9 @@
 //  - Code of ours that finds a file next to itself (`import.meta.url`: workers, the native addon, package.json)
 //    gets its own dist/ location back, so those files are found as before: workers and child processes still run
 //    from dist/.
-//  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds, which the start-up
-//    test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a run resolved.
+//  - dist/cli/bundle-inputs.json: for each bundle file, the dist/ modules and packages it holds (and oclif's modules),
+//    which the start-up test (test/cli/startup-modules.test.ts) checks against its deny lists beside the modules a
+//    run resolved.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -289,27 +291,120 @@ const lazyJaysonPlugin = {
 };
 
 /**
- * In a command's build, `@oclif/core` is the one oclif of dist/cli/oclif.js (which bin/run.js started), at
- * `oclifPath` from the command's file, re-exported under its names: a command's bundle holds no oclif of its own.
+ * In a command's build, `@oclif/core` is the one oclif that dist/cli holds, re-exported under its names: a
+ * command's bundle holds no oclif of its own. A static import is the lean oclif (dist/cli/oclif-lean.js: what a
+ * successful run uses, scripts/oclif-lean.mjs), a dynamic one (`await import('@oclif/core')`: help, error handling,
+ * the spinner) the full oclif of dist/cli/oclif.js, which bin/run.js loads for help and on the error path. A name a
+ * command imports statically that the lean oclif does not have (Command, Config, Help...) fails the build. The help
+ * class and the hook, which only oclif's own run loads, take the full oclif statically (`full`).
  */
 const OCLIF_NAMES = Object.keys(await import('@oclif/core')).filter(
   (n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default',
 );
-const sharedOclifPlugin = (oclifPath) => ({
+const LEAN_OCLIF_NAMES = ['Args', 'Errors', 'Flags', 'Parser', 'flush', 'getLogger', 'ux'];
+const sharedOclifPlugin = (dir, full) => ({
   name: 'l2node-shared-oclif',
   setup(b) {
-    b.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: '@oclif/core', namespace: 'l2node-shared-oclif' }));
-    b.onResolve({ filter: /^l2node-oclif$/ }, () => ({ path: oclifPath, external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'l2node-shared-oclif' }, () => ({
+    b.onResolve({ filter: /^@oclif\/core$/ }, (args) => ({
+      path: full || args.kind === 'dynamic-import' ? 'full' : 'lean',
+      namespace: 'l2node-shared-oclif',
+    }));
+    b.onResolve({ filter: /^l2node-oclif-lean$/ }, () => ({ path: `${dir}oclif-lean.js`, external: true }));
+    // The full oclif's module may land in a chunk (dist/cli/chunks/) of a build whose code imports it both ways:
+    // it finds dist/cli/oclif.js from the package root, wherever it lies.
+    b.onLoad({ filter: /.*/, namespace: 'l2node-shared-oclif' }, (args) => ({
       loader: 'js',
-      contents: [
-        "import oclif from 'l2node-oclif';",
-        'export default oclif;',
-        `export const { ${OCLIF_NAMES.join(', ')} } = oclif;`,
-      ].join('\n'),
+      contents:
+        args.path === 'full'
+          ? [
+              'const { default: oclif } = await import(new URL("dist/cli/oclif.js", __l2nodePackageRoot).href);',
+              'export default oclif;',
+              `export const { ${OCLIF_NAMES.join(', ')} } = oclif;`,
+            ].join('\n')
+          : `export { ${LEAN_OCLIF_NAMES.join(', ')} } from 'l2node-oclif-lean';`,
     }));
   },
 });
+
+/**
+ * The lean oclif (scripts/oclif-lean.mjs) holds oclif's parser, flags and error classes without its help, which
+ * comes with ejs, the ux spinners and the rest of oclif: four requires of those modules take what they use from the
+ * module that defines it instead of an index that loads the help. The values are the same (one module, in a chunk
+ * both oclif bundles share): the parser's errors and the integer and url flags' `CLIError`, the parser's usage
+ * text's `colorize`. The `help` flag (`Flags.help`, which l2node does not use) loads oclif's help class through the
+ * full oclif when it is given.
+ */
+const OCLIF_LIB = join(root, 'node_modules/@oclif/core/lib');
+const OCLIF_LEAN_REQUIRES = {
+  'parser/errors.js ../errors': join(OCLIF_LIB, 'errors/errors/cli.js'),
+  'flags.js ./errors': join(OCLIF_LIB, 'errors/errors/cli.js'),
+  'parser/help.js ../ux': join(OCLIF_LIB, 'ux/theme.js'),
+  'flags.js ./help': 'l2node-oclif-help',
+};
+const oclifLeanRequiresPlugin = {
+  name: 'l2node-oclif-lean-requires',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/(errors|ux|help)$/ }, (args) => {
+      const target = OCLIF_LEAN_REQUIRES[`${relative(OCLIF_LIB, args.importer)} ${args.path}`];
+      if (target === 'l2node-oclif-help') return { path: target, namespace: target };
+      return target ? { path: target } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'l2node-oclif-help' }, () => ({
+      loader: 'js',
+      contents: [
+        'const oclif = () => import(new URL("dist/cli/oclif.js", __l2nodePackageRoot).href);',
+        'exports.loadHelpClass = async (config) => (await oclif()).default.loadHelpClass(config);',
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * Packages that oclif's modules in a successful run (its logger, error classes, theme, parser, file flags) require
+ * when they are loaded but use only to print an error or a debug line, to read a flag from stdin or to check a file
+ * flag: there they are required when first used (debug, wrap-ansi and its dependencies, ansis, clean-stack,
+ * supports-color, node:fs/promises and node:readline with their streams: about half of the CPU time of loading
+ * oclif's lean part). Each is a default import of a package (`const x = __importDefault(require("pkg"));`, used as
+ * `x.default`), which becomes an object whose `default` requires the package on first use, or a plain one (`const
+ * x = require("pkg");`, used as `x.name`), which becomes a proxy requiring it on first use. A changed oclif fails
+ * the build here.
+ */
+const LAZY_OCLIF_PACKAGES = {
+  'logger.js': ['debug'],
+  'errors/errors/cli.js': ['clean-stack', 'indent-string', 'wrap-ansi'],
+  'errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
+  'ux/theme.js': ['ansis'],
+  'ux/supports-color.js': ['supports-color'],
+  // Node's fs/promises (with its streams and readline), used by the file and directory flags' checks only.
+  'util/fs.js': ['node:fs/promises'],
+  // Node's readline, used to read a flag's value from stdin (allowStdin) only.
+  'parser/parse.js': ['node:readline'],
+};
+const lazyOclifPackagesPlugin = {
+  name: 'l2node-lazy-oclif-packages',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, async (args) => {
+      const packages = LAZY_OCLIF_PACKAGES[relative(OCLIF_LIB, args.path).split('\\').join('/')];
+      if (!packages) return undefined;
+      const { readFile } = await import('node:fs/promises');
+      let text = await readFile(args.path, 'utf8');
+      for (const pkg of packages) {
+        const withDefault = new RegExp(`const (\\w+) = __importDefault\\(require\\("${pkg}"\\)\\);`);
+        const plain = new RegExp(`const (\\w+) = require\\("${pkg}"\\);`);
+        const [eager, name] = [withDefault, plain].map((re) => [re, re.exec(text)?.[1]]).find(([, n]) => n) ?? [];
+        if (!name) throw new Error(`oclif changed: ${args.path} (scripts/bundle-cli.mjs LAZY_OCLIF_PACKAGES)`);
+        const load = eager === withDefault ? `__importDefault(require("${pkg}"))` : `require("${pkg}")`;
+        text = text.replace(
+          eager,
+          eager === withDefault
+            ? `let ${name}__loaded; const ${name} = { get default() { return (${name}__loaded ??= ${load}).default; } };`
+            : `let ${name}__loaded; const ${name} = new Proxy({}, { get: (_, key) => (${name}__loaded ??= ${load})[key] });`,
+        );
+      }
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
 
 /** Every file under `dir` (recursively) whose name ends with `suffix`, sorted. */
 function filesUnder(dir, suffix) {
@@ -426,8 +521,11 @@ const staticModulePlugin = (staticModules, exportsOf, used) => ({
  *     registry.
  *  3. The static graph again, written: its entry registers the modules step 2 read, and its dynamic imports point
  *     at step 2's files. A dynamic import of a module it holds stays in the file.
+ * `pluginsFor(toCli)` gives the plugins of a build whose files lie `toCli` (`../`, `../../`) below dist/cli/: the
+ * command's file, or step 2's chunks (dist/cli/chunks/), which import oclif's lean part by a relative path.
  */
-async function buildCommand(name, file, plugins) {
+async function buildCommand(name, file, pluginsFor) {
+  const plugins = pluginsFor('../'.repeat(name.split('/').length - 1));
   const leaveDynamic = {
     name: 'l2node-leave-dynamic',
     setup(b) {
@@ -488,7 +586,7 @@ async function buildCommand(name, file, plugins) {
       ...common,
       entryPoints: [...dynamicTargets],
       entryNames: 'chunks/[name]-[hash]',
-      plugins: [staticModulePlugin(staticModules, exportsOf, used), ...plugins],
+      plugins: [staticModulePlugin(staticModules, exportsOf, used), ...pluginsFor('../')],
     });
     for (const [out, { entryPoint }] of Object.entries(dynamicBuild.metafile.outputs)) {
       if (!entryPoint) continue;
@@ -534,18 +632,23 @@ async function buildCommand(name, file, plugins) {
 }
 
 rmSync(outdir, { recursive: true, force: true });
-// oclif first, then every command (and the help class and hook) in builds of their own (buildCommand).
-const oclifBuild = await build({ ...common, entryPoints: { oclif: '@oclif/core' }, plugins: [packagesPlugin] });
+// oclif first (all of it, and its lean part), then every command (and the help class and hook) in builds of their
+// own (buildCommand).
+const oclifBuild = await build({
+  ...common,
+  entryPoints: { oclif: '@oclif/core', 'oclif-lean': join(root, 'scripts/oclif-lean.mjs') },
+  plugins: [oclifLeanRequiresPlugin, lazyOclifPackagesPlugin, packagesPlugin],
+});
 const { oclif: _oclif, ...commandEntries } = entryPoints;
 const commandBuilds = (
   await Promise.all(
     Object.entries(commandEntries).map(([name, file]) =>
-      buildCommand(name, file, [
+      buildCommand(name, file, (toCli) => [
         lazyWsPlugin,
         lazyAssertPlugin,
         betterSqlite3BindingPlugin,
         lazyJaysonPlugin,
-        sharedOclifPlugin(`${'../'.repeat(name.split('/').length - 1)}oclif.js`),
+        sharedOclifPlugin(toCli, name.startsWith('commands/_lib/')),
         requiredPackagesPlugin,
         packagesPlugin,
         ownLocationPlugin,
@@ -555,6 +658,14 @@ const commandBuilds = (
 ).flat();
 const outputs = Object.assign({}, ...[oclifBuild, ...commandBuilds].map((r) => r.metafile.outputs));
 
+// The lean oclif is imported by a path relative to the command's own file (sharedOclifPlugin): code that lands in a
+// chunk instead would look for it in the wrong directory.
+for (const file of Object.keys(outputs).filter((f) => f.endsWith('.js'))) {
+  for (const [, spec] of readFileSync(join(root, file), 'utf8').matchAll(/from "([^"]*oclif-lean\.js)"/g)) {
+    if (!existsSync(join(root, dirname(file), spec))) throw new Error(`${file} imports ${spec}, which is not there`);
+  }
+}
+
 /** For each output file (relative to the repository), the inputs it holds: dist/ paths and package names. */
 const inputs = {};
 for (const [file, output] of Object.entries(outputs)) {
@@ -562,13 +673,15 @@ for (const [file, output] of Object.entries(outputs)) {
   const held = new Set();
   for (const input of Object.keys(output.inputs)) {
     // The shared oclif's re-export module (sharedOclifPlugin) is no file: oclif itself is in dist/cli/oclif.js.
-    if (input.startsWith('l2node-shared-oclif:')) continue;
+    if (input.startsWith('l2node-shared-oclif:') || input.startsWith('l2node-oclif-help:')) continue;
     // A REQUIRED package's module (requiredPackagesPlugin) is a require of node_modules, not bundled code.
     if (input.startsWith('l2node-required:')) continue;
     // A static module read from the registry (staticModulePlugin) is bundled in the command's file, not here.
     if (input.startsWith('l2node-static:')) continue;
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
     held.add(pkg ? `package:${pkg}` : input);
+    // oclif's modules one by one too: the start-up test tells its lean part from the rest (config, help, ux).
+    if (pkg === '@oclif/core') held.add(input);
   }
   inputs[file] = [...held].sort();
 }

@@ -1,4 +1,4 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { TxBot } from '../bot/tx-bot.js';
 import { ConfigError, type ResolvedConfig, resolveConfig } from '../daemon/config/resolve-config.js';
 import type { NodeConfig } from '../daemon/config/settings.js';
@@ -9,6 +9,7 @@ import { NodeLogger } from '../daemon/logging/logger.js';
 import { L2Node } from '../daemon/node.js';
 import { PACKAGE_VERSION } from '../daemon/package-version.js';
 import { storageStartFailure } from '../daemon/store/storage-health.js';
+import { Command } from './_lib/command.js';
 import { CredentialsStore } from './_lib/credentials-store.js';
 import { settingFlags } from './_lib/setting-flags.js';
 import { type KeySaveOutcome, renderStartBanner, type StartBannerFacts, startEnvelope } from './_lib/start-banner.js';

@@ -149,6 +149,17 @@ describe('human errors', () => {
     ]);
   });
 
+  it('L2NODE_CONTENT_TYPE=json is --json; a --json after `--` is an argument, not the flag', async () => {
+    // oclif's jsonEnabled, which l2node's Command keeps (src/commands/_lib/command.ts) on a config of bin/run.js.
+    const viaEnv = await l2node(['query', 'tips'], { env: { ...env, L2NODE_CONTENT_TYPE: 'json' } });
+    expect(viaEnv.code).toBe(5);
+    expect(envelopeOf(viaEnv).error).toMatchObject({ code: 'UNREACHABLE' });
+    const passedOn = await l2node(['rpc', 'node_getBlockNumber', '--', '--json'], { env });
+    expect(passedOn.code).toBe(5);
+    expect(passedOn.stdout).toBe('');
+    expect(passedOn.stderr).toContain('cannot reach');
+  });
+
   it('--node-url wins over NODE_URL', async () => {
     const run = await l2node(['query', 'tips', '--node-url', 'http://127.0.0.1:10'], { env });
     expect(run.stderr).toContain('cannot reach http://127.0.0.1:10');

@@ -1,7 +1,8 @@
 /**
  * What a run loads (issue 27): a plain dev `start`, `--version` and a client command load only what they use. The
  * L1 stack comes with --l1 / --l1-rpc-urls, the AWS SDK with an s3:// or gs:// URL, prom-client with
- * --metrics-port, pino-pretty with a log printed for humans; client commands load no daemon code at all. Each run
+ * --metrics-port, pino-pretty with a log printed for humans; client commands load no daemon code at all, and a
+ * successful run of an own command loads oclif's lean part only (no oclif Config, help or ux). Each run
  * is the real binary with a module-load recorder preloaded (test/helpers/module-load-recorder.mjs), which lists
  * every module the process resolved; a module on the deny list fails the case with the module that imported it.
  */
@@ -102,6 +103,24 @@ const AVM_MODULES =
 const OCLIF_CONFIG_LOAD = /\/dist\/cli\/chunks\/wsl-utils-[^/]+\.js$/;
 const loadsOclifConfig = (loaded: Map<string, string>) => [...loaded.keys()].some((url) => OCLIF_CONFIG_LOAD.test(url));
 
+/**
+ * All of oclif: its bundle (dist/cli/oclif.js), or any of its modules a successful run of an own command does not
+ * use (its Command class, Config and plugin loader, help, ux and spinners, error handler, and their packages). Such
+ * a run loads oclif's lean part (dist/cli/oclif-lean.js: its parser, flags, arguments and error classes;
+ * scripts/oclif-lean.mjs); help, topics, mistyped commands and a failure's handling load all of oclif.
+ */
+const FULL_OCLIF = new RegExp(
+  [
+    '/dist/cli/oclif\\.js$',
+    '/node_modules/@oclif/core/lib/(index|command|main|execute|module-load|help/.*|config/.*|ux/index|ux/action/.*|errors/index|errors/handle)\\.js$',
+    '/node_modules/(ejs|cli-spinners|semver|ansi-escapes|tinyglobby|lilconfig|minimatch|wsl-utils|get-package-type)/',
+  ].join('|'),
+);
+const fullOclif = (loaded: Map<string, string>) =>
+  [...loaded]
+    .filter(([url]) => FULL_OCLIF.test(url))
+    .map(([url, by]) => `${url.replace(`file://${REPO_ROOT}`, '')}, in ${by.replace(`file://${REPO_ROOT}`, '')}`);
+
 const PACKAGE = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 const packageOf = (url: string) => PACKAGE.exec(url)?.[1];
 const DIST = `file://${REPO_ROOT}dist/`;
@@ -163,6 +182,25 @@ describe('modules a run loads', () => {
     // The core types it decodes into take node:crypto with their first hash (src/core/crypto/sha256-to-field.ts).
     expect(loaded.has('node:crypto')).toBe(false);
     expect(loadsOclifConfig(loaded)).toBe(false);
+    // oclif's lean part, not all of oclif: the run parsed its flags with oclif's parser.
+    expect(loaded.has(`${DIST}cli/oclif-lean.js`)).toBe(true);
+    expect(loaded.has(`file://${REPO_ROOT}node_modules/@oclif/core/lib/parser/parse.js`)).toBe(true);
+    expect(fullOclif(loaded)).toEqual([]);
+  });
+
+  it("a usage error of a client command is oclif's lean part too; help, a topic, a mistyped command and autocomplete load all of oclif", async () => {
+    const loads = async (args: string[], exit: number) => {
+      const rec = recorded();
+      const run = await l2node(args, { env: rec.env });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(exit);
+      return fullOclif(rec.loaded());
+    };
+    expect(await loads(['query', 'block', 'abc', '--node-url', node.publicUrl], 2)).toEqual([]);
+    expect(await loads(['query', 'tips', '--bogus'], 2)).toEqual([]);
+    expect(await loads(['query', 'tips', '--help'], 0)).not.toEqual([]);
+    expect(await loads(['query'], 0)).not.toEqual([]);
+    expect(await loads(['query', 'tipz'], 2)).not.toEqual([]);
+    expect(await loads(['autocomplete', '--help'], 0)).not.toEqual([]);
   });
 
   it("one of l2node's own commands runs without oclif's Config.load; its help, a topic and a mistyped command use it", async () => {
@@ -219,6 +257,7 @@ describe('modules a run loads', () => {
     // is not part of a start.
     expect(loaded.has('node:internal/deps/undici/undici')).toBe(false);
     expect(loadsOclifConfig(loaded)).toBe(false);
+    expect(fullOclif(loaded)).toEqual([]);
     // jayson's transports (its clients and servers, which l2node does not use) load when first used, not with the
     // JSON-RPC server (scripts/bundle-cli.mjs LAZY_JAYSON): nothing of a start takes node:https or node:tls, even
     // after the JSON-RPC calls this file made.

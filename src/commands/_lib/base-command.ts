@@ -1,6 +1,7 @@
-import { Command, Errors } from '@oclif/core';
+import { Errors } from '@oclif/core';
 import { RpcClientError } from '../../rpc/client/rpc-client-error.js';
 import { CliError } from './cli-error.js';
+import { Command } from './command.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { rpcFailure } from './rpc-failure.js';
 import { unknownFlagMessage } from './unknown-flag.js';

@@ -58,11 +58,11 @@ export default class TxSend extends NodeCommand {
         pollMs: 250,
         onStatus: (s) => spinner.status(s),
       });
-      spinner.stop('done');
+      await spinner.stop('done');
       this.log(renderReceipt(receipt, flags.full));
       return { txHash, receipt: wireOf('node_getTxReceipt', receipt) };
     } catch (err) {
-      spinner.stop('failed');
+      await spinner.stop('failed');
       throw err;
     }
   }

@@ -39,11 +39,11 @@ export default class TxWait extends NodeCommand {
         pollMs: flags['poll-interval'],
         onStatus: (s) => spinner.status(s),
       });
-      spinner.stop('done');
+      await spinner.stop('done');
       this.log(renderReceipt(receipt, flags.full));
       return wireOf('node_getTxReceipt', receipt);
     } catch (err) {
-      spinner.stop('failed');
+      await spinner.stop('failed');
       throw err;
     }
   }

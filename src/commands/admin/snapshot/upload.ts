@@ -45,7 +45,7 @@ export default class AdminSnapshotUpload extends AdminCommand {
     spinner.start(`uploading a snapshot to ${args.location}`);
     const result = await waitForSnapshot(node, url, before, (s) => spinner.status(s));
     if (!result.ok) {
-      spinner.stop('failed');
+      await spinner.stop('failed');
       throw CliError.failed(
         `the snapshot upload to ${result.location} failed: ${result.error}`,
         'SNAPSHOT_FAILED',
@@ -53,7 +53,7 @@ export default class AdminSnapshotUpload extends AdminCommand {
         result,
       );
     }
-    spinner.stop('done');
+    await spinner.stop('done');
     this.log(
       keyValues([
         ['uploaded', `block ${result.blockNumber} (${result.blockHash})`],
