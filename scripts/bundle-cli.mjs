@@ -23,6 +23,7 @@
 //    run resolved.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -101,15 +102,19 @@ const packagesPlugin = {
  * An `import` of a REQUIRED package becomes a module holding `module.exports = require(<package>)`, which esbuild
  * turns into a call of the banner's `require` (the `require` inside stays external: packagesPlugin), and whose
  * default and named imports esbuild's CommonJS interop gives as Node's would (default: module.exports).
+ * A static `import` of one of Node's builtins becomes such a `require` too: Node makes an ES module facade of a
+ * builtin on its first import and reads every export into it, and node:fs's `promises` getter then loads
+ * fs/promises with readline's interface (a few ms of a start, for modules it does not use); esbuild's interop
+ * reads an export when it is used.
  */
 const requiredPackagesPlugin = {
   name: 'l2node-required-packages',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.kind === 'import-statement' && REQUIRED.has(args.path) && !args.importer.includes(`${'/'}node_modules/`)
-        ? { path: args.path, namespace: 'l2node-required' }
-        : undefined,
-    );
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind !== 'import-statement') return undefined;
+      const required = REQUIRED.has(args.path) && !args.importer.includes(`${'/'}node_modules/`);
+      return required || isBuiltin(args.path) ? { path: args.path, namespace: 'l2node-required' } : undefined;
+    });
     b.onLoad({ filter: /.*/, namespace: 'l2node-required' }, (args) => ({
       loader: 'js',
       contents: `module.exports = require(${JSON.stringify(args.path)});`,

@@ -52,7 +52,6 @@ import { prefundedAccountsBanner } from './sequencer/prefunded-accounts.js';
 import type { Sequencer } from './sequencer/sequencer.js';
 import type { SequencerConfig } from './sequencer/sequencer-settings.js';
 import type { SlotClock } from './sequencer/slot-clock.js';
-import { SnapshotBootstrapService } from './snapshots/snapshot-bootstrap-service.js';
 import { BlockBodyPrunedError } from './store/block-body-pruned-error.js';
 import type { ChainStore } from './store/chain-store.js';
 import { DataDirectoryLockService } from './store/data-directory-lock.js';
@@ -184,7 +183,10 @@ export class L2Node {
       // One node per data directory: nothing touches it before the lock is held.
       if (config.dataDirectory) await runner.start(new DataDirectoryLockService(config.dataDirectory));
       // --snapshot-url: the database is restored from a snapshot before it opens.
-      if (config.snapshotUrl) await runner.start(new SnapshotBootstrapService(config, log));
+      if (config.snapshotUrl) {
+        const { SnapshotBootstrapService } = await import('./snapshots/snapshot-bootstrap-service.js');
+        await runner.start(new SnapshotBootstrapService(config, log));
+      }
       const database = new DatabaseService(config.dataDirectory, config.startupCheckBlocks, genesisImageOf(config));
       await runner.start(database);
       // --load-state: the database takes the dumped state before anything reads it.

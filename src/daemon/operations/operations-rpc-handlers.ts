@@ -1,7 +1,7 @@
 import { rpcErrors } from '../../rpc/errors.js';
 import type { RpcHandlers } from '../../rpc/rpc-handlers.js';
 import { SettingParseError } from '../config/setting.js';
-import { SnapshotRefusedError } from '../snapshots/snapshot-uploader.js';
+import { SnapshotRefusedError } from '../snapshots/snapshot-refused-error.js';
 import { RollbackRefusedError } from './chain-rollback.js';
 import type { OperationsService } from './operations-service.js';
 import { ConfigUpdateError } from './runtime-config.js';

@@ -5,8 +5,8 @@ import type { NodeState } from '../lifecycle/node-state.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { Mempool } from '../mempool/mempool.js';
-import type { SnapshotStatus } from '../snapshots/snapshot-status.js';
-import { SnapshotUploader } from '../snapshots/snapshot-uploader.js';
+import { NO_SNAPSHOT_YET, type SnapshotStatus } from '../snapshots/snapshot-status.js';
+import type { SnapshotUploader } from '../snapshots/snapshot-uploader.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { type RollbackResult, rollbackChain } from './chain-rollback.js';
 import { OperationLock } from './operation-lock.js';
@@ -39,7 +39,13 @@ export class OperationsService implements Service {
   readonly events: OperationsEvents;
   readonly sync: SyncControl;
   readonly config: RuntimeConfig;
-  readonly snapshots: SnapshotUploader;
+  /**
+   * The snapshot uploader, loaded with the first upload, or at start on a data directory (to remove an interrupted
+   * upload's copy): its modules (node:fs/promises, zlib streams, the object stores' clients) were part of every
+   * start's time, and most nodes never upload.
+   */
+  #uploader: SnapshotUploader | undefined;
+  #loadingUploader: Promise<SnapshotUploader> | undefined;
   private readonly lock = new OperationLock();
 
   constructor(private readonly o: OperationsServiceOptions) {
@@ -48,31 +54,41 @@ export class OperationsService implements Service {
     );
     this.sync = new SyncControl(o.producer, () => this.events.emit('sync', this.productionStatus()));
     this.config = new RuntimeConfig(o.config, (changed) => this.applyConfig(changed));
-    this.snapshots = new SnapshotUploader({
-      db: o.db,
-      chain: o.chain.chain,
-      l1ChainId: o.config.l1ChainId,
-      rollupVersion: o.config.rollupVersion,
-      dataDirectory: o.config.dataDirectory,
-      uploadRoots: o.config.snapshotUploadRoots,
-      objectStores: {
-        s3Endpoint: o.config.snapshotS3Endpoint,
-        gcsEndpoint: o.config.snapshotGcsEndpoint,
-        metadataCredentials: o.config.snapshotS3MetadataCredentials,
-      },
-      whilePaused: (copy) => this.lock.run(() => this.whilePaused('snapshot', copy)),
-      now: o.now,
-      log: o.log,
-      onStatus: (status) => this.events.emit('snapshot', status),
-    });
   }
 
   async start(): Promise<void> {
-    await this.snapshots.removeLeftovers();
+    if (this.o.config.dataDirectory) await (await this.uploader()).removeLeftovers();
   }
 
   async stop(): Promise<void> {
-    await this.snapshots.stop();
+    const uploader = await this.#loadingUploader?.catch(() => undefined);
+    await uploader?.stop();
+  }
+
+  /** The uploader, made with its first use (see #uploader). */
+  private uploader(): Promise<SnapshotUploader> {
+    const o = this.o;
+    this.#loadingUploader ??= import('../snapshots/snapshot-uploader.js').then(
+      ({ SnapshotUploader }) =>
+        (this.#uploader = new SnapshotUploader({
+          db: o.db,
+          chain: o.chain.chain,
+          l1ChainId: o.config.l1ChainId,
+          rollupVersion: o.config.rollupVersion,
+          dataDirectory: o.config.dataDirectory,
+          uploadRoots: o.config.snapshotUploadRoots,
+          objectStores: {
+            s3Endpoint: o.config.snapshotS3Endpoint,
+            gcsEndpoint: o.config.snapshotGcsEndpoint,
+            metadataCredentials: o.config.snapshotS3MetadataCredentials,
+          },
+          whilePaused: (copy) => this.lock.run(() => this.whilePaused('snapshot', copy)),
+          now: o.now,
+          log: o.log,
+          onStatus: (status) => this.events.emit('snapshot', status),
+        })),
+    );
+    return this.#loadingUploader;
   }
 
   /** nodeAdmin_setConfig: all keys or none; the changes apply at once. */
@@ -133,8 +149,8 @@ export class OperationsService implements Service {
   }
 
   /** nodeAdmin_startSnapshotUpload: returns once the upload started; it runs in the background. */
-  startSnapshotUpload(location: string): Promise<void> {
-    return this.snapshots.start(location);
+  async startSnapshotUpload(location: string): Promise<void> {
+    return (await this.uploader()).start(location);
   }
 
   productionStatus(): ProductionStatus {
@@ -147,7 +163,7 @@ export class OperationsService implements Service {
   }
 
   snapshotStatus(): SnapshotStatus {
-    return this.snapshots.status();
+    return this.#uploader?.status() ?? NO_SNAPSHOT_YET;
   }
 
   private async whilePaused<T>(reason: 'rollback' | 'snapshot', fn: () => Promise<T>): Promise<T> {

@@ -35,3 +35,6 @@ export interface SnapshotStatus {
   readonly blockNumber?: number;
   readonly last?: SnapshotResult;
 }
+
+/** No upload has run since the node started. */
+export const NO_SNAPSHOT_YET: SnapshotStatus = Object.freeze({ running: false });

@@ -14,15 +14,11 @@ import { TxPoolRepository } from '../mempool/tx-pool-repository.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import type { ObjectStoreEndpoints } from './object-store.js';
 import { parseSnapshotIndex, type SnapshotEntry, type SnapshotIndex, snapshotFolder } from './snapshot-index.js';
-import type { SnapshotPhase, SnapshotResult, SnapshotStatus } from './snapshot-status.js';
+import { SnapshotRefusedError } from './snapshot-refused-error.js';
+import { NO_SNAPSHOT_YET, type SnapshotPhase, type SnapshotResult, type SnapshotStatus } from './snapshot-status.js';
 import { describeFileError, openSnapshotStore, type SnapshotStore } from './snapshot-store.js';
 import { parseSnapshotUrl } from './snapshot-url.js';
 import { checkUploadDestination } from './upload-destination.js';
-
-/** A snapshot the node cannot start now (one already runs, nothing to snapshot). */
-export class SnapshotRefusedError extends Error {
-  override name = 'SnapshotRefusedError';
-}
 
 export interface SnapshotUploaderOptions {
   readonly db: SqliteDatabase;
@@ -66,7 +62,7 @@ const TEMP_PREFIX = '.snapshot-';
  * One upload at a time; its progress and the last result are in `status()`.
  */
 export class SnapshotUploader {
-  #status: SnapshotStatus = { running: false };
+  #status: SnapshotStatus = NO_SNAPSHOT_YET;
   #job: Promise<void> | undefined;
   #abort: AbortController | undefined;
   #lastProgressAt = 0;
