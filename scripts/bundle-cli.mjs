@@ -102,23 +102,52 @@ const packagesPlugin = {
  * An `import` of a REQUIRED package becomes a module holding `module.exports = require(<package>)`, which esbuild
  * turns into a call of the banner's `require` (the `require` inside stays external: packagesPlugin), and whose
  * default and named imports esbuild's CommonJS interop gives as Node's would (default: module.exports).
- * A static `import` of one of Node's builtins becomes such a `require` too: Node makes an ES module facade of a
- * builtin on its first import and reads every export into it, and node:fs's `promises` getter then loads
- * fs/promises with readline's interface (a few ms of a start, for modules it does not use); esbuild's interop
- * reads an export when it is used.
  */
 const requiredPackagesPlugin = {
   name: 'l2node-required-packages',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.kind !== 'import-statement') return undefined;
-      const required = REQUIRED.has(args.path) && !args.importer.includes(`${'/'}node_modules/`);
-      return required || isBuiltin(args.path) ? { path: args.path, namespace: 'l2node-required' } : undefined;
-    });
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'import-statement' && REQUIRED.has(args.path) && !args.importer.includes(`${'/'}node_modules/`)
+        ? { path: args.path, namespace: 'l2node-required' }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'l2node-required' }, (args) => ({
       loader: 'js',
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
     }));
+  },
+};
+
+/**
+ * A static `import` of one of Node's builtins becomes a module of the bundle that takes it with
+ * `process.getBuiltinModule` and exports its names. Node makes an ES module facade of a builtin on its first
+ * import and reads every export into it: node:fs's `promises` getter then loads fs/promises and readline's
+ * interface, a few ms of every start for modules it does not use. The names exported are the builtin's plain
+ * values (an accessor such as node:fs's `promises` is not: import it from its own module, node:fs/promises).
+ */
+const builtinModulesPlugin = {
+  name: 'l2node-builtin-modules',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'import-statement' && isBuiltin(args.path)
+        ? { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'l2node-builtin' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'l2node-builtin' }, (args) => {
+      const builtin = process.getBuiltinModule(args.path);
+      const names = Object.keys(builtin).filter(
+        (k) =>
+          /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && 'value' in Object.getOwnPropertyDescriptor(builtin, k),
+      );
+      return {
+        loader: 'js',
+        contents: [
+          `const m = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+          'export default m;',
+          `export const { ${names.join(', ')} } = m;`,
+        ].join('\n'),
+      };
+    });
   },
 };
 
@@ -654,6 +683,7 @@ const commandBuilds = (
         betterSqlite3BindingPlugin,
         lazyJaysonPlugin,
         sharedOclifPlugin(toCli, name.startsWith('commands/_lib/')),
+        builtinModulesPlugin,
         requiredPackagesPlugin,
         packagesPlugin,
         ownLocationPlugin,

@@ -265,6 +265,9 @@ describe('modules a run loads', () => {
     expect(loaded.has('node:tls')).toBe(false);
     // sonic-boom (pino's destination) takes node:assert when first called (scripts/bundle-cli.mjs lazyAssertPlugin).
     expect(loaded.has('node:assert')).toBe(false);
+    // The bundles take builtins without their ES module facades, whose node:fs read its `promises` getter
+    // (scripts/bundle-cli.mjs builtinModulesPlugin), and the snapshot uploader loads with its first upload.
+    expect(loaded.has('node:internal/fs/promises')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))

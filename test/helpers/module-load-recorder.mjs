@@ -1,12 +1,15 @@
 // Preloaded with `node --import` into a spawned CLI: records every module the process resolves (ESM imports and
 // CommonJS requires alike, through Node's synchronous module hooks) with the module that first asked for it, and
 // writes them at exit to the file named by L2NODE_MODULE_LOG, one `<url> <- <parent url>` line each. The
-// start-up tests read it to see what a run loaded. Node's own undici (fetch, WebSocket) is not resolved through
-// the hooks: when it was loaded, its line is `node:internal/deps/undici/undici <- node:internal`.
-import { writeFileSync } from 'node:fs';
-import { registerHooks } from 'node:module';
+// start-up tests read it to see what a run loaded. Modules Node loads for itself are not resolved through the
+// hooks: when one of INTERNAL was loaded (undici, behind fetch and WebSocket; fs/promises, behind node:fs's
+// `promises`), its line is `node:<its internal name> <- node:internal`.
+// Builtins without their ES module facades, which would load modules themselves (node:fs's reads its `promises`).
+const { writeFileSync } = process.getBuiltinModule('node:fs');
+const { registerHooks } = process.getBuiltinModule('node:module');
 
 const file = process.env.L2NODE_MODULE_LOG;
+const INTERNAL = ['internal/deps/undici/undici', 'internal/fs/promises'];
 if (file) {
   const loaded = new Map();
   registerHooks({
@@ -17,8 +20,8 @@ if (file) {
     },
   });
   process.on('exit', () => {
-    if (process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')) {
-      loaded.set('node:internal/deps/undici/undici', 'node:internal');
+    for (const name of INTERNAL) {
+      if (process.moduleLoadList.includes(`NativeModule ${name}`)) loaded.set(`node:${name}`, 'node:internal');
     }
     writeFileSync(file, [...loaded].map(([url, parent]) => `${url} <- ${parent}\n`).join(''));
   });
