@@ -10,7 +10,8 @@
  * started with its own --regexp-optimization setting is left as it is.
  */
 export async function quickListen<T>(listen: () => Promise<T>): Promise<T> {
-  if (process.execArgv.some((arg) => arg.includes('regexp-optimization'))) return listen();
+  const own = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('regexp-optimization'));
+  if (own) return listen();
   const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--no-regexp-optimization');
   try {
