@@ -9,7 +9,8 @@
 // (0 skips them; --runs 0 skips the other cases, the L1 rows then stand beside the `node -e 0` of their rounds).
 // The restart is also split into its phases, from the node's own log: loading the start command (to its first log
 // line), the database and the L1 stack's modules (to "starting anvil"), anvil up with its state loaded, the stored
-// deployment checked, and the rest of the node to serving.
+// deployment checked, and the rest of the node to serving. The in-memory start is split the same way: loading the
+// start command, the node with its services and listeners (to "rpc listening"), then the first /status answer.
 // Targets (quiet 2-core machine): start < 0.5 s and at most 4x node -e 0, --version < 0.15 s,
 // query tips < 0.25 s, an --l1 anvil restart < 4 s.
 // Usage: node bench/startup/run.js [--runs 10] [--l1-runs 10]   (needs `npm run build`)
@@ -191,6 +192,22 @@ function l1StartPhases(start) {
   };
 }
 
+/**
+ * The phases of an in-memory start, in ms, from the node's log records (their `time`), the spawn time and when
+ * `/status` answered: loading the start command (to its first log line), opening the node and its services and
+ * binding the listeners (to "rpc listening"), then the first `/status` answer. Undefined when a line is missing.
+ */
+function startPhases(start) {
+  const first = start.records[0]?.time;
+  const listening = start.records.find((r) => r.msg === 'rpc listening')?.time;
+  if (first === undefined || listening === undefined) return undefined;
+  return {
+    'loading the start command (to its first log line)': first - start.spawnedAt,
+    'the node, its services and listeners (to rpc listening)': listening - first,
+    'rpc listening to the first /status answer': start.spawnedAt + start.ms - listening,
+  };
+}
+
 function median(values) {
   const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
   return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)];
@@ -214,6 +231,7 @@ try {
     record('npx l2node --version', await timeCommand('npx', ['l2node', '--version']));
     const inMemory = await startNode([], statusAnswers);
     record('l2node start to first /status (in memory)', { wall: inMemory.ms, cpu: inMemory.cpu });
+    for (const [phase, ms] of Object.entries(startPhases(inMemory) ?? {})) record(`in-memory phase: ${phase}`, ms);
     await inMemory.stop();
     const onBlocks = await startNode(['--data-directory', blocksDir], statusAnswers);
     record('l2node start to first /status (1,000 blocks on disk)', { wall: onBlocks.ms, cpu: onBlocks.cpu });
@@ -275,8 +293,8 @@ for (const [name, list] of samples) {
     name: `${name} median`,
     value: Number(wall.toFixed(1)),
     unit: 'ms',
-    // A phase is a part of the restart above, not a start of its own: no baseline.
-    ...(name.startsWith('restart phase:')
+    // A phase is a part of a start above, not a start of its own: no baseline.
+    ...(name.startsWith('restart phase:') || name.startsWith('in-memory phase:')
       ? {}
       : { baseline: { name: BASELINE, value: Number(baseWall.toFixed(1)) }, ratio: wall / baseWall }),
     ...(target ? { target: `< ${target} ms` } : {}),

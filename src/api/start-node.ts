@@ -38,7 +38,7 @@ export async function startNode(options: StartNodeOptions = {}): Promise<Started
   }
   const { config, sources } = resolved;
   if (config.syncFrom) throw new Error('startNode starts a dev chain: sync-from is for `l2node start`');
-  const logger = new NodeLogger({ spec: config.logLevel, format: config.logFormat, destination: process.stderr });
+  const logger = new NodeLogger({ spec: config.logLevel, format: config.logFormat, destination: 'stderr' });
   const node = await L2Node.init(config, logger, { print: () => {}, sources });
   try {
     await node.start();

@@ -80,7 +80,7 @@ export default class Start extends Command {
       logger = new NodeLogger({
         spec: config.logLevel,
         format: config.logFormat,
-        destination: this.jsonEnabled() ? process.stderr : process.stdout,
+        destination: this.jsonEnabled() ? 'stderr' : 'stdout',
         ...(config.logFile
           ? { file: { path: config.logFile, maxBytes: config.logFileMaxSize, maxFiles: config.logFileMaxFiles } }
           : {}),

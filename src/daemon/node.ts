@@ -667,10 +667,13 @@ export class L2Node {
    * and can write (node_isReady, as 4.1.2's isReady); `followingChain` when it also produces or follows blocks
    * (sync neither paused nor behind): GET /status `ready`, for readiness probes. `reason` says why not.
    */
-  readiness(): { acceptingTxs: boolean; followingChain: boolean; reason?: string } {
+  readiness(sync: ProductionStatus = this.operations.productionStatus()): {
+    acceptingTxs: boolean;
+    followingChain: boolean;
+    reason?: string;
+  } {
     const storage = this.storage?.problem;
     const acceptingTxs = this.state === 'running' && storage === undefined;
-    const sync = this.operations.productionStatus();
     // A node on an L1 that is down (its anvil died, the L1 does not answer) settles nothing until it is back.
     const l1Down = this.l1?.problem();
     const followingChain = acceptingTxs && sync.state === 'synced' && l1Down === undefined;
@@ -688,7 +691,8 @@ export class L2Node {
     const sync = this.operations.productionStatus();
     const tips = this.chain.chain.readTips();
     const storage = this.storage?.problem;
-    const readiness = this.readiness();
+    // One reading of the production status (and of the chain's tip, which it holds) for the whole answer.
+    const readiness = this.readiness(sync);
     const degraded = this.eventLoopLag.degradedReason();
     const l1 = this.l1?.status();
     const p2p = this.p2p?.status();
@@ -713,7 +717,7 @@ export class L2Node {
         // A stalled event loop shows here once it runs again (docs/reliability.md).
         eventLoopLagMs: this.eventLoopLag.recentMaxMs(),
         ...(degraded ? { degraded } : {}),
-        blockNumber: this.chainTip(),
+        blockNumber: sync.blockNumber,
         sync,
         tips: {
           proposed: tips.proposed.number,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BlockHeader } from '../../src/core/block/block-header.js';
 import { GENESIS_BLOCK_HEADER_HASH } from '../../src/core/constants.js';
+import { SPONSORED_FPC } from '../../src/core/contract/sponsored-fpc.js';
 import { result } from '../helpers/mempool-e2e.js';
 import { postJson, type RunningNode, spawnNode } from '../helpers/spawn-node.js';
 
@@ -24,6 +25,12 @@ async function genesisAndBlock1(args: string[] = []) {
   const node: RunningNode = await spawnNode({ env, args });
   try {
     const header0 = BlockHeader.fromJSON(await result(node.publicUrl, 'node_getBlockHeader', [0]));
+    // Recorded at block 0 (with --sponsored-fpc), from the image too.
+    const address = SPONSORED_FPC.address.toString();
+    const fpc = await result(node.publicUrl, 'node_getContract', [address]);
+    const fpcClass = await result(node.publicUrl, 'node_getContractClass', [
+      SPONSORED_FPC.instance.currentContractClassId.toString(),
+    ]);
     const mined = await postJson(
       node.adminUrl,
       { jsonrpc: '2.0', id: 1, method: 'nodeDev_mineBlocks', params: [1] },
@@ -31,7 +38,14 @@ async function genesisAndBlock1(args: string[] = []) {
     );
     expect((mined.body as { result?: unknown[] }).result).toHaveLength(1);
     const header1 = BlockHeader.fromJSON(await result(node.publicUrl, 'node_getBlockHeader', [1]));
-    return { hash0: header0.hash().value, state0: header0.state, state1: header1.state, last1: header1.lastArchive };
+    return {
+      hash0: header0.hash().value,
+      state0: header0.state,
+      state1: header1.state,
+      last1: header1.lastArchive,
+      fpc,
+      fpcClass,
+    };
   } finally {
     await node.stop();
   }
@@ -56,12 +70,17 @@ describe('genesis image', () => {
     // Block 1 is built on the trees' rows that the image holds.
     expect(fromImage.state1).toEqual(computed.state1);
     expect(fromImage.last1).toEqual(computed.last1);
+    expect(computed.fpc).toMatchObject({ address: SPONSORED_FPC.address.toString() });
+    expect(computed.fpcClass).toBeTruthy();
+    expect(fromImage.fpc).toEqual(computed.fpc);
+    expect(fromImage.fpcClass).toEqual(computed.fpcClass);
   });
 
   it("other genesis settings never take that image: Aztec 4.1.2's genesis is computed and saved beside it", async () => {
     const bare = await genesisAndBlock1(['--prefunded-accounts', 'none', '--sponsored-fpc', 'false']);
     expect(bare.hash0).toBe(GENESIS_BLOCK_HEADER_HASH);
     expect(bare.hash0).not.toBe(computed.hash0);
+    expect(bare.fpc).toBeFalsy();
     expect(images()).toHaveLength(2);
   });
 

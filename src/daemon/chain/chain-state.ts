@@ -91,7 +91,8 @@ export class ChainState {
     const prefunded = config.prefundedAccounts ?? defaultPrefundedAccounts();
     const worldState = openWorldState(db, config, o.sparseBase, o.genesisImage?.loaded);
     const store = new ChainStore(db, (message, details) => log.warn(details, message));
-    recordGenesisContracts(store, config);
+    // A genesis image holds them already (it is saved right after, and its key covers --sponsored-fpc).
+    if (!o.genesisImage?.loaded) recordGenesisContracts(store, config);
     // The database holds genesis and nothing else yet (the slot clock writes its start next).
     if (o.genesisImage && !o.genesisImage.loaded) o.genesisImage.save(db);
     const era = recordedSlotEra(store);

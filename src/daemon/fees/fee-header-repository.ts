@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../store/node-database.js';
+import { statementOnFirstUse } from '../store/statement-on-first-use.js';
 import type { FeeHeader } from './fee-lib.js';
 
 interface Row {
@@ -17,12 +18,13 @@ export class FeeHeaderRepository {
   private readonly deleteAboveStmt: Database.Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.latestStmt = db.prepare('SELECT * FROM fee_header ORDER BY block DESC LIMIT 1');
-    this.getStmt = db.prepare('SELECT * FROM fee_header WHERE block = ?');
-    this.putStmt = db.prepare(
+    this.latestStmt = statementOnFirstUse(db, 'SELECT * FROM fee_header ORDER BY block DESC LIMIT 1');
+    this.getStmt = statementOnFirstUse(db, 'SELECT * FROM fee_header WHERE block = ?');
+    this.putStmt = statementOnFirstUse(
+      db,
       'INSERT OR REPLACE INTO fee_header (block, excess_mana, mana_used, eth_per_fee_asset) VALUES (?, ?, ?, ?)',
     );
-    this.deleteAboveStmt = db.prepare('DELETE FROM fee_header WHERE block > ?');
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM fee_header WHERE block > ?');
   }
 
   latest(): { block: number; header: FeeHeader } | undefined {

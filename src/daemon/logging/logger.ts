@@ -12,8 +12,12 @@ export type LogFormat = 'auto' | 'human' | 'json' | 'logfmt';
 export interface LoggerOptions {
   readonly spec: LogLevelSpec;
   readonly format: LogFormat;
-  /** Defaults to stdout. */
-  readonly destination?: NodeJS.WritableStream;
+  /**
+   * A stream, or the process's own stdout or stderr by name (the default: stdout). By name, the stream object is
+   * made only if printing for humans needs it: JSON and logfmt go straight to the file descriptor (making
+   * process.stdout for a pipe cost a few ms of a start, bench/startup).
+   */
+  readonly destination?: NodeJS.WritableStream | 'stdout' | 'stderr';
   /** Log to this file instead (--log-file), rotated by size. */
   readonly file?: RotatingLogFileOptions;
 }
@@ -29,18 +33,22 @@ export class NodeLogger {
 
   constructor(options: LoggerOptions) {
     this.spec = options.spec;
-    const out: NodeJS.WritableStream = options.file
-      ? new RotatingLogFile(options.file)
-      : (options.destination ?? process.stdout);
-    const tty = Boolean((out as { isTTY?: boolean }).isTTY);
+    const file = options.file ? new RotatingLogFile(options.file) : undefined;
+    const target = options.destination ?? 'stdout';
+    const fd = typeof target === 'string' ? (target === 'stdout' ? 1 : 2) : ((target as { fd?: number }).fd ?? 1);
+    // Whether the output is a terminal: asked of the stream, or of the descriptor when only the format needs it.
+    const tty =
+      file === undefined &&
+      (typeof target === 'string'
+        ? options.format !== 'json' && options.format !== 'logfmt' && isTerminal(fd)
+        : Boolean((target as { isTTY?: boolean }).isTTY));
     const human = options.format === 'human' || (options.format === 'auto' && tty);
-    const raw: DestinationStream =
-      out instanceof RotatingLogFile
-        ? { write: (line: string) => out.writeLine(line) }
-        : pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
+    const raw: DestinationStream = file
+      ? { write: (line: string) => file.writeLine(line) }
+      : pino.destination({ dest: fd, sync: true });
     const stream: DestinationStream = human
       ? loadPretty()({
-          destination: out,
+          destination: file ?? (typeof target === 'string' ? process[target] : target),
           sync: true,
           colorize: tty,
           // One line per record on a terminal: the message says what happened (the fields are for JSON and
@@ -61,6 +69,11 @@ export class NodeLogger {
   module(name: string): Logger {
     return this.root.child({ module: name }, { level: this.spec.modules[name] ?? this.spec.level });
   }
+}
+
+/** Whether a descriptor is a terminal (node:tty is loaded only to ask: a piped JSON log never needs it). */
+function isTerminal(fd: number): boolean {
+  return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 /** A record as one human line: `module: message (error)`. */

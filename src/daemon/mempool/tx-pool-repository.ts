@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { SqliteDatabase } from '../store/node-database.js';
+import { statementOnFirstUse } from '../store/statement-on-first-use.js';
 
 /** A pending row as the index is rebuilt from it. */
 export interface PendingTxRow {
@@ -45,24 +46,29 @@ export class TxPoolRepository {
 
   constructor(readonly db: SqliteDatabase) {
     this.s = {
-      insert: db.prepare(
+      insert: statementOnFirstUse(
+        db,
         'INSERT OR REPLACE INTO mempool_tx (hash, tx, meta, received_at, mined_block, mined) VALUES (?, ?, ?, ?, NULL, NULL)',
       ),
-      delete: db.prepare('DELETE FROM mempool_tx WHERE hash = ?'),
-      getTx: db.prepare('SELECT tx, mined_block, mined FROM mempool_tx WHERE hash = ?'),
-      pending: db.prepare('SELECT hash, meta, received_at FROM mempool_tx WHERE mined_block IS NULL'),
-      markMined: db.prepare('UPDATE mempool_tx SET mined_block = ?, mined = ? WHERE hash = ?'),
-      unmarkMined: db.prepare('UPDATE mempool_tx SET mined_block = NULL, mined = NULL WHERE hash = ?'),
-      minedAbove: db.prepare('SELECT hash FROM mempool_tx WHERE mined_block > ?'),
-      pruneMined: db.prepare('DELETE FROM mempool_tx WHERE mined_block IS NOT NULL AND mined_block <= ?'),
-      putDropped: db.prepare(
+      delete: statementOnFirstUse(db, 'DELETE FROM mempool_tx WHERE hash = ?'),
+      getTx: statementOnFirstUse(db, 'SELECT tx, mined_block, mined FROM mempool_tx WHERE hash = ?'),
+      pending: statementOnFirstUse(db, 'SELECT hash, meta, received_at FROM mempool_tx WHERE mined_block IS NULL'),
+      markMined: statementOnFirstUse(db, 'UPDATE mempool_tx SET mined_block = ?, mined = ? WHERE hash = ?'),
+      unmarkMined: statementOnFirstUse(db, 'UPDATE mempool_tx SET mined_block = NULL, mined = NULL WHERE hash = ?'),
+      minedAbove: statementOnFirstUse(db, 'SELECT hash FROM mempool_tx WHERE mined_block > ?'),
+      pruneMined: statementOnFirstUse(db, 'DELETE FROM mempool_tx WHERE mined_block IS NOT NULL AND mined_block <= ?'),
+      putDropped: statementOnFirstUse(
+        db,
         'INSERT OR REPLACE INTO mempool_dropped (hash, reason, detail, dropped_at) VALUES (?, ?, ?, ?)',
       ),
-      getDropped: db.prepare('SELECT reason, detail, dropped_at FROM mempool_dropped WHERE hash = ?'),
-      deleteDropped: db.prepare('DELETE FROM mempool_dropped WHERE hash = ?'),
-      trimDropped: db.prepare('DELETE FROM mempool_dropped WHERE id <= (SELECT MAX(id) FROM mempool_dropped) - ?'),
-      getToken: db.prepare("SELECT value FROM mempool_meta WHERE name = 'token'"),
-      setToken: db.prepare("INSERT OR REPLACE INTO mempool_meta (name, value) VALUES ('token', ?)"),
+      getDropped: statementOnFirstUse(db, 'SELECT reason, detail, dropped_at FROM mempool_dropped WHERE hash = ?'),
+      deleteDropped: statementOnFirstUse(db, 'DELETE FROM mempool_dropped WHERE hash = ?'),
+      trimDropped: statementOnFirstUse(
+        db,
+        'DELETE FROM mempool_dropped WHERE id <= (SELECT MAX(id) FROM mempool_dropped) - ?',
+      ),
+      getToken: statementOnFirstUse(db, "SELECT value FROM mempool_meta WHERE name = 'token'"),
+      setToken: statementOnFirstUse(db, "INSERT OR REPLACE INTO mempool_meta (name, value) VALUES ('token', ?)"),
     };
   }
 

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { quickListen } from '../../rpc/server/quick-listen.js';
 import type { Service } from '../lifecycle/service.js';
 import type { Logger } from '../logging/logger.js';
 import type { NodeMetrics, NodeMetricsSources, RpcCallObservation } from './node-metrics.js';
@@ -82,19 +83,22 @@ export class MetricsService implements Service {
         },
       );
     });
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => {
-        const why = err.code === 'EADDRINUSE' ? 'address already in use' : err.message;
-        reject(
-          new Error(`the metrics listener cannot listen on ${this.o.host}:${this.o.port} (--metrics-port): ${why}`),
-        );
-      };
-      server.once('error', onError);
-      server.listen(this.o.port, this.o.host, () => {
-        server.off('error', onError);
-        resolve();
-      });
-    });
+    await quickListen(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const onError = (err: NodeJS.ErrnoException) => {
+            const why = err.code === 'EADDRINUSE' ? 'address already in use' : err.message;
+            reject(
+              new Error(`the metrics listener cannot listen on ${this.o.host}:${this.o.port} (--metrics-port): ${why}`),
+            );
+          };
+          server.once('error', onError);
+          server.listen(this.o.port, this.o.host, () => {
+            server.off('error', onError);
+            resolve();
+          });
+        }),
+    );
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.boundUrl = `http://${host}:${address.port}`;

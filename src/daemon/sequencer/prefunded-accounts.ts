@@ -69,7 +69,24 @@ export function formatPrefundedAccounts(accounts: readonly PrefundedAccount[]): 
 
 /** Genesis public data: each account's FeeJuice balance at its balance leaf slot (4.1.2 prefilled genesis). */
 export function prefundedGenesisData(accounts: readonly PrefundedAccount[]): GenesisPublicData[] {
-  return accounts.map((a) => ({ slot: computeFeePayerBalanceLeafSlot(a.address.value), value: a.amount }));
+  return accounts.map((a) => ({ slot: balanceLeafSlot(a.address.value), value: a.amount }));
+}
+
+/**
+ * The balance leaf slots of the genesis accounts, each hashed once per process: a start asks for the genesis data
+ * three times (the genesis image's key, the world state, the public execution workers' settings), and each slot
+ * is a Poseidon2 hash (bench/startup). At most MAX_PREFUNDED accounts per genesis, and one genesis per process,
+ * bar a few in tests.
+ */
+const balanceLeafSlots = new Map<bigint, bigint>();
+
+function balanceLeafSlot(address: bigint): bigint {
+  let slot = balanceLeafSlots.get(address);
+  if (slot === undefined) {
+    slot = computeFeePayerBalanceLeafSlot(address);
+    if (balanceLeafSlots.size < 4 * MAX_PREFUNDED) balanceLeafSlots.set(address, slot);
+  }
+  return slot;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
 import { recordChecksum, verifyRecord } from './record-checksum.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** One row of chain_block. */
 export interface BlockRow {
@@ -50,19 +51,27 @@ export class BlockRepository {
   private readonly deleteAboveStmt: Statement<[number]>;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.insertStmt = db.prepare(`INSERT INTO chain_block (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.byNumber = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE number = ?`);
-    this.byHash = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE hash = ?`);
-    this.byArchive = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE archive_root = ?`);
-    this.range = db.prepare(`SELECT ${COLUMNS} FROM chain_block WHERE number >= ? AND number < ? ORDER BY number`);
-    this.latestStmt = db.prepare('SELECT max(number) AS number FROM chain_block');
-    this.withLogsStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
+      `INSERT INTO chain_block (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.byNumber = statementOnFirstUse(db, `SELECT ${COLUMNS} FROM chain_block WHERE number = ?`);
+    this.byHash = statementOnFirstUse(db, `SELECT ${COLUMNS} FROM chain_block WHERE hash = ?`);
+    this.byArchive = statementOnFirstUse(db, `SELECT ${COLUMNS} FROM chain_block WHERE archive_root = ?`);
+    this.range = statementOnFirstUse(
+      db,
+      `SELECT ${COLUMNS} FROM chain_block WHERE number >= ? AND number < ? ORDER BY number`,
+    );
+    this.latestStmt = statementOnFirstUse(db, 'SELECT max(number) AS number FROM chain_block');
+    this.withLogsStmt = statementOnFirstUse(
+      db,
       'SELECT number FROM chain_block WHERE number >= ? AND number < ? AND public_log_count > 0 ORDER BY number',
     );
-    this.withClassLogsStmt = db.prepare(
+    this.withClassLogsStmt = statementOnFirstUse(
+      db,
       'SELECT number FROM chain_block WHERE number >= ? AND number < ? AND class_log_count > 0 ORDER BY number',
     );
-    this.deleteAboveStmt = db.prepare('DELETE FROM chain_block WHERE number > ?');
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM chain_block WHERE number > ?');
   }
 
   insert(r: BlockRow): void {

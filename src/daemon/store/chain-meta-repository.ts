@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** The named values the chain keeps beside its blocks. */
 export type ChainMetaKey =
@@ -31,8 +32,9 @@ export class ChainMetaRepository {
   private readonly setStmt: Statement<[string, number]>;
 
   constructor(db: SqliteDatabase) {
-    this.getStmt = db.prepare('SELECT value FROM chain_meta WHERE name = ?');
-    this.setStmt = db.prepare(
+    this.getStmt = statementOnFirstUse(db, 'SELECT value FROM chain_meta WHERE name = ?');
+    this.setStmt = statementOnFirstUse(
+      db,
       'INSERT INTO chain_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
     );
   }

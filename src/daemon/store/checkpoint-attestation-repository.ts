@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { CommitteeAttestation } from '../../core/block/committee-attestation.js';
 import { EthAddress } from '../../core/eth-address.js';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** The signatures a checkpoint was published with. */
 export interface CheckpointSignatures {
@@ -28,10 +29,12 @@ export class CheckpointAttestationRepository {
   private readonly getStmt: Statement<[number], Raw>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT INTO chain_checkpoint_attestation (checkpoint, attestations, proposer, proposer_signature, publisher) VALUES (?, ?, ?, ?, ?)',
     );
-    this.getStmt = db.prepare(
+    this.getStmt = statementOnFirstUse(
+      db,
       'SELECT attestations, proposer, proposer_signature, publisher FROM chain_checkpoint_attestation WHERE checkpoint = ?',
     );
   }

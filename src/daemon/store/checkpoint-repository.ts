@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** Where and when a checkpoint was published on L1 (4.1.2 L1PublishedData). */
 export interface L1PublishedData {
@@ -50,17 +51,30 @@ export class CheckpointRepository {
   private readonly deleteStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(`INSERT INTO chain_checkpoint (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.byNumber = db.prepare(`SELECT ${COLUMNS} FROM chain_checkpoint WHERE number = ?`);
-    this.range = db.prepare(`SELECT ${COLUMNS} FROM chain_checkpoint WHERE number >= ? ORDER BY number LIMIT ?`);
-    this.byBlock = db.prepare(`SELECT ${COLUMNS} FROM chain_checkpoint WHERE last_block >= ? ORDER BY number LIMIT 1`);
-    this.latestStmt = db.prepare(`SELECT ${COLUMNS} FROM chain_checkpoint ORDER BY number DESC LIMIT 1`);
-    this.upToSlotStmt = db.prepare('SELECT max(number) AS number FROM chain_checkpoint WHERE slot <= ?');
-    this.publishedByStmt = db.prepare('SELECT max(number) AS number FROM chain_checkpoint WHERE l1_timestamp <= ?');
-    this.slotRangeStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
+      `INSERT INTO chain_checkpoint (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.byNumber = statementOnFirstUse(db, `SELECT ${COLUMNS} FROM chain_checkpoint WHERE number = ?`);
+    this.range = statementOnFirstUse(
+      db,
+      `SELECT ${COLUMNS} FROM chain_checkpoint WHERE number >= ? ORDER BY number LIMIT ?`,
+    );
+    this.byBlock = statementOnFirstUse(
+      db,
+      `SELECT ${COLUMNS} FROM chain_checkpoint WHERE last_block >= ? ORDER BY number LIMIT 1`,
+    );
+    this.latestStmt = statementOnFirstUse(db, `SELECT ${COLUMNS} FROM chain_checkpoint ORDER BY number DESC LIMIT 1`);
+    this.upToSlotStmt = statementOnFirstUse(db, 'SELECT max(number) AS number FROM chain_checkpoint WHERE slot <= ?');
+    this.publishedByStmt = statementOnFirstUse(
+      db,
+      'SELECT max(number) AS number FROM chain_checkpoint WHERE l1_timestamp <= ?',
+    );
+    this.slotRangeStmt = statementOnFirstUse(
+      db,
       `SELECT ${COLUMNS} FROM chain_checkpoint WHERE slot >= ? AND slot < ? ORDER BY number`,
     );
-    this.deleteStmt = db.prepare('DELETE FROM chain_checkpoint WHERE last_block > ?');
+    this.deleteStmt = statementOnFirstUse(db, 'DELETE FROM chain_checkpoint WHERE last_block > ?');
   }
 
   insert(r: CheckpointRow): void {

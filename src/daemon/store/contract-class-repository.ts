@@ -4,6 +4,7 @@ import { Fr } from '../../core/fr.js';
 import { bigIntToBuffer32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
 import { recordChecksum, verifyRecord } from './record-checksum.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /**
  * chain_contract_class: classes published through the class registry, by id, with the block that published
@@ -18,12 +19,13 @@ export class ContractClassRepository {
 
   constructor(private readonly db: SqliteDatabase) {
     // The first publication wins: the registry's nullifier makes a second one impossible on a valid chain.
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT OR IGNORE INTO chain_contract_class (id, block, data, crc) VALUES (?, ?, ?, ?)',
     );
-    this.byId = db.prepare('SELECT block, data, crc FROM chain_contract_class WHERE id = ?');
-    this.all = db.prepare('SELECT id, block, data, crc FROM chain_contract_class ORDER BY block, id');
-    this.deleteAboveStmt = db.prepare('DELETE FROM chain_contract_class WHERE block > ?');
+    this.byId = statementOnFirstUse(db, 'SELECT block, data, crc FROM chain_contract_class WHERE id = ?');
+    this.all = statementOnFirstUse(db, 'SELECT id, block, data, crc FROM chain_contract_class ORDER BY block, id');
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM chain_contract_class WHERE block > ?');
   }
 
   insert(c: ContractClassPublic, blockNumber: number): void {

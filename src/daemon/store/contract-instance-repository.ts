@@ -7,6 +7,7 @@ import { Fr } from '../../core/fr.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
 import { recordChecksum, verifyRecord } from './record-checksum.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /**
  * chain_contract_instance: instances published through the instance registry, by address, with the block
@@ -22,12 +23,16 @@ export class ContractInstanceRepository {
 
   constructor(private readonly db: SqliteDatabase) {
     // The first publication wins: the registry's nullifier makes a second one impossible on a valid chain.
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT OR IGNORE INTO chain_contract_instance (address, block, data, crc) VALUES (?, ?, ?, ?)',
     );
-    this.byAddress = db.prepare('SELECT block, data, crc FROM chain_contract_instance WHERE address = ?');
-    this.all = db.prepare('SELECT address, block, data, crc FROM chain_contract_instance ORDER BY block, address');
-    this.deleteAboveStmt = db.prepare('DELETE FROM chain_contract_instance WHERE block > ?');
+    this.byAddress = statementOnFirstUse(db, 'SELECT block, data, crc FROM chain_contract_instance WHERE address = ?');
+    this.all = statementOnFirstUse(
+      db,
+      'SELECT address, block, data, crc FROM chain_contract_instance ORDER BY block, address',
+    );
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM chain_contract_instance WHERE block > ?');
   }
 
   insert(i: ContractInstanceWithAddress, blockNumber: number): void {

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { ContractInstanceUpdatedEvent } from '../../core/contract/contract-instance-updated-event.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** Where an update was published: the block (and its timestamp) and its position among the block's updates. */
 export interface UpdatePosition {
@@ -23,13 +24,15 @@ export class ContractInstanceUpdateRepository {
   private readonly deleteAboveStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT OR REPLACE INTO chain_contract_instance_update (address, block_timestamp, block, position, prev_class_id, new_class_id, timestamp_of_change) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.latestStmt = db.prepare(
+    this.latestStmt = statementOnFirstUse(
+      db,
       'SELECT prev_class_id, new_class_id, timestamp_of_change FROM chain_contract_instance_update WHERE address = ? AND block_timestamp <= ? ORDER BY block_timestamp DESC, block DESC, position DESC LIMIT 1',
     );
-    this.deleteAboveStmt = db.prepare('DELETE FROM chain_contract_instance_update WHERE block > ?');
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM chain_contract_instance_update WHERE block > ?');
   }
 
   insert(e: ContractInstanceUpdatedEvent, at: UpdatePosition): void {

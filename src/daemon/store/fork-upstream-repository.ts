@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /**
  * A lazy fork's upstream (chain_fork_upstream, chain_fork_upstream_block, chain_fork_upstream_tx): its URL, and
@@ -19,21 +20,27 @@ export class ForkUpstreamRepository {
   private readonly deleteTxsStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.urlStmt = db.prepare('SELECT url FROM chain_fork_upstream WHERE id = 1');
-    this.setUrlStmt = db.prepare(
+    this.urlStmt = statementOnFirstUse(db, 'SELECT url FROM chain_fork_upstream WHERE id = 1');
+    this.setUrlStmt = statementOnFirstUse(
+      db,
       'INSERT INTO chain_fork_upstream (id, url) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET url = excluded.url',
     );
-    this.blockStmt = db.prepare('SELECT block FROM chain_fork_upstream_block WHERE number = ?');
-    this.insertBlockStmt = db.prepare(
+    this.blockStmt = statementOnFirstUse(db, 'SELECT block FROM chain_fork_upstream_block WHERE number = ?');
+    this.insertBlockStmt = statementOnFirstUse(
+      db,
       'INSERT OR IGNORE INTO chain_fork_upstream_block (number, hash, block) VALUES (?, ?, ?)',
     );
-    this.txStmt = db.prepare('SELECT block, position FROM chain_fork_upstream_tx WHERE hash = ?');
-    this.insertTxStmt = db.prepare(
+    this.txStmt = statementOnFirstUse(db, 'SELECT block, position FROM chain_fork_upstream_tx WHERE hash = ?');
+    this.insertTxStmt = statementOnFirstUse(
+      db,
       'INSERT OR IGNORE INTO chain_fork_upstream_tx (hash, block, position) VALUES (?, ?, ?)',
     );
-    this.sizesStmt = db.prepare('SELECT number, length(block) AS bytes FROM chain_fork_upstream_block ORDER BY number');
-    this.deleteBlockStmt = db.prepare('DELETE FROM chain_fork_upstream_block WHERE number = ?');
-    this.deleteTxsStmt = db.prepare('DELETE FROM chain_fork_upstream_tx WHERE block = ?');
+    this.sizesStmt = statementOnFirstUse(
+      db,
+      'SELECT number, length(block) AS bytes FROM chain_fork_upstream_block ORDER BY number',
+    );
+    this.deleteBlockStmt = statementOnFirstUse(db, 'DELETE FROM chain_fork_upstream_block WHERE number = ?');
+    this.deleteTxsStmt = statementOnFirstUse(db, 'DELETE FROM chain_fork_upstream_tx WHERE block = ?');
   }
 
   /** The upstream's URL the fork was made from (or last restarted on). */

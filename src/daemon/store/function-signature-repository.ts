@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /**
  * Most signatures kept; past it the oldest registrations are dropped. With signatures of at most 1,024
@@ -22,14 +23,16 @@ export class FunctionSignatureRepository {
     private readonly db: SqliteDatabase,
     private readonly capacity = FUNCTION_SIGNATURE_CAPACITY,
   ) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT INTO chain_function_signature (selector, signature, registered) ' +
         'SELECT ?, ?, COALESCE(MAX(registered), 0) + 1 FROM chain_function_signature WHERE true ' +
         'ON CONFLICT (selector) DO NOTHING',
     );
-    this.getStmt = db.prepare('SELECT signature FROM chain_function_signature WHERE selector = ?');
-    this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM chain_function_signature');
-    this.evictStmt = db.prepare(
+    this.getStmt = statementOnFirstUse(db, 'SELECT signature FROM chain_function_signature WHERE selector = ?');
+    this.countStmt = statementOnFirstUse(db, 'SELECT COUNT(*) AS n FROM chain_function_signature');
+    this.evictStmt = statementOnFirstUse(
+      db,
       'DELETE FROM chain_function_signature WHERE selector IN ' +
         '(SELECT selector FROM chain_function_signature ORDER BY registered LIMIT ?)',
     );

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** A message of the L1 Inbox: its leaf index in the message tree and the checkpoint it is for. */
 export interface InboxMessage {
@@ -24,13 +25,20 @@ export class InboxMessageRepository {
   private readonly maxStmt: Statement<[], { idx: number | null; checkpoint: number | null }>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare('INSERT INTO dev_l1_inbox (idx, leaf, checkpoint) VALUES (?, ?, ?)');
-    this.ofCheckpoint = db.prepare('SELECT idx, leaf, checkpoint FROM dev_l1_inbox WHERE checkpoint = ? ORDER BY idx');
-    this.byLeaf = db.prepare('SELECT idx, leaf, checkpoint FROM dev_l1_inbox WHERE leaf = ? ORDER BY idx LIMIT 1');
-    this.allStmt = db.prepare('SELECT idx, leaf, checkpoint FROM dev_l1_inbox ORDER BY idx');
-    this.clearStmt = db.prepare('DELETE FROM dev_l1_inbox');
-    this.countStmt = db.prepare('SELECT count(*) AS n FROM dev_l1_inbox');
-    this.maxStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(db, 'INSERT INTO dev_l1_inbox (idx, leaf, checkpoint) VALUES (?, ?, ?)');
+    this.ofCheckpoint = statementOnFirstUse(
+      db,
+      'SELECT idx, leaf, checkpoint FROM dev_l1_inbox WHERE checkpoint = ? ORDER BY idx',
+    );
+    this.byLeaf = statementOnFirstUse(
+      db,
+      'SELECT idx, leaf, checkpoint FROM dev_l1_inbox WHERE leaf = ? ORDER BY idx LIMIT 1',
+    );
+    this.allStmt = statementOnFirstUse(db, 'SELECT idx, leaf, checkpoint FROM dev_l1_inbox ORDER BY idx');
+    this.clearStmt = statementOnFirstUse(db, 'DELETE FROM dev_l1_inbox');
+    this.countStmt = statementOnFirstUse(db, 'SELECT count(*) AS n FROM dev_l1_inbox');
+    this.maxStmt = statementOnFirstUse(
+      db,
       'SELECT idx, checkpoint FROM dev_l1_inbox WHERE idx = (SELECT max(idx) FROM dev_l1_inbox)',
     );
   }

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** An L1-to-L2 message that entered the message tree. */
 export interface L1ToL2MessageRow {
@@ -20,15 +21,20 @@ export class L1ToL2MessageRepository {
   private readonly allStmt: Statement<[], { idx: number; leaf: Buffer; block: number }>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT INTO chain_l1_to_l2_message (idx, leaf, checkpoint, block) VALUES (?, ?, ?, ?)',
     );
-    this.byLeaf = db.prepare(
+    this.byLeaf = statementOnFirstUse(
+      db,
       'SELECT idx, checkpoint, block FROM chain_l1_to_l2_message WHERE leaf = ? ORDER BY idx LIMIT 1',
     );
-    this.deleteAboveStmt = db.prepare('DELETE FROM chain_l1_to_l2_message WHERE block > ?');
-    this.allStmt = db.prepare('SELECT idx, leaf, block FROM chain_l1_to_l2_message ORDER BY idx');
-    this.rangeStmt = db.prepare('SELECT idx, leaf FROM chain_l1_to_l2_message WHERE idx >= ? AND idx < ? ORDER BY idx');
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM chain_l1_to_l2_message WHERE block > ?');
+    this.allStmt = statementOnFirstUse(db, 'SELECT idx, leaf, block FROM chain_l1_to_l2_message ORDER BY idx');
+    this.rangeStmt = statementOnFirstUse(
+      db,
+      'SELECT idx, leaf FROM chain_l1_to_l2_message WHERE idx >= ? AND idx < ? ORDER BY idx',
+    );
   }
 
   insert(index: number, leaf: bigint, checkpoint: number, blockNumber: number): void {

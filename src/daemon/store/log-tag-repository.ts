@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** Which log list a tag index entry points into. */
 export type TaggedLogKind = 'private' | 'public';
@@ -38,18 +39,29 @@ export class LogTagRepository {
   private readonly deleteBlockStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT OR IGNORE INTO chain_log_tag (tag, kind, block, position) VALUES (?, ?, ?, ?)',
     );
-    this.deleteStmt = db.prepare('DELETE FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?');
-    this.hasStmt = db.prepare('SELECT 1 FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?');
-    this.countStmt = db.prepare('SELECT COUNT(*) FROM chain_log_tag').pluck();
-    this.clearStmt = db.prepare('DELETE FROM chain_log_tag');
-    this.deleteBlockStmt = db.prepare('DELETE FROM chain_log_tag WHERE block = ?');
+    this.deleteStmt = statementOnFirstUse(
+      db,
+      'DELETE FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?',
+    );
+    this.hasStmt = statementOnFirstUse(
+      db,
+      'SELECT 1 FROM chain_log_tag WHERE tag = ? AND kind = ? AND block = ? AND position = ?',
+    );
+    this.countStmt = statementOnFirstUse(db, 'SELECT COUNT(*) FROM chain_log_tag').pluck();
+    this.clearStmt = statementOnFirstUse(db, 'DELETE FROM chain_log_tag');
+    this.deleteBlockStmt = statementOnFirstUse(db, 'DELETE FROM chain_log_tag WHERE block = ?');
     const cols = 'SELECT kind, block, position FROM chain_log_tag';
-    this.byTagKind = db.prepare(`${cols} WHERE tag = ? AND kind = ? ORDER BY block, position LIMIT ? OFFSET ?`);
-    this.byTagKindAll = db.prepare(`${cols} WHERE tag = ? AND kind = ? ORDER BY block, position`);
-    this.byTag = db.prepare(
+    this.byTagKind = statementOnFirstUse(
+      db,
+      `${cols} WHERE tag = ? AND kind = ? ORDER BY block, position LIMIT ? OFFSET ?`,
+    );
+    this.byTagKindAll = statementOnFirstUse(db, `${cols} WHERE tag = ? AND kind = ? ORDER BY block, position`);
+    this.byTag = statementOnFirstUse(
+      db,
       `${cols} WHERE tag = ? ORDER BY block, position / ${TX_SPAN}, kind, position LIMIT ? OFFSET ?`,
     );
   }

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** A state override waiting for the next block, with its place in the queue. */
 export interface PendingStateOverride extends PublicDataWrite {
@@ -22,10 +23,19 @@ export class PendingStateOverrideRepository {
   private readonly deleteThroughStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare('INSERT INTO chain_pending_state_override (leaf_slot, value) VALUES (?, ?)');
-    this.nextStmt = db.prepare('SELECT seq, leaf_slot, value FROM chain_pending_state_override ORDER BY seq LIMIT ?');
-    this.countStmt = db.prepare('SELECT COUNT(*) FROM chain_pending_state_override').pluck() as Statement<[], number>;
-    this.deleteThroughStmt = db.prepare('DELETE FROM chain_pending_state_override WHERE seq <= ?');
+    this.insertStmt = statementOnFirstUse(
+      db,
+      'INSERT INTO chain_pending_state_override (leaf_slot, value) VALUES (?, ?)',
+    );
+    this.nextStmt = statementOnFirstUse(
+      db,
+      'SELECT seq, leaf_slot, value FROM chain_pending_state_override ORDER BY seq LIMIT ?',
+    );
+    this.countStmt = statementOnFirstUse(db, 'SELECT COUNT(*) FROM chain_pending_state_override').pluck() as Statement<
+      [],
+      number
+    >;
+    this.deleteThroughStmt = statementOnFirstUse(db, 'DELETE FROM chain_pending_state_override WHERE seq <= ?');
   }
 
   add(write: PublicDataWrite): void {

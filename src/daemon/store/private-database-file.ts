@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { NODE_DATABASE_FILE } from './node-database.js';
 
 const PREFIX = 'l2node-memory-';
+/** How long after its start a node removes the directories of killed ones (a node stopped sooner leaves them). */
+const ORPHAN_SWEEP_DELAY_MS = 2000;
 
 /**
  * The database file of a node without --data-directory. It cannot be SQLite's `:memory:`: the public execution
@@ -11,15 +13,19 @@ const PREFIX = 'l2node-memory-';
  * lives in a private directory of the temp dir (mode 0700, the file 0600, named with the node's pid) and is
  * removed when the node stops, on any exit of the process (the `exit` event covers a normal exit, process.exit
  * after SIGINT/SIGTERM/SIGHUP and an uncaught error); after a SIGKILL the next node started on the machine
- * removes it, as its pid is no longer alive.
+ * removes it, as its pid is no longer alive (once it has run for 2 s).
  */
 export class PrivateDatabaseFile {
   readonly directory: string;
   readonly path: string;
   private readonly removeOnExit = () => this.remove();
+  private readonly sweep: NodeJS.Timeout;
 
   constructor() {
-    removeOrphans();
+    // Reading the whole temp dir (3 ms for 2,000 entries; on libuv's pool, the pool's start as much) is no part of
+    // getting the node to serve: it waits until the node has served a while (bench/startup).
+    this.sweep = setTimeout(removeOrphans, ORPHAN_SWEEP_DELAY_MS);
+    this.sweep.unref();
     this.directory = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
     this.path = join(this.directory, NODE_DATABASE_FILE);
     // Created here with 0600 so that SQLite (which gives its -wal and -shm files the database's mode) never
@@ -29,12 +35,13 @@ export class PrivateDatabaseFile {
   }
 
   remove(): void {
+    clearTimeout(this.sweep);
     process.off('exit', this.removeOnExit);
     rmSync(this.directory, { recursive: true, force: true });
   }
 }
 
-/** The directories of in-memory nodes that were killed (their pid is gone). */
+/** Removes the directories of in-memory nodes that were killed (their pid is gone). Never throws. */
 function removeOrphans(): void {
   let names: string[];
   try {
@@ -46,7 +53,11 @@ function removeOrphans(): void {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(name.slice(PREFIX.length).split('-')[0]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Another user's directory (a shared temp dir with the sticky bit): theirs to remove.
+    }
   }
 }
 

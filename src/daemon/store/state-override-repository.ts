@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { PublicDataWrite } from '../world-state/world-state-fork.js';
 import type { SqliteDatabase } from './node-database.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /**
  * chain_state_override: the public data writes a block applied before its txs by a state cheat code
@@ -14,13 +15,15 @@ export class StateOverrideRepository {
   private readonly deleteAboveStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT INTO chain_state_override (block, position, leaf_slot, value) VALUES (?, ?, ?, ?)',
     );
-    this.ofBlockStmt = db.prepare(
+    this.ofBlockStmt = statementOnFirstUse(
+      db,
       'SELECT leaf_slot, value FROM chain_state_override WHERE block = ? ORDER BY position',
     );
-    this.deleteAboveStmt = db.prepare('DELETE FROM chain_state_override WHERE block > ?');
+    this.deleteAboveStmt = statementOnFirstUse(db, 'DELETE FROM chain_state_override WHERE block > ?');
   }
 
   insert(blockNumber: number, writes: readonly PublicDataWrite[]): void {

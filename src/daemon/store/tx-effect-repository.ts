@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './node-database.js';
 import { recordChecksum, verifyRecord } from './record-checksum.js';
+import { statementOnFirstUse } from './statement-on-first-use.js';
 
 /** A block's txs are ids block * TX_ID_SPAN + index: one rowid range per block. */
 export const TX_ID_SPAN = 2 ** 20;
@@ -37,14 +38,20 @@ export class TxEffectRepository {
   private readonly stripStmt: Statement<[number, number]>;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.insertStmt = db.prepare('INSERT INTO chain_tx (id, hash, effect, crc) VALUES (?, ?, ?, ?)');
-    this.byId = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE id = ?');
-    this.byHash = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
-    this.idByHash = db.prepare('SELECT id FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
-    this.ofBlocks = db.prepare('SELECT id, hash, effect, crc FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
-    this.deleteFromStmt = db.prepare('DELETE FROM chain_tx WHERE id >= ?');
-    this.idsOfBlocks = db.prepare('SELECT id, hash FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
-    this.stripStmt = db.prepare("UPDATE chain_tx SET effect = x'', crc = ? WHERE id = ?");
+    this.insertStmt = statementOnFirstUse(db, 'INSERT INTO chain_tx (id, hash, effect, crc) VALUES (?, ?, ?, ?)');
+    this.byId = statementOnFirstUse(db, 'SELECT id, hash, effect, crc FROM chain_tx WHERE id = ?');
+    this.byHash = statementOnFirstUse(
+      db,
+      'SELECT id, hash, effect, crc FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1',
+    );
+    this.idByHash = statementOnFirstUse(db, 'SELECT id FROM chain_tx WHERE hash = ? ORDER BY id LIMIT 1');
+    this.ofBlocks = statementOnFirstUse(
+      db,
+      'SELECT id, hash, effect, crc FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id',
+    );
+    this.deleteFromStmt = statementOnFirstUse(db, 'DELETE FROM chain_tx WHERE id >= ?');
+    this.idsOfBlocks = statementOnFirstUse(db, 'SELECT id, hash FROM chain_tx WHERE id >= ? AND id < ? ORDER BY id');
+    this.stripStmt = statementOnFirstUse(db, "UPDATE chain_tx SET effect = x'', crc = ? WHERE id = ?");
   }
 
   insert(blockNumber: number, txIndex: number, hash: Buffer, effect: Buffer): void {

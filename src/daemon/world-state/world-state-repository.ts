@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { checksumBytes, recordChecksum, StoredDataDamagedError } from '../store/record-checksum.js';
+import { statementOnFirstUse } from '../store/statement-on-first-use.js';
 
 /** Nodes of one level of one tree occupy [tree * TREE_SPAN + level * LEVEL_SPAN, + 2^42). */
 export const LEVEL_SPAN = 2 ** 42;
@@ -75,72 +76,84 @@ export class WorldStateRepository {
   private readonly leafRange: Statement<[number, number, number], { k: number; stored: Buffer }>;
 
   constructor(readonly db: SqliteDatabase) {
-    this.nodeOne = db
-      .prepare<[number, number], Buffer>(
-        "SELECT CAST(hash || COALESCE(crc, x'') AS BLOB) FROM ws_node WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1",
-      )
-      .pluck();
-    this.nodeMany = db
-      .prepare<[number, string], Buffer | null>(
-        "SELECT (SELECT CAST(hash || COALESCE(crc, x'') AS BLOB) FROM ws_node WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key",
-      )
-      .pluck();
-    this.leafOne = db
-      .prepare<[number, number], Buffer>(
-        "SELECT CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) FROM ws_leaf WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1",
-      )
-      .pluck();
-    this.leafMany = db
-      .prepare<[number, string], Buffer | null>(
-        "SELECT (SELECT CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key",
-      )
-      .pluck();
-    this.lowOne = db
-      .prepare<[number, Buffer, number], number>(
-        'SELECT idx FROM ws_key WHERE tree = ? AND key <= ? AND block <= ? ORDER BY key DESC LIMIT 1',
-      )
-      .pluck();
-    this.lowMany = db
-      .prepare<[number, number, string], number | null>(
-        'SELECT (SELECT idx FROM ws_key WHERE tree = ? AND key <= unhex(j.value) AND block <= ? ORDER BY key DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
-      )
-      .pluck();
-    this.keyMany = db
-      .prepare<[string, number, number], unknown[]>(
-        'SELECT k.idx, k.block FROM json_each(?) j LEFT JOIN ws_key k ON k.tree = ? AND k.key = unhex(j.value) AND k.block <= ? ORDER BY j.key',
-      )
-      .raw();
+    this.nodeOne = statementOnFirstUse<[number, number], Buffer>(
+      db,
+      "SELECT CAST(hash || COALESCE(crc, x'') AS BLOB) FROM ws_node WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1",
+    ).pluck();
+    this.nodeMany = statementOnFirstUse<[number, string], Buffer | null>(
+      db,
+      "SELECT (SELECT CAST(hash || COALESCE(crc, x'') AS BLOB) FROM ws_node WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key",
+    ).pluck();
+    this.leafOne = statementOnFirstUse<[number, number], Buffer>(
+      db,
+      "SELECT CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) FROM ws_leaf WHERE k = ? AND block <= ? ORDER BY block DESC LIMIT 1",
+    ).pluck();
+    this.leafMany = statementOnFirstUse<[number, string], Buffer | null>(
+      db,
+      "SELECT (SELECT CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) FROM ws_leaf WHERE k = j.value AND block <= ? ORDER BY block DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key",
+    ).pluck();
+    this.lowOne = statementOnFirstUse<[number, Buffer, number], number>(
+      db,
+      'SELECT idx FROM ws_key WHERE tree = ? AND key <= ? AND block <= ? ORDER BY key DESC LIMIT 1',
+    ).pluck();
+    this.lowMany = statementOnFirstUse<[number, number, string], number | null>(
+      db,
+      'SELECT (SELECT idx FROM ws_key WHERE tree = ? AND key <= unhex(j.value) AND block <= ? ORDER BY key DESC LIMIT 1) FROM json_each(?) j ORDER BY j.key',
+    ).pluck();
+    this.keyMany = statementOnFirstUse<[string, number, number], unknown[]>(
+      db,
+      'SELECT k.idx, k.block FROM json_each(?) j LEFT JOIN ws_key k ON k.tree = ? AND k.key = unhex(j.value) AND k.block <= ? ORDER BY j.key',
+    ).raw();
     const rows = (n: number) =>
       Array.from({ length: INSERT_ROWS }, () => `(${new Array(n).fill('?').join(', ')})`).join(', ');
-    this.insNode = db.prepare('INSERT INTO ws_node (k, block, hash, crc) VALUES (?, ?, ?, ?)');
-    this.insNodes = db.prepare(`INSERT INTO ws_node (k, block, hash, crc) VALUES ${rows(4)}`);
-    this.insLeaf = db.prepare('INSERT INTO ws_leaf (k, block, leaf, hash, crc) VALUES (?, ?, ?, ?, ?)');
-    this.insLeaves = db.prepare(`INSERT INTO ws_leaf (k, block, leaf, hash, crc) VALUES ${rows(5)}`);
-    this.insKey = db.prepare('INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
-    this.insKeys = db.prepare(`INSERT INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
-    this.insKeyIfNew = db.prepare('INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
-    this.insKeysIfNew = db.prepare(`INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
-    this.insNodeIfNew = db.prepare('INSERT OR IGNORE INTO ws_node (k, block, hash, crc) VALUES (?, ?, ?, ?)');
-    this.insLeafIfNew = db.prepare('INSERT OR IGNORE INTO ws_leaf (k, block, leaf, hash, crc) VALUES (?, ?, ?, ?, ?)');
-    this.blockGet = db.prepare<[number], StoredBlock>('SELECT hash, state FROM ws_block WHERE block = ?');
-    this.blockIns = db.prepare('INSERT INTO ws_block (block, hash, state) VALUES (?, ?, ?)');
-    this.journalIns = db.prepare('INSERT INTO ws_journal (block, tree, nodes, leaves) VALUES (?, ?, ?, ?)');
-    this.journalGet = db.prepare<[number], { tree: number; nodes: Buffer; leaves: Buffer }>(
+    this.insNode = statementOnFirstUse(db, 'INSERT INTO ws_node (k, block, hash, crc) VALUES (?, ?, ?, ?)');
+    this.insNodes = statementOnFirstUse(db, `INSERT INTO ws_node (k, block, hash, crc) VALUES ${rows(4)}`);
+    this.insLeaf = statementOnFirstUse(db, 'INSERT INTO ws_leaf (k, block, leaf, hash, crc) VALUES (?, ?, ?, ?, ?)');
+    this.insLeaves = statementOnFirstUse(db, `INSERT INTO ws_leaf (k, block, leaf, hash, crc) VALUES ${rows(5)}`);
+    this.insKey = statementOnFirstUse(db, 'INSERT INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)');
+    this.insKeys = statementOnFirstUse(db, `INSERT INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`);
+    this.insKeyIfNew = statementOnFirstUse(
+      db,
+      'INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES (?, ?, ?, ?)',
+    );
+    this.insKeysIfNew = statementOnFirstUse(
+      db,
+      `INSERT OR IGNORE INTO ws_key (tree, key, idx, block) VALUES ${rows(4)}`,
+    );
+    this.insNodeIfNew = statementOnFirstUse(
+      db,
+      'INSERT OR IGNORE INTO ws_node (k, block, hash, crc) VALUES (?, ?, ?, ?)',
+    );
+    this.insLeafIfNew = statementOnFirstUse(
+      db,
+      'INSERT OR IGNORE INTO ws_leaf (k, block, leaf, hash, crc) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.blockGet = statementOnFirstUse<[number], StoredBlock>(db, 'SELECT hash, state FROM ws_block WHERE block = ?');
+    this.blockIns = statementOnFirstUse(db, 'INSERT INTO ws_block (block, hash, state) VALUES (?, ?, ?)');
+    this.journalIns = statementOnFirstUse(
+      db,
+      'INSERT INTO ws_journal (block, tree, nodes, leaves) VALUES (?, ?, ?, ?)',
+    );
+    this.journalGet = statementOnFirstUse<[number], { tree: number; nodes: Buffer; leaves: Buffer }>(
+      db,
       'SELECT tree, nodes, leaves FROM ws_journal WHERE block = ?',
     );
-    this.metaGet = db.prepare<[string], unknown>('SELECT value FROM ws_meta WHERE name = ?').pluck();
-    this.metaSet = db.prepare(
+    this.metaGet = statementOnFirstUse<[string], unknown>(db, 'SELECT value FROM ws_meta WHERE name = ?').pluck();
+    this.metaSet = statementOnFirstUse(
+      db,
       'INSERT INTO ws_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
     );
-    this.delNodeVersion = db.prepare('DELETE FROM ws_node WHERE k = ? AND block = ?');
-    this.delLeafVersion = db.prepare('DELETE FROM ws_leaf WHERE k = ? AND block = ?');
-    this.delNodeOlder = db.prepare('DELETE FROM ws_node WHERE k = ? AND block < ?');
-    this.delLeafOlder = db.prepare('DELETE FROM ws_leaf WHERE k = ? AND block < ?');
-    this.delKeyIfFrom = db.prepare('DELETE FROM ws_key WHERE tree = ? AND key = ? AND block > ?');
-    this.nodeRange = db.prepare<[number, number, number], { k: number; stored: Buffer }>(
+    this.delNodeVersion = statementOnFirstUse(db, 'DELETE FROM ws_node WHERE k = ? AND block = ?');
+    this.delLeafVersion = statementOnFirstUse(db, 'DELETE FROM ws_leaf WHERE k = ? AND block = ?');
+    this.delNodeOlder = statementOnFirstUse(db, 'DELETE FROM ws_node WHERE k = ? AND block < ?');
+    this.delLeafOlder = statementOnFirstUse(db, 'DELETE FROM ws_leaf WHERE k = ? AND block < ?');
+    this.delKeyIfFrom = statementOnFirstUse(db, 'DELETE FROM ws_key WHERE tree = ? AND key = ? AND block > ?');
+    this.nodeRange = statementOnFirstUse<[number, number, number], { k: number; stored: Buffer }>(
+      db,
       "SELECT k, CAST(hash || COALESCE(crc, x'') AS BLOB) AS stored FROM ws_node WHERE k >= ? AND k < ? AND block > ?",
     );
-    this.leafRange = db.prepare<[number, number, number], { k: number; stored: Buffer }>(
+    this.leafRange = statementOnFirstUse<[number, number, number], { k: number; stored: Buffer }>(
+      db,
       "SELECT k, CAST(leaf || hash || COALESCE(crc, x'') AS BLOB) AS stored FROM ws_leaf WHERE k >= ? AND k < ? AND block > ?",
     );
   }

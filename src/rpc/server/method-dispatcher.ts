@@ -61,14 +61,21 @@ const RESPONSE_SIZE_FLAG = '--rpc-max-response-size';
  */
 export class MethodDispatcher {
   private readonly server: jayson.Server;
+  /** The methods of this listener, by name. */
+  private readonly served = new Map<string, RpcMethod>();
+  /** Their jayson methods, each built with its first call: a node calls few of them (bench/startup). */
   private readonly methods = new Map<string, jayson.Method>();
 
   constructor(private readonly options: DispatcherOptions) {
     for (const method of Object.values(RPC_METHODS) as RpcMethod[]) {
       if (method.listener !== options.listener) continue;
-      this.methods.set(method.name, this.bind(method));
+      // The handler map's type has every method; only an untyped caller can leave one out: refuse to start.
+      if (typeof options.handlers[method.name as keyof RpcHandlers] !== 'function') {
+        throw new Error(`No handler for ${method.name}: every method of the table needs one`);
+      }
+      this.served.set(method.name, method);
     }
-    const route = (name: string) => this.methods.get(name) ?? this.notFound(name);
+    const route = (name: string) => this.methods.get(name) ?? this.bindServed(name) ?? this.notFound(name);
     this.server = new jayson.Server({}, { router: route });
     this.server.errorMessages[INVALID_REQUEST] = INVALID_REQUEST_MESSAGE;
   }
@@ -221,11 +228,18 @@ export class MethodDispatcher {
     }
   }
 
+  /** The jayson method of a method this listener serves, built on its first call; undefined for any other name. */
+  private bindServed(name: unknown): jayson.Method | undefined {
+    const method = typeof name === 'string' ? this.served.get(name) : undefined;
+    if (!method) return undefined;
+    const bound = this.bind(method);
+    this.methods.set(method.name, bound);
+    return bound;
+  }
+
   private bind(method: RpcMethod): jayson.Method {
     const name = method.name;
-    const handler = this.options.handlers[name as keyof RpcHandlers] as AnyHandler | undefined;
-    // The handler map's type has every method; only an untyped caller can leave one out: refuse to start.
-    if (typeof handler !== 'function') throw new Error(`No handler for ${name}: every method of the table needs one`);
+    const handler = this.options.handlers[name as keyof RpcHandlers] as AnyHandler;
     const parse = buildParamParser(method);
     const codec = method.result;
     const style = this.options.answerStyle ?? 'aztec';

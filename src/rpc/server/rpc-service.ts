@@ -7,6 +7,7 @@ import { type AdminApiKey, adminKeyBanner, resolveAdminApiKey } from './admin-ap
 import { AdminAuthenticator } from './admin-authenticator.js';
 import { type EventFeed, EventStream } from './event-stream.js';
 import { MethodDispatcher } from './method-dispatcher.js';
+import { quickListen } from './quick-listen.js';
 import { RpcListener, type StatusReport } from './rpc-listener.js';
 import { type ComponentVersions, versionHeaders } from './version-headers.js';
 
@@ -120,13 +121,15 @@ export class RpcService {
         handle: (req, socket, head) => eventStream.handleUpgrade(req, socket, head),
       },
     });
-    await publicListener.start();
-    try {
-      await adminListener.start();
-    } catch (err) {
-      await publicListener.stop();
-      throw err;
-    }
+    await quickListen(async () => {
+      await publicListener.start();
+      try {
+        await adminListener.start();
+      } catch (err) {
+        await publicListener.stop();
+        throw err;
+      }
+    });
     this.publicListener = publicListener;
     this.adminListener = adminListener;
     eventStream?.start();

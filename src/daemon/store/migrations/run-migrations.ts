@@ -45,5 +45,8 @@ export function runMigrations(db: Database.Database, migrations: readonly Migrat
       record.run(m.version, m.name, Date.now());
     })();
   }
-  db.pragma(`user_version = ${latestSchemaVersion(sorted)}`);
+  // Written only when it changes: on a database already at the latest version (every restart, a genesis image) the
+  // write would be a transaction of its own, a dev start's first write to its file (bench/startup).
+  const latest = latestSchemaVersion(sorted);
+  if (db.pragma('user_version', { simple: true }) !== latest) db.pragma(`user_version = ${latest}`);
 }

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 import { Committee } from '../committee.js';
 
 /** validator_committee: the committee of each slot as seen here, and whether its proposer was ready to build. */
@@ -10,10 +11,13 @@ export class CommitteeRepository {
   private readonly pruneStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO validator_committee (slot, members) VALUES (?, ?)');
-    this.getStmt = db.prepare('SELECT members, proposer_ready FROM validator_committee WHERE slot = ?');
-    this.readyStmt = db.prepare('UPDATE validator_committee SET proposer_ready = 1 WHERE slot = ?');
-    this.pruneStmt = db.prepare('DELETE FROM validator_committee WHERE slot < ?');
+    this.insertStmt = statementOnFirstUse(
+      db,
+      'INSERT OR IGNORE INTO validator_committee (slot, members) VALUES (?, ?)',
+    );
+    this.getStmt = statementOnFirstUse(db, 'SELECT members, proposer_ready FROM validator_committee WHERE slot = ?');
+    this.readyStmt = statementOnFirstUse(db, 'UPDATE validator_committee SET proposer_ready = 1 WHERE slot = ?');
+    this.pruneStmt = statementOnFirstUse(db, 'DELETE FROM validator_committee WHERE slot < ?');
   }
 
   /** Records a slot's committee unless it already has one (a slot's committee never changes once seen). */

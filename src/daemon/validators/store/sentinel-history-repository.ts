@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { EthAddress } from '../../../core/eth-address.js';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 import { statusCode, statusOf, type ValidatorStatus } from '../validator-status.js';
 
 /** One slot of a validator's history. */
@@ -17,12 +18,19 @@ export class SentinelHistoryRepository {
   private readonly pruneStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT INTO sentinel_history (validator, slot, status) VALUES (?, ?, ?) ON CONFLICT (validator, slot) DO UPDATE SET status = excluded.status',
     );
-    this.byValidatorStmt = db.prepare('SELECT slot, status FROM sentinel_history WHERE validator = ? ORDER BY slot');
-    this.allStmt = db.prepare('SELECT validator, slot, status FROM sentinel_history ORDER BY validator, slot');
-    this.pruneStmt = db.prepare('DELETE FROM sentinel_history WHERE slot < ?');
+    this.byValidatorStmt = statementOnFirstUse(
+      db,
+      'SELECT slot, status FROM sentinel_history WHERE validator = ? ORDER BY slot',
+    );
+    this.allStmt = statementOnFirstUse(
+      db,
+      'SELECT validator, slot, status FROM sentinel_history ORDER BY validator, slot',
+    );
+    this.pruneStmt = statementOnFirstUse(db, 'DELETE FROM sentinel_history WHERE slot < ?');
   }
 
   record(validator: EthAddress, slot: number, status: ValidatorStatus): void {

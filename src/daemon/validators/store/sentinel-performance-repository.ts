@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { EthAddress } from '../../../core/eth-address.js';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 
 /** A validator's duties in one proven epoch. */
 export interface EpochPerformance {
@@ -15,11 +16,13 @@ export class SentinelPerformanceRepository {
   private readonly ofStmt: Statement<[Buffer], EpochPerformance>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT INTO sentinel_performance (validator, epoch, missed, total) VALUES (?, ?, ?, ?) ' +
         'ON CONFLICT (validator, epoch) DO UPDATE SET missed = excluded.missed, total = excluded.total',
     );
-    this.ofStmt = db.prepare(
+    this.ofStmt = statementOnFirstUse(
+      db,
       'SELECT epoch, missed, total FROM sentinel_performance WHERE validator = ? ORDER BY epoch',
     );
   }

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { EthAddress } from '../../../core/eth-address.js';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 
 /** What a signature was for (the 4.1.2 duties this node signs). */
 export const SignatureKind = { proposal: 0, attestation: 1 } as const;
@@ -33,16 +34,19 @@ export class ValidatorSignatureRepository {
   private readonly pruneStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       'INSERT OR IGNORE INTO validator_signature (slot, kind, signer, digest, signature) VALUES (?, ?, ?, ?, ?)',
     );
-    this.bySignerStmt = db.prepare(
+    this.bySignerStmt = statementOnFirstUse(
+      db,
       'SELECT slot, kind, signer, digest, signature FROM validator_signature WHERE slot = ? AND kind = ? AND signer = ?',
     );
-    this.bySlotStmt = db.prepare(
+    this.bySlotStmt = statementOnFirstUse(
+      db,
       'SELECT slot, kind, signer, digest, signature FROM validator_signature WHERE slot = ?',
     );
-    this.pruneStmt = db.prepare('DELETE FROM validator_signature WHERE slot < ?');
+    this.pruneStmt = statementOnFirstUse(db, 'DELETE FROM validator_signature WHERE slot < ?');
   }
 
   /** Records a signature; returns false when the same signer already signed this exact digest for the slot. */

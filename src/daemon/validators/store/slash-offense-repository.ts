@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { EthAddress } from '../../../core/eth-address.js';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 import type { OffenseType } from '../offense-type.js';
 
 /** An offense detected here (4.1.2 Offense, with the round it belongs to). */
@@ -31,16 +32,19 @@ export class SlashOffenseRepository {
   private readonly pruneStmt: Statement<[number]>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare(
+    this.insertStmt = statementOnFirstUse(
+      db,
       `INSERT OR IGNORE INTO slash_offense (${COLUMNS}, detected_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
-    this.roundStmt = db.prepare(
+    this.roundStmt = statementOnFirstUse(
+      db,
       `SELECT ${COLUMNS} FROM slash_offense WHERE round = ? ORDER BY epoch_or_slot, validator`,
     );
-    this.fromRoundStmt = db.prepare(
+    this.fromRoundStmt = statementOnFirstUse(
+      db,
       `SELECT ${COLUMNS} FROM slash_offense WHERE round >= ? ORDER BY round, epoch_or_slot, validator`,
     );
-    this.pruneStmt = db.prepare('DELETE FROM slash_offense WHERE round < ?');
+    this.pruneStmt = statementOnFirstUse(db, 'DELETE FROM slash_offense WHERE round < ?');
   }
 
   /** Records an offense; false when it was already known (offenses are detected once). */

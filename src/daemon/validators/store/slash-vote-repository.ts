@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { EthAddress } from '../../../core/eth-address.js';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 
 /** slash_vote: per round, the slots whose proposer voted for the round's slash payload. */
 export class SlashVoteRepository {
@@ -8,8 +9,8 @@ export class SlashVoteRepository {
   private readonly countStmt: Statement<[number], { n: number }>;
 
   constructor(db: SqliteDatabase) {
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO slash_vote (round, slot, voter) VALUES (?, ?, ?)');
-    this.countStmt = db.prepare('SELECT count(*) AS n FROM slash_vote WHERE round = ?');
+    this.insertStmt = statementOnFirstUse(db, 'INSERT OR IGNORE INTO slash_vote (round, slot, voter) VALUES (?, ?, ?)');
+    this.countStmt = statementOnFirstUse(db, 'SELECT count(*) AS n FROM slash_vote WHERE round = ?');
   }
 
   /** One vote per slot: a proposer votes with its checkpoint. */

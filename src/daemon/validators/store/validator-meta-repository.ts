@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/node-database.js';
+import { statementOnFirstUse } from '../../store/statement-on-first-use.js';
 
 export type ValidatorMetaKey =
   /** The first slot the sentinel watched (4.1.2 initialSlot); slots up to it are never processed. */
@@ -15,8 +16,9 @@ export class ValidatorMetaRepository {
   private readonly setStmt: Statement<[string, number]>;
 
   constructor(db: SqliteDatabase) {
-    this.getStmt = db.prepare('SELECT value FROM validator_meta WHERE name = ?');
-    this.setStmt = db.prepare(
+    this.getStmt = statementOnFirstUse(db, 'SELECT value FROM validator_meta WHERE name = ?');
+    this.setStmt = statementOnFirstUse(
+      db,
       'INSERT INTO validator_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
     );
   }

@@ -24,6 +24,13 @@ describe('runMigrations', () => {
     expect(tables(db)).toEqual(['t100', 't300']);
     expect(db.pragma('user_version', { simple: true })).toBe(300);
   });
+  it('sets user_version again when something else changed it, though every step has run', () => {
+    const db = new Database(':memory:');
+    runMigrations(db, [table(100, 't100'), table(300, 't300')]);
+    db.pragma('user_version = 7');
+    runMigrations(db, [table(100, 't100'), table(300, 't300')]);
+    expect(db.pragma('user_version', { simple: true })).toBe(300);
+  });
   it('runs a step added to a lower range after a higher one already ran', () => {
     const db = new Database(':memory:');
     runMigrations(db, [table(300, 't300')]);
