@@ -212,7 +212,9 @@ const betterSqlite3BindingPlugin = {
         loader: 'js',
         contents: [
           text.replace(/\b__dirname\b/g, '__l2nodeAddonDir()'),
-          "function __l2nodeAddonDir() { return path.dirname(require.resolve('better-sqlite3')); }",
+          // Resolved once: the module asks for its directory up to three times when it finds the addon.
+          'let __l2nodeAddonDirectory;',
+          "function __l2nodeAddonDir() { return (__l2nodeAddonDirectory ??= path.dirname(require.resolve('better-sqlite3'))); }",
         ].join('\n'),
       };
     });
