@@ -222,31 +222,6 @@ const betterSqlite3BindingPlugin = {
 };
 
 /**
- * Node's `assert`, which sonic-boom (pino's destination) requires when it is loaded and calls in one check of a
- * closing stream: loading it cost a dev start 2 to 6 ms (its error formatting and diff modules). In the bundle, a
- * bundled package's `assert` loads when first called or read instead.
- */
-const lazyAssertPlugin = {
-  name: 'l2node-lazy-assert',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
-      args.importer.includes(`${'/'}node_modules/`) ? { path: 'assert', namespace: 'l2node-lazy-assert' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'l2node-lazy-assert' }, () => ({
-      loader: 'js',
-      contents: [
-        'let assert;',
-        "const load = () => (assert ??= require('node:assert'));",
-        'module.exports = new Proxy(function assert() {}, {',
-        '  get: (_, key) => load()[key],',
-        '  apply: (_, self, args) => Reflect.apply(load(), self, args),',
-        '});',
-      ].join('\n'),
-    }));
-  },
-};
-
-/**
  * jayson's transports, which the node does not use (its listeners are node:http servers of its own; the JSON-RPC
  * server takes only jayson's Server and Method): its HTTP, HTTPS, TCP, TLS and WebSocket clients and servers, which
  * load node:https and node:tls, required eagerly by jayson's index and its Server. In the bundle they load when
@@ -396,45 +371,52 @@ const oclifLeanRequiresPlugin = {
 };
 
 /**
- * Packages that oclif's modules in a successful run (its logger, error classes, theme, parser, file flags) require
- * when they are loaded but use only to print an error or a debug line, to read a flag from stdin or to check a file
- * flag: there they are required when first used (debug, wrap-ansi and its dependencies, ansis, clean-stack,
- * supports-color, node:fs/promises and node:readline with their streams: about half of the CPU time of loading
- * oclif's lean part). Each is a default import of a package (`const x = __importDefault(require("pkg"));`, used as
- * `x.default`), which becomes an object whose `default` requires the package on first use, or a plain one (`const
- * x = require("pkg");`, used as `x.name`), which becomes a proxy requiring it on first use. A changed oclif fails
- * the build here.
+ * Packages that bundled modules require when they are loaded but use only on a rare path: there they are required
+ * when first used. Keyed by the requiring module's path under node_modules.
+ *  - oclif's modules in a successful run (its logger, error classes, theme, parser, file flags) use them only to
+ *    print an error or a debug line, to read a flag from stdin or to check a file flag: debug, wrap-ansi and its
+ *    dependencies, ansis, clean-stack, supports-color, node:fs/promises and node:readline with their streams (about
+ *    half of the CPU time of loading oclif's lean part).
+ *  - sonic-boom (pino's destination) and thread-stream call Node's `assert` in one check each: loading it cost a dev
+ *    start 2 to 6 ms (its error formatting and diff modules).
+ * Each is a default import of a package (`const x = __importDefault(require("pkg"));`, used as `x.default`), which
+ * becomes an object whose `default` requires the package on first use, or a plain one (`const x = require("pkg");`
+ * or with single quotes, used as `x.name` or called), which becomes a proxy requiring it on first use. A changed
+ * package fails the build here.
  */
-const LAZY_OCLIF_PACKAGES = {
-  'logger.js': ['debug'],
-  'errors/errors/cli.js': ['clean-stack', 'indent-string', 'wrap-ansi'],
-  'errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
-  'ux/theme.js': ['ansis'],
-  'ux/supports-color.js': ['supports-color'],
+const LAZY_REQUIRES = {
+  '@oclif/core/lib/logger.js': ['debug'],
+  '@oclif/core/lib/errors/errors/cli.js': ['clean-stack', 'indent-string', 'wrap-ansi'],
+  '@oclif/core/lib/errors/errors/pretty-print.js': ['indent-string', 'wrap-ansi'],
+  '@oclif/core/lib/ux/theme.js': ['ansis'],
+  '@oclif/core/lib/ux/supports-color.js': ['supports-color'],
   // Node's fs/promises (with its streams and readline), used by the file and directory flags' checks only.
-  'util/fs.js': ['node:fs/promises'],
+  '@oclif/core/lib/util/fs.js': ['node:fs/promises'],
   // Node's readline, used to read a flag's value from stdin (allowStdin) only.
-  'parser/parse.js': ['node:readline'],
+  '@oclif/core/lib/parser/parse.js': ['node:readline'],
+  'sonic-boom/index.js': ['assert'],
+  'thread-stream/index.js': ['assert'],
 };
-const lazyOclifPackagesPlugin = {
-  name: 'l2node-lazy-oclif-packages',
+const NODE_MODULES = join(root, 'node_modules');
+const lazyRequiresPlugin = {
+  name: 'l2node-lazy-requires',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, async (args) => {
-      const packages = LAZY_OCLIF_PACKAGES[relative(OCLIF_LIB, args.path).split('\\').join('/')];
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.js$/ }, async (args) => {
+      const packages = LAZY_REQUIRES[relative(NODE_MODULES, args.path).split('\\').join('/')];
       if (!packages) return undefined;
       const { readFile } = await import('node:fs/promises');
       let text = await readFile(args.path, 'utf8');
       for (const pkg of packages) {
         const withDefault = new RegExp(`const (\\w+) = __importDefault\\(require\\("${pkg}"\\)\\);`);
-        const plain = new RegExp(`const (\\w+) = require\\("${pkg}"\\);`);
+        const plain = new RegExp(`const (\\w+) = require\\((["'])${pkg}\\2\\);?`);
         const [eager, name] = [withDefault, plain].map((re) => [re, re.exec(text)?.[1]]).find(([, n]) => n) ?? [];
-        if (!name) throw new Error(`oclif changed: ${args.path} (scripts/bundle-cli.mjs LAZY_OCLIF_PACKAGES)`);
+        if (!name) throw new Error(`${args.path} changed (scripts/bundle-cli.mjs LAZY_REQUIRES)`);
         const load = eager === withDefault ? `__importDefault(require("${pkg}"))` : `require("${pkg}")`;
         text = text.replace(
           eager,
           eager === withDefault
             ? `let ${name}__loaded; const ${name} = { get default() { return (${name}__loaded ??= ${load}).default; } };`
-            : `let ${name}__loaded; const ${name} = new Proxy({}, { get: (_, key) => (${name}__loaded ??= ${load})[key] });`,
+            : `let ${name}__loaded; const ${name} = new Proxy(function ${name}() {}, { get: (_, key) => (${name}__loaded ??= ${load})[key], apply: (_, self, args) => Reflect.apply((${name}__loaded ??= ${load}), self, args) });`,
         );
       }
       return { contents: text, loader: 'js' };
@@ -673,7 +655,7 @@ rmSync(outdir, { recursive: true, force: true });
 const oclifBuild = await build({
   ...common,
   entryPoints: { oclif: '@oclif/core', 'oclif-lean': join(root, 'scripts/oclif-lean.mjs') },
-  plugins: [oclifLeanRequiresPlugin, lazyOclifPackagesPlugin, packagesPlugin],
+  plugins: [oclifLeanRequiresPlugin, lazyRequiresPlugin, packagesPlugin],
 });
 const { oclif: _oclif, ...commandEntries } = entryPoints;
 const commandBuilds = (
@@ -681,7 +663,7 @@ const commandBuilds = (
     Object.entries(commandEntries).map(([name, file]) =>
       buildCommand(name, file, (toCli) => [
         lazyWsPlugin,
-        lazyAssertPlugin,
+        lazyRequiresPlugin,
         betterSqlite3BindingPlugin,
         lazyJaysonPlugin,
         sharedOclifPlugin(toCli, name.startsWith('commands/_lib/')),

@@ -263,7 +263,7 @@ describe('modules a run loads', () => {
     // after the JSON-RPC calls this file made.
     expect(loaded.has('node:https')).toBe(false);
     expect(loaded.has('node:tls')).toBe(false);
-    // sonic-boom (pino's destination) takes node:assert when first called (scripts/bundle-cli.mjs lazyAssertPlugin).
+    // sonic-boom (pino's destination) takes node:assert when first called (scripts/bundle-cli.mjs LAZY_REQUIRES).
     expect(loaded.has('node:assert')).toBe(false);
     // The bundles take builtins without their ES module facades, whose node:fs read its `promises` getter
     // (scripts/bundle-cli.mjs builtinModulesPlugin), and the snapshot uploader loads with its first upload.
