@@ -10,13 +10,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = join(root, 'dist', '.build-stamp');
-/** What `npm run build` reads besides src/: the compiler's settings, the oclif config, the docs generator. */
+/**
+ * What `npm run build` reads besides src/: the compiler's settings, the oclif config, the bundler and the runtime
+ * modules it builds from scripts/, the docs generator.
+ */
 const INPUTS = [
   'package.json',
   'tsconfig.json',
   'tsconfig.build.json',
   'tsconfig.api.json',
   'scripts/bundle-cli.mjs',
+  'scripts/oclif-lean.mjs',
+  'scripts/command-script.mjs',
   'scripts/generate-cli-docs.js',
 ];
 

@@ -9,6 +9,9 @@
 //    the one oclif of dist/cli. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
 //    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
 //    all), which a run never sees: it loads one command.
+//  - A command's file then becomes a V8 script (dist/cli/<command>.script.js) and a small module that runs it
+//    (toCommandScript, scripts/command-script.mjs): a script can have a code cache made after it ran, which holds
+//    the functions a run calls, where Node's compile cache of a module holds only its top-level code.
 //  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
 //    double their size), so a stack trace names src/ files and lines.
 //  - Packages: only the pure JavaScript ones a CLI call or a dev start loads every time are bundled (BUNDLED, with
@@ -24,8 +27,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'acorn';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -649,12 +653,123 @@ async function buildCommand(name, file, pluginsFor) {
   return [last, ...(dynamicBuild ? [dynamicBuild] : [])];
 }
 
+/** The names a command's script is given (scripts/command-script.mjs): none of the bundle's own may be one. */
+const SCRIPT_PARAMS = ['__l2nodeMetaUrl', '__l2nodeImports', '__l2nodeImport'];
+
+/**
+ * Turns a command's file (dist/cli/<name>.js, an ES module from buildCommand) into a V8 script,
+ * dist/cli/<name>.script.js, and a module that runs it with scripts/command-script.mjs (whose comment says why: a
+ * code cache made after the run). The script is the module's code in an async function (top-level await stays
+ * valid), strict as a module is: its static imports are taken from the module that runs it (which imports them, so
+ * they load and evaluate as before), `import.meta.url` is that module's URL, its dynamic imports are that module's
+ * (a specifier resolves from the same directory), and its exports are what the function answers. The script keeps
+ * the module's lines where they were, so its source map (the module's) still maps it.
+ */
+function toCommandScript(name) {
+  const file = join(outdir, `${name}.js`);
+  const source = readFileSync(file, 'utf8');
+  for (const param of SCRIPT_PARAMS) {
+    if (source.includes(param)) throw new Error(`${file} uses ${param}, a name its script is given`);
+  }
+  const program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
+  const edits = []; // [start, end, text], in source order
+  const imports = []; // [specifier, declaration in the script]
+  const exportsOf = []; // [exported name, local name]
+  for (const node of program.body) {
+    if (node.type === 'ImportDeclaration') {
+      const from = `__l2nodeImports[${JSON.stringify(node.source.value)}]`;
+      const named = [];
+      const declarations = [];
+      for (const spec of node.specifiers) {
+        if (spec.type === 'ImportNamespaceSpecifier') declarations.push(`const ${spec.local.name} = ${from};`);
+        else if (spec.type === 'ImportDefaultSpecifier')
+          declarations.push(`const ${spec.local.name} = ${from}.default;`);
+        else {
+          const imported = spec.imported.type === 'Literal' ? JSON.stringify(spec.imported.value) : spec.imported.name;
+          named.push(imported === spec.local.name ? imported : `${imported}: ${spec.local.name}`);
+        }
+      }
+      if (named.length > 0) declarations.push(`const { ${named.join(', ')} } = ${from};`);
+      imports.push([node.source.value, declarations.join(' ')]);
+      edits.push([node.start, node.end, '']);
+    } else if (node.type === 'ExportNamedDeclaration' && !node.declaration && !node.source) {
+      for (const spec of node.specifiers) exportsOf.push([spec.exported.name ?? spec.exported.value, spec.local.name]);
+      const lines = source.slice(node.start, node.end).split('\n').length;
+      const answer = exportsOf.map(([exported, local]) => `${JSON.stringify(exported)}: ${local}`).join(', ');
+      edits.push([node.start, node.end, `return { ${answer} };${'\n'.repeat(lines - 1)}`]);
+    } else if (/^Export/.test(node.type)) {
+      throw new Error(`${file}: a command's bundle exports only with \`export { ... }\` (${node.type})`);
+    }
+  }
+  walk(program, (node) => {
+    if (node.type === 'ImportExpression') edits.push([node.start, node.start + 'import'.length, '__l2nodeImport']);
+    else if (node.type === 'MemberExpression' && isImportMeta(node.object)) {
+      if (node.property.name !== 'url')
+        throw new Error(`${file}: import.meta.${node.property.name} in a command's bundle`);
+      edits.push([node.start, node.end, '__l2nodeMetaUrl']);
+      return false;
+    } else if (isImportMeta(node)) throw new Error(`${file}: import.meta in a command's bundle`);
+    return true;
+  });
+  edits.sort((a, b) => a[0] - b[0]);
+  let body = '';
+  let at = 0;
+  for (const [start, end, text] of edits) {
+    body += source.slice(at, start) + text;
+    at = end;
+  }
+  body += source.slice(at);
+  const head = `(async function (${SCRIPT_PARAMS.join(', ')}) {"use strict"; ${imports.map(([, d]) => d).join(' ')}`;
+  const script = `${head}${body}\n})\n`;
+  const scriptName = `${basename(name)}.script.js`;
+  writeFileSync(join(outdir, `${name}.script.js`), script);
+  const hash = createHash('sha256').update(script).digest('hex').slice(0, 16);
+  const loader = relative(dirname(file), join(outdir, 'command-script.js')).split('\\').join('/');
+  const exported = exportsOf.map(([e]) => e);
+  writeFileSync(
+    file,
+    [
+      `// ${name}: its bundle runs as the V8 script ${scriptName} (dist/cli/command-script.js says why).`,
+      `import { runCommandScript } from ${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)};`,
+      ...imports.map(([specifier], i) => `import * as i${i} from ${JSON.stringify(specifier)};`),
+      `const script = await runCommandScript(import.meta.url, ${JSON.stringify(scriptName)}, ${JSON.stringify(hash)}, { ${imports.map(([specifier], i) => `${JSON.stringify(specifier)}: i${i}`).join(', ')} }, (specifier) => import(specifier));`,
+      exported.includes('default') ? 'export default script.default;' : '',
+      exported.some((e) => e !== 'default')
+        ? `export const { ${exported.filter((e) => e !== 'default').join(', ')} } = script;`
+        : '',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** `import.meta` (a MetaProperty, as `new.target` is too). */
+const isImportMeta = (node) => node.type === 'MetaProperty' && node.meta.name === 'import';
+
+/** Calls `visit` on every node of an acorn tree (a bundle nests deeper than the call stack allows recursion); `visit`
+ * answers false to skip a node's children. */
+function walk(root, visit) {
+  const pending = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!visit(node)) continue;
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) {
+        for (const child of value) if (child && typeof child.type === 'string') pending.push(child);
+      } else if (value && typeof value.type === 'string') pending.push(value);
+    }
+  }
+}
+
 rmSync(outdir, { recursive: true, force: true });
 // oclif first (all of it, and its lean part), then every command (and the help class and hook) in builds of their
 // own (buildCommand).
 const oclifBuild = await build({
   ...common,
-  entryPoints: { oclif: '@oclif/core', 'oclif-lean': join(root, 'scripts/oclif-lean.mjs') },
+  entryPoints: {
+    oclif: '@oclif/core',
+    'oclif-lean': join(root, 'scripts/oclif-lean.mjs'),
+    'command-script': join(root, 'scripts/command-script.mjs'),
+  },
   plugins: [oclifLeanRequiresPlugin, lazyRequiresPlugin, packagesPlugin],
 });
 const { oclif: _oclif, ...commandEntries } = entryPoints;
@@ -676,6 +791,7 @@ const commandBuilds = (
   )
 ).flat();
 const outputs = Object.assign({}, ...[oclifBuild, ...commandBuilds].map((r) => r.metafile.outputs));
+for (const name of Object.keys(commandEntries)) toCommandScript(name);
 
 // The lean oclif is imported by a path relative to the command's own file (sharedOclifPlugin): code that lands in a
 // chunk instead would look for it in the wrong directory.

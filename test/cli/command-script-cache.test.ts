@@ -1,0 +1,87 @@
+/**
+ * A command's bundle runs as a V8 script with a code cache of its own (issue 27; scripts/command-script.mjs): the
+ * cache is written by the first run of a build, beside Node's compile cache, and used as it is by the next runs; a
+ * cache V8 rejects is replaced, a cache directory others could write to is not used, and NODE_DISABLE_COMPILE_CACHE
+ * turns it off. Every run answers the same. `l2node config --json` is the command: offline, and its script is its
+ * own (dist/cli/commands/config.script.js).
+ */
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { l2node } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'l2node-script-cache-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `l2node config --json` with Node's compile cache in `cacheDir` (and `env`); answers its output. */
+async function config(cacheDir: string, env: Record<string, string> = {}): Promise<string> {
+  const run = await l2node(['config', '--json'], { env: { NODE_COMPILE_CACHE: cacheDir, ...env } });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return run.stdout;
+}
+
+/** The command caches under `cacheDir` (Node puts its own in a directory per Node version, ours beside them). */
+function scriptCaches(cacheDir: string): string[] {
+  if (!existsSync(cacheDir)) return [];
+  return readdirSync(cacheDir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.v8'))
+    .map((f) => join(cacheDir, f));
+}
+
+describe('the code cache of a command script', () => {
+  const cacheDir = join(dir, 'cache');
+  let first: string;
+
+  it('is written by the first run and used as it is by the next', async () => {
+    first = await config(cacheDir);
+    const caches = scriptCaches(cacheDir);
+    expect(caches.map((f) => f.replace(/-[0-9a-f]+\.v8$/, ''))).toEqual([
+      expect.stringMatching(/l2node-scripts\/commands%2Fconfig\.script\.js$/),
+    ]);
+    const [file] = caches;
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const written = readFileSync(file);
+    expect(written.length).toBeGreaterThan(1000);
+
+    expect(await config(cacheDir)).toBe(first);
+    expect(readFileSync(file).equals(written)).toBe(true);
+  });
+
+  it('is replaced when V8 rejects it, and the run answers the same', async () => {
+    const [file] = scriptCaches(cacheDir);
+    const garbage = Buffer.alloc(readFileSync(file).length, 0x5a);
+    writeFileSync(file, garbage);
+    expect(await config(cacheDir)).toBe(first);
+    const replaced = readFileSync(file);
+    expect(replaced.equals(garbage)).toBe(false);
+    expect(replaced.length).toBeGreaterThan(1000);
+  });
+
+  it('is not used from a directory others can write to', async () => {
+    const shared = join(dir, 'shared');
+    await config(shared);
+    const [file] = scriptCaches(shared);
+    const scriptsDir = join(file, '..');
+    rmSync(file);
+    chmodSync(scriptsDir, 0o777);
+    expect(await config(shared)).toBe(first);
+    expect(scriptCaches(shared)).toEqual([]);
+  });
+
+  it('is off with NODE_DISABLE_COMPILE_CACHE=1', async () => {
+    const off = join(dir, 'off');
+    expect(await config(off, { NODE_DISABLE_COMPILE_CACHE: '1' })).toBe(first);
+    expect(scriptCaches(off)).toEqual([]);
+  });
+});
