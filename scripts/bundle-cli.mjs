@@ -128,7 +128,15 @@ const requiredPackagesPlugin = {
  * import and reads every export into it: node:fs's `promises` getter then loads fs/promises and readline's
  * interface, a few ms of every start for modules it does not use. The names exported are the builtin's plain
  * values (an accessor such as node:fs's `promises` is not: import it from its own module, node:fs/promises).
+ * A builtin of LAZY_BUILTINS is loaded when one of its names is first read instead (its module is CommonJS with a
+ * getter per name, which the bundle reads at each use): a command imports them for work a plain run may not do.
  */
+const LAZY_BUILTINS = new Set([
+  // The hashes and random bytes of blocks, keys and peers: about 5 ms to load its dozen modules.
+  'node:crypto',
+  // CRC-32 of stored records, gzip of large answers.
+  'node:zlib',
+]);
 const builtinModulesPlugin = {
   name: 'l2node-builtin-modules',
   setup(b) {
@@ -143,13 +151,21 @@ const builtinModulesPlugin = {
         (k) =>
           /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && 'value' in Object.getOwnPropertyDescriptor(builtin, k),
       );
+      const load = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
+      if (LAZY_BUILTINS.has(args.path)) {
+        return {
+          loader: 'js',
+          contents: [
+            'let m;',
+            `for (const name of ${JSON.stringify(names)}) {`,
+            `  Object.defineProperty(exports, name, { enumerable: true, get: () => (m ??= ${load})[name] });`,
+            '}',
+          ].join('\n'),
+        };
+      }
       return {
         loader: 'js',
-        contents: [
-          `const m = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-          'export default m;',
-          `export const { ${names.join(', ')} } = m;`,
-        ].join('\n'),
+        contents: [`const m = ${load};`, 'export default m;', `export const { ${names.join(', ')} } = m;`].join('\n'),
       };
     });
   },
@@ -399,7 +415,11 @@ const LAZY_REQUIRES = {
   // Node's readline, used to read a flag's value from stdin (allowStdin) only.
   '@oclif/core/lib/parser/parse.js': ['node:readline'],
   'sonic-boom/index.js': ['assert'],
-  'thread-stream/index.js': ['assert'],
+  // Node's worker_threads: pino's transports (threads), which l2node does not use (src/daemon/logging).
+  'thread-stream/index.js': ['assert', 'worker_threads'],
+  'pino/lib/tools.js': ['worker_threads'],
+  // Node's crypto: jayson's request ids (randomUUID), for requests the node's listeners never make.
+  'jayson/lib/utils.js': ['crypto'],
 };
 const NODE_MODULES = join(root, 'node_modules');
 const lazyRequiresPlugin = {
@@ -411,6 +431,24 @@ const lazyRequiresPlugin = {
       const { readFile } = await import('node:fs/promises');
       let text = await readFile(args.path, 'utf8');
       for (const pkg of packages) {
+        const destructured = new RegExp(`const \\{ ([\\w, ]+) \\} = require\\((["'])${pkg}\\2\\);?`).exec(text);
+        if (destructured) {
+          // `const { a, b } = require(pkg)`: the names become getters of one object, and the module's uses of them
+          // read those getters (the files listed use each name as a plain identifier).
+          const holder = `${pkg.replace(/\W/g, '_')}__lazy`;
+          const names = destructured[1].split(',').map((n) => n.trim());
+          const [before, after] = [
+            text.slice(0, destructured.index),
+            text.slice(destructured.index + destructured[0].length),
+          ];
+          const uses = names.reduce(
+            (rest, n) => rest.replace(new RegExp(`(?<![\\w$.])${n}(?![\\w$:])`, 'g'), `${holder}.${n}`),
+            after,
+          );
+          const getters = names.map((n) => `get ${n}() { return (${holder}__loaded ??= require("${pkg}")).${n}; }`);
+          text = `${before}let ${holder}__loaded; const ${holder} = { ${getters.join(', ')} };${uses}`;
+          continue;
+        }
         const withDefault = new RegExp(`const (\\w+) = __importDefault\\(require\\("${pkg}"\\)\\);`);
         const plain = new RegExp(`const (\\w+) = require\\((["'])${pkg}\\2\\);?`);
         const [eager, name] = [withDefault, plain].map((re) => [re, re.exec(text)?.[1]]).find(([, n]) => n) ?? [];

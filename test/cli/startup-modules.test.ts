@@ -269,6 +269,9 @@ describe('modules a run loads', () => {
     // The bundles take builtins without their ES module facades, whose node:fs read its `promises` getter
     // (scripts/bundle-cli.mjs builtinModulesPlugin), and the snapshot uploader loads with its first upload.
     expect(loaded.has('node:internal/fs/promises')).toBe(false);
+    // node:crypto loads when first used (scripts/bundle-cli.mjs LAZY_BUILTINS): a start's hashes are noble's
+    // SHA-256, and its admin API key and write tokens come from the system's generator (src/core/crypto).
+    expect(loaded.has('node:crypto')).toBe(false);
     const avm = [...loaded]
       .map(([url, by]) => [url.replace(DIST, 'dist/'), by.replace(DIST, 'dist/')] as const)
       .filter(([url]) => AVM_MODULES.test(url))

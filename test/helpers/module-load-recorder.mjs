@@ -2,14 +2,15 @@
 // CommonJS requires alike, through Node's synchronous module hooks) with the module that first asked for it, and
 // writes them at exit to the file named by L2NODE_MODULE_LOG, one `<url> <- <parent url>` line each. The
 // start-up tests read it to see what a run loaded. Modules Node loads for itself are not resolved through the
-// hooks: when one of INTERNAL was loaded (undici, behind fetch and WebSocket; fs/promises, behind node:fs's
-// `promises`), its line is `node:<its internal name> <- node:internal`.
+// hooks, nor are the builtins a bundle takes with process.getBuiltinModule: when one of INTERNAL was loaded
+// (undici, behind fetch and WebSocket; fs/promises, behind node:fs's `promises`; crypto, which the bundles load when
+// first used), its line is `node:<its internal name> <- node:internal`.
 // Builtins without their ES module facades, which would load modules themselves (node:fs's reads its `promises`).
 const { writeFileSync } = process.getBuiltinModule('node:fs');
 const { registerHooks } = process.getBuiltinModule('node:module');
 
 const file = process.env.L2NODE_MODULE_LOG;
-const INTERNAL = ['internal/deps/undici/undici', 'internal/fs/promises'];
+const INTERNAL = ['internal/deps/undici/undici', 'internal/fs/promises', 'crypto'];
 if (file) {
   const loaded = new Map();
   registerHooks({

@@ -1,12 +1,31 @@
-import type { Hash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2';
 import { bytesToBigInt } from '../serialize/field-bytes.js';
 
+/** A running SHA-256: `update` with bytes or UTF-8 text, then `digest` once. */
+export interface Sha256 {
+  update(data: Uint8Array | string): Sha256;
+  digest(): Buffer;
+}
+
 /**
- * A new sha256 hash. node:crypto is taken with the first hash, not imported: loading it was a share of a CLI call
- * that decodes core types (which import this file) and never hashes (issue 27).
+ * A new SHA-256, noble's. Every input of the protocol's hashes is small (a header, a message, a blob commitment, two
+ * tree nodes; the same speed as node:crypto's at these sizes), and so are the hashes a dev start makes (genesis, the
+ * admin API key): node:crypto, its dozen modules, cost a start about 5 ms to load (issue 27, bench/startup). Large
+ * inputs (snapshot files) hash with node:crypto, which is about ten times faster per byte.
  */
-export function newSha256(): Hash {
-  return process.getBuiltinModule('node:crypto').createHash('sha256');
+export function newSha256(): Sha256 {
+  const hash = sha256.create();
+  const running: Sha256 = {
+    update(data) {
+      hash.update(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      return running;
+    },
+    digest() {
+      const digest = hash.digest();
+      return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
+    },
+  };
+  return running;
 }
 
 /**

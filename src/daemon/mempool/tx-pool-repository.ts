@@ -1,5 +1,5 @@
-import { randomInt } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { randomToken48 } from '../../core/crypto/secure-random-bytes.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { statementOnFirstUse } from '../store/statement-on-first-use.js';
 
@@ -126,7 +126,7 @@ export class TxPoolRepository {
 
   /** Sets a new random token and returns it. */
   bumpToken(): number {
-    const token = randomInt(0, 2 ** 48 - 1);
+    const token = randomToken48();
     this.s.setToken.run(token);
     return token;
   }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { newSha256 } from '../../core/crypto/sha256-to-field.js';
 import type { GenesisPublicData } from '../world-state/genesis-state.js';
 import type { SqliteDatabase } from './node-database.js';
 
@@ -96,11 +96,11 @@ export class GenesisImage {
 
 /** The image's name: a hash of the code's identity and of every genesis input. */
 export function genesisImageKey(build: string, inputs: GenesisImageInputs): string {
-  const hash = createHash('sha256');
+  const hash = newSha256();
   hash.update(`l2node genesis image 1\n${build}\n`);
   hash.update(`history ${inputs.historyBlocks}\nsponsored ${inputs.sponsoredFpc}\n`);
   for (const { slot, value } of inputs.genesisPublicData) hash.update(`${slot.toString(16)} ${value.toString(16)}\n`);
-  return hash.digest('hex');
+  return hash.digest().toString('hex');
 }
 
 /** Where images are kept: the user's cache directory, as for V8's compile cache (bin/run.js). */

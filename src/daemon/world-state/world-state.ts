@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import type { AppendOnlyTreeSnapshot } from '../../core/block/append-only-tree-snapshot.js';
 import { BlockHeader } from '../../core/block/block-header.js';
 import type { StateReference } from '../../core/block/state-reference.js';
+import { randomToken48 } from '../../core/crypto/secure-random-bytes.js';
 import { bigIntToBuffer32, readField32 } from '../../core/serialize/field-bytes.js';
 import type { SqliteDatabase } from '../store/node-database.js';
 import { type BatchHasher, InThreadBatchHasher } from './batch-hasher.js';
@@ -827,7 +827,7 @@ export class WorldState {
   }
 
   private bumpToken(): void {
-    const token = randomInt(0, 2 ** 48 - 1);
+    const token = randomToken48();
     this.store.setMeta('token', token);
     this.token = token;
   }

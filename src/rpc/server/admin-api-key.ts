@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { secureRandomBytes } from '../../core/crypto/secure-random-bytes.js';
+import { newSha256 } from '../../core/crypto/sha256-to-field.js';
 
 /** Where the hash lives under the data directory (spec part 5). */
 export const ADMIN_KEY_HASH_FILE = join('admin', 'api_key_hash');
@@ -37,7 +38,7 @@ export class AdminApiKeyError extends Error {
 
 /** SHA-256 over the UTF-8 text of the key (the 64 hex characters), as Aztec and spec part 5 do. */
 export function hashAdminApiKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  return newSha256().update(key).digest();
 }
 
 /**
@@ -86,7 +87,7 @@ export function resolveAdminApiKey(options: AdminApiKeyOptions, log: Logger): Ad
 
 /** 32 random bytes as 64 lowercase hex characters: that text is the key. */
 function generateKey(): string {
-  return randomBytes(32).toString('hex');
+  return secureRandomBytes(32).toString('hex');
 }
 
 function readStoredHash(file: string, log: Logger): Buffer {

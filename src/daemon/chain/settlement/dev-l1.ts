@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { NUMBER_OF_L1_L2_MESSAGES_PER_ROLLUP } from '../../../core/constants.js';
+import { newSha256 } from '../../../core/crypto/sha256-to-field.js';
 import { FR_MODULUS } from '../../../core/fr.js';
 import type { SlotClock } from '../../sequencer/slot-clock.js';
 import type { ChainStore } from '../../store/chain-store.js';
@@ -46,7 +46,7 @@ export class DevL1 implements SettlementLayer {
     const blockNumber = BigInt(
       Math.max(0, Math.floor((now - this.o.slots.timing.genesisTime) / DEV_L1_BLOCK_TIME)) + 1,
     );
-    const hash = createHash('sha256').update(`l2node dev L1 block ${blockNumber}`).digest('hex');
+    const hash = newSha256().update(`l2node dev L1 block ${blockNumber}`).digest().toString('hex');
     return { blockNumber, timestamp: BigInt(now), blockHash: `0x${hash}` };
   }
 
@@ -150,6 +150,6 @@ const CONTRACTS = [
 export const DEV_L1_CONTRACT_ADDRESSES = Object.fromEntries(
   CONTRACTS.map((name) => [
     `${name}Address`,
-    `0x${createHash('sha256').update(`l2node dev L1 ${name}`).digest('hex').slice(-40)}`,
+    `0x${newSha256().update(`l2node dev L1 ${name}`).digest().toString('hex').slice(-40)}`,
   ]),
 ) as unknown as L1ContractAddresses;
