@@ -10,7 +10,7 @@
 //    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
 //    all), which a run never sees: it loads one command.
 //  - A command's file then becomes a V8 script (dist/cli/<command>.script.js) and a small module that runs it
-//    (toCommandScript, scripts/command-script.mjs): a script can have a code cache made after it ran, which holds
+//    (toScript, scripts/command-script.mjs): a script can have a code cache made after it ran, which holds
 //    the functions a run calls, where Node's compile cache of a module holds only its top-level code.
 //  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
 //    double their size), so a stack trace names src/ files and lines.
@@ -695,15 +695,15 @@ async function buildCommand(name, file, pluginsFor) {
 const SCRIPT_PARAMS = ['__l2nodeMetaUrl', '__l2nodeImports', '__l2nodeImport'];
 
 /**
- * Turns a command's file (dist/cli/<name>.js, an ES module from buildCommand) into a V8 script,
- * dist/cli/<name>.script.js, and a module that runs it with scripts/command-script.mjs (whose comment says why: a
- * code cache made after the run). The script is the module's code in an async function (top-level await stays
+ * Turns a file of the bundle (dist/cli/<name>.js, an ES module: a command's, from buildCommand, or oclif's and its
+ * chunks) into a V8 script, dist/cli/<name>.script.js, and a module that runs it with scripts/command-script.mjs
+ * (whose comment says why: a code cache made after the run). The script is the module's code in an async function (top-level await stays
  * valid), strict as a module is: its static imports are taken from the module that runs it (which imports them, so
  * they load and evaluate as before), `import.meta.url` is that module's URL, its dynamic imports are that module's
  * (a specifier resolves from the same directory), and its exports are what the function answers. The script keeps
  * the module's lines where they were, so its source map (the module's) still maps it.
  */
-function toCommandScript(name) {
+function toScript(name) {
   const file = join(outdir, `${name}.js`);
   const source = readFileSync(file, 'utf8');
   for (const param of SCRIPT_PARAMS) {
@@ -749,6 +749,17 @@ function toCommandScript(name) {
     } else if (isImportMeta(node)) throw new Error(`${file}: import.meta in a command's bundle`);
     return true;
   });
+  // The module answers its exports' values once, when the script has run: one assigned later (esbuild's lazy
+  // module initialisers do) would be seen with its value of that moment, so none may be.
+  const exportedLocals = new Set(exportsOf.map(([, local]) => local));
+  walk(program, (node) => {
+    const target =
+      node.type === 'AssignmentExpression' ? node.left : node.type === 'UpdateExpression' ? node.argument : undefined;
+    if (target?.type === 'Identifier' && exportedLocals.has(target.name)) {
+      throw new Error(`${file}: its export ${target.name} is assigned after its declaration`);
+    }
+    return true;
+  });
   edits.sort((a, b) => a[0] - b[0]);
   let body = '';
   let at = 0;
@@ -767,7 +778,7 @@ function toCommandScript(name) {
   writeFileSync(
     file,
     [
-      `// ${name}: its bundle runs as the V8 script ${scriptName} (dist/cli/command-script.js says why).`,
+      `// ${name}: its code runs as the V8 script ${scriptName} (dist/cli/command-script.js says why).`,
       `import { runCommandScript } from ${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)};`,
       ...imports.map(([specifier], i) => `import * as i${i} from ${JSON.stringify(specifier)};`),
       `const script = await runCommandScript(import.meta.url, ${JSON.stringify(scriptName)}, ${JSON.stringify(hash)}, { ${imports.map(([specifier], i) => `${JSON.stringify(specifier)}: i${i}`).join(', ')} }, (specifier) => import(specifier));`,
@@ -803,12 +814,14 @@ rmSync(outdir, { recursive: true, force: true });
 // own (buildCommand).
 const oclifBuild = await build({
   ...common,
-  entryPoints: {
-    oclif: '@oclif/core',
-    'oclif-lean': join(root, 'scripts/oclif-lean.mjs'),
-    'command-script': join(root, 'scripts/command-script.mjs'),
-  },
+  entryPoints: { oclif: '@oclif/core', 'oclif-lean': join(root, 'scripts/oclif-lean.mjs') },
   plugins: [oclifLeanRequiresPlugin, lazyRequiresPlugin, packagesPlugin],
+});
+// What runs the scripts (toScript): a build of its own, since the modules of oclif's build run through it.
+const scriptRunnerBuild = await build({
+  ...common,
+  splitting: false,
+  entryPoints: { 'command-script': join(root, 'scripts/command-script.mjs') },
 });
 const { oclif: _oclif, ...commandEntries } = entryPoints;
 const commandBuilds = (
@@ -828,8 +841,20 @@ const commandBuilds = (
     ),
   )
 ).flat();
-const outputs = Object.assign({}, ...[oclifBuild, ...commandBuilds].map((r) => r.metafile.outputs));
-for (const name of Object.keys(commandEntries)) toCommandScript(name);
+const outputs = Object.assign({}, ...[oclifBuild, scriptRunnerBuild, ...commandBuilds].map((r) => r.metafile.outputs));
+// The commands' files, and oclif's lean part with the chunks it shares with the full oclif (which a successful run
+// does not load: it stays a module).
+for (const name of Object.keys(commandEntries)) toScript(name);
+const leanFiles = new Set();
+const addLeanFile = (out) => {
+  if (leanFiles.has(out)) return;
+  leanFiles.add(out);
+  for (const i of oclifBuild.metafile.outputs[out].imports) {
+    if (i.kind === 'import-statement' && i.path in oclifBuild.metafile.outputs) addLeanFile(i.path);
+  }
+};
+addLeanFile('dist/cli/oclif-lean.js');
+for (const out of leanFiles) toScript(relative(outdir, join(root, out)).replace(/\.js$/, ''));
 
 // The lean oclif is imported by a path relative to the command's own file (sharedOclifPlugin): code that lands in a
 // chunk instead would look for it in the wrong directory.

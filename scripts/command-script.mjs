@@ -1,14 +1,15 @@
-// How a command's bundle runs (dist/cli/command-script.js, made by scripts/bundle-cli.mjs): its static graph is a
-// V8 script (dist/cli/<command>.script.js) that this module compiles and runs, with a code cache of its own.
+// How the bundle's code runs (dist/cli/command-script.js, made by scripts/bundle-cli.mjs): a command's static graph,
+// and oclif's lean part with its chunks, are V8 scripts (dist/cli/<name>.script.js) that this module compiles and
+// runs, each with a code cache of its own.
 //
 // Why not an ES module with Node's compile cache: Node writes a module's code cache right after compiling it, so the
 // cache holds the top-level code and none of the functions the run then calls; V8 compiles each of those on its
-// first call, every run. For a dev start that is over a thousand functions, about 40 ms of its 200 ms to the
-// first /status answer on a 2-core machine (bench/startup). A script's cache can be made after it ran
+// first call, every run. For a dev start that is over a thousand functions, about 30 ms of its 200 ms to the
+// first /status answer on a 2-core machine, before this (bench/startup). A script's cache can be made after it ran
 // (`createCachedData`), with every function compiled by then: the next run compiles none of them.
 //
 // The cache lives beside Node's compile cache (module.getCompileCacheDir(): bin/run.js enables it, NODE_COMPILE_CACHE
-// names another, NODE_DISABLE_COMPILE_CACHE=1 turns both off), in l2node-scripts/, one file per command and build
+// names another, NODE_DISABLE_COMPILE_CACHE=1 turns both off), in l2node-scripts/, one file per script and build
 // (the build's hash of the script is in its name: V8 itself checks only the source's length). It is written once,
 // when it was missing or V8 rejected it (another Node or V8 flags): a second after the script ran or at exit, if
 // sooner, so a start's cache holds its start-up and its first requests. A cache directory another user could
