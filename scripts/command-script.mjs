@@ -13,7 +13,8 @@
 // (the build's hash of the script is in its name: V8 itself checks only the source's length). It is written once,
 // when it was missing or V8 rejected it (another Node or V8 flags): a second after the script ran or at exit, if
 // sooner, so a start's cache holds its start-up and its first requests. A cache directory another user could
-// write to is not used (a code cache is code): the script then runs without one.
+// write to is not used, nor a cache file that is not the user's own (a code cache is code): the script then runs
+// without one.
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 const vm = process.getBuiltinModule('node:vm');
@@ -62,11 +63,19 @@ function cacheFileOf(script, hash) {
   return path.join(dir, `${encodeURIComponent(script)}-${hash}.v8`);
 }
 
+/** The cache in `file` when it is there and this user's own, written by no one else (the directory could be swapped). */
 function readOrUndefined(file) {
+  let fd;
   try {
-    return fs.readFileSync(file);
+    fd = fs.openSync(file, 'r');
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || (process.getuid && stat.uid !== process.getuid()) || (stat.mode & 0o022) !== 0)
+      return undefined;
+    return fs.readFileSync(fd);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

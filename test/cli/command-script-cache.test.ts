@@ -1,9 +1,9 @@
 /**
  * A command's bundle runs as a V8 script with a code cache of its own (issue 27; scripts/command-script.mjs): the
  * cache is written by the first run of a build, beside Node's compile cache, and used as it is by the next runs; a
- * cache V8 rejects is replaced, a cache directory others could write to is not used, and NODE_DISABLE_COMPILE_CACHE
- * turns it off. Every run answers the same. `l2node config --json` is the command: offline, and its script is its
- * own (dist/cli/commands/config.script.js).
+ * cache V8 rejects is replaced, a cache file or directory others could write to is not used, and
+ * NODE_DISABLE_COMPILE_CACHE turns it off. Every run answers the same. `l2node config --json` is the command:
+ * offline, and its script is its own (dist/cli/commands/config.script.js).
  */
 import {
   chmodSync,
@@ -76,6 +76,13 @@ describe('the code cache of a command script', () => {
     const replaced = readFileSync(file);
     expect(replaced.equals(garbage)).toBe(false);
     expect(replaced.length).toBeGreaterThan(1000);
+  });
+
+  it('is not used when others could have written it, and is written again', async () => {
+    const file = configCache(cacheDir);
+    chmodSync(file, 0o666);
+    expect(await config(cacheDir)).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('is not used from a directory others can write to', async () => {
