@@ -697,8 +697,8 @@ const SCRIPT_PARAMS = ['__l2nodeMetaUrl', '__l2nodeImports', '__l2nodeImport'];
 /**
  * Turns a file of the bundle (dist/cli/<name>.js, an ES module: a command's, from buildCommand, or oclif's and its
  * chunks) into a V8 script, dist/cli/<name>.script.js, and a module that runs it with scripts/command-script.mjs
- * (whose comment says why: a code cache made after the run). The script is the module's code in an async function (top-level await stays
- * valid), strict as a module is: its static imports are taken from the module that runs it (which imports them, so
+ * (whose comment says why: a code cache made after the run). The script is the module's code in an async function
+ * (top-level await stays valid), strict as a module is: its static imports are taken from the module that runs it (which imports them, so
  * they load and evaluate as before), `import.meta.url` is that module's URL, its dynamic imports are that module's
  * (a specifier resolves from the same directory), and its exports are what the function answers. The script keeps
  * the module's lines where they were, so its source map (the module's) still maps it.
@@ -731,22 +731,24 @@ function toScript(name) {
       imports.push([node.source.value, declarations.join(' ')]);
       edits.push([node.start, node.end, '']);
     } else if (node.type === 'ExportNamedDeclaration' && !node.declaration && !node.source) {
+      // Its `return` ends the function: esbuild writes the module's one export clause last.
+      if (node !== program.body.at(-1)) throw new Error(`${file}: its export clause is not its last statement`);
       for (const spec of node.specifiers) exportsOf.push([spec.exported.name ?? spec.exported.value, spec.local.name]);
       const lines = source.slice(node.start, node.end).split('\n').length;
       const answer = exportsOf.map(([exported, local]) => `${JSON.stringify(exported)}: ${local}`).join(', ');
       edits.push([node.start, node.end, `return { ${answer} };${'\n'.repeat(lines - 1)}`]);
     } else if (/^Export/.test(node.type)) {
-      throw new Error(`${file}: a command's bundle exports only with \`export { ... }\` (${node.type})`);
+      throw new Error(`${file}: a bundle file to run as a script exports only with \`export { ... }\` (${node.type})`);
     }
   }
   walk(program, (node) => {
     if (node.type === 'ImportExpression') edits.push([node.start, node.start + 'import'.length, '__l2nodeImport']);
     else if (node.type === 'MemberExpression' && isImportMeta(node.object)) {
       if (node.property.name !== 'url')
-        throw new Error(`${file}: import.meta.${node.property.name} in a command's bundle`);
+        throw new Error(`${file}: import.meta.${node.property.name} in a bundle file to run as a script`);
       edits.push([node.start, node.end, '__l2nodeMetaUrl']);
       return false;
-    } else if (isImportMeta(node)) throw new Error(`${file}: import.meta in a command's bundle`);
+    } else if (isImportMeta(node)) throw new Error(`${file}: import.meta in a bundle file to run as a script`);
     return true;
   });
   // The module answers its exports' values once, when the script has run: one assigned later (esbuild's lazy
@@ -794,8 +796,10 @@ function toScript(name) {
 /** `import.meta` (a MetaProperty, as `new.target` is too). */
 const isImportMeta = (node) => node.type === 'MetaProperty' && node.meta.name === 'import';
 
-/** Calls `visit` on every node of an acorn tree (a bundle nests deeper than the call stack allows recursion); `visit`
- * answers false to skip a node's children. */
+/**
+ * Calls `visit` on every node of an acorn tree (a bundle nests deeper than the call stack allows recursion); `visit`
+ * answers false to skip a node's children.
+ */
 function walk(root, visit) {
   const pending = [root];
   while (pending.length > 0) {
