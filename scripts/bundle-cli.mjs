@@ -9,7 +9,7 @@
 //    the one oclif of dist/cli. Dynamic imports stay dynamic (chunks): a command still loads the daemon's services
 //    only when it starts them. Code of ours is repeated across the commands' files (about 15 MB of JavaScript in
 //    all), which a run never sees: it loads one command.
-//  - A command's file then becomes a V8 script (dist/cli/<command>.script.js) and a small module that runs it
+//  - A command's file then becomes a V8 script (dist/cli/<command>.script.cjs) and a small module that runs it
 //    (toScript, scripts/command-script.mjs): a script can have a code cache made after it ran, which holds
 //    the functions a run calls, where Node's compile cache of a module holds only its top-level code.
 //  - Source maps (linked) map to src/ (the tsc maps chained); they carry no sources (the repeated code would
@@ -696,7 +696,7 @@ const SCRIPT_PARAMS = ['__l2nodeMetaUrl', '__l2nodeImports', '__l2nodeImport'];
 
 /**
  * Turns a file of the bundle (dist/cli/<name>.js, an ES module: a command's, from buildCommand, or oclif's and its
- * chunks) into a V8 script, dist/cli/<name>.script.js, and a module that runs it with scripts/command-script.mjs
+ * chunks) into a V8 script, dist/cli/<name>.script.cjs, and a module that runs it with scripts/command-script.mjs
  * (whose comment says why: a code cache made after the run). The script is the module's code in an async function
  * (top-level await stays valid), strict as a module is: its static imports are taken from the module that runs it (which imports them, so
  * they load and evaluate as before), `import.meta.url` is that module's URL, its dynamic imports are that module's
@@ -770,10 +770,12 @@ function toScript(name) {
     at = end;
   }
   body += source.slice(at);
-  const head = `(async function (${SCRIPT_PARAMS.join(', ')}) {"use strict"; ${imports.map(([, d]) => d).join(' ')}`;
-  const script = `${head}${body}\n})\n`;
-  const scriptName = `${basename(name)}.script.js`;
-  writeFileSync(join(outdir, `${name}.script.js`), script);
+  // The function is the script's value (a V8 script's result), and is also put on the `this` of its top level: the
+  // exports of the CommonJS module it is too (`require` when stack traces are source-mapped; the loader says why).
+  const head = `this[Symbol.for("l2node.script")] = (async function (${SCRIPT_PARAMS.join(', ')}) {"use strict"; ${imports.map(([, d]) => d).join(' ')}`;
+  const script = `${head}${body}\n});\n`;
+  const scriptName = `${basename(name)}.script.cjs`;
+  writeFileSync(join(outdir, `${name}.script.cjs`), script);
   const hash = createHash('sha256').update(script).digest('hex').slice(0, 16);
   const loader = relative(dirname(file), join(outdir, 'command-script.js')).split('\\').join('/');
   const exported = exportsOf.map(([e]) => e);

@@ -1,5 +1,5 @@
 // How the bundle's code runs (dist/cli/command-script.js, made by scripts/bundle-cli.mjs): a command's static graph,
-// and oclif's lean part with its chunks, are V8 scripts (dist/cli/<name>.script.js) that this module compiles and
+// and oclif's lean part with its chunks, are V8 scripts (dist/cli/<name>.script.cjs) that this module compiles and
 // runs, each with a code cache of its own.
 //
 // Why not an ES module with Node's compile cache: Node writes a module's code cache right after compiling it, so the
@@ -15,14 +15,21 @@
 // sooner, so a start's cache holds its start-up and its first requests. A cache directory another user could
 // write to is not used, nor a cache file that is not the user's own (a code cache is code): the script then runs
 // without one.
+//
+// With source-mapped stack traces (`node --enable-source-maps`), the script loads as the CommonJS module it also is,
+// with Node's compile cache only: Node maps a stack trace's frames only in files its own loaders loaded (it reads
+// no source map of a vm script), and a debugging run is the one that needs them mapped.
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
 const vm = process.getBuiltinModule('node:vm');
-const { getCompileCacheDir } = process.getBuiltinModule('node:module');
+const { createRequire, getCompileCacheDir } = process.getBuiltinModule('node:module');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 /** dist/cli/, where this module and every command's bundle lie. */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Where a script puts its function on the `this` of its top level (scripts/bundle-cli.mjs toScript). */
+const SCRIPT = Symbol.for('l2node.script');
 
 /** How long after the script ran its cache is written, unless the process exits sooner. */
 const WARM_MS = 1000;
@@ -34,6 +41,7 @@ const WARM_MS = 1000;
  */
 export async function runCommandScript(moduleUrl, script, hash, imports, dynamicImport) {
   const file = path.join(path.dirname(fileURLToPath(moduleUrl)), script);
+  if (process.sourceMapsEnabled) return createRequire(moduleUrl)(file)[SCRIPT](moduleUrl, imports, dynamicImport);
   const cacheFile = cacheFileOf(path.relative(HERE, file), hash);
   const cachedData = cacheFile && readOrUndefined(cacheFile);
   const compiled = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file, cachedData });
@@ -42,7 +50,9 @@ export async function runCommandScript(moduleUrl, script, hash, imports, dynamic
     process.once('exit', save);
     setTimeout(save, WARM_MS).unref();
   }
-  return compiled.runInThisContext()(moduleUrl, imports, dynamicImport);
+  const run = compiled.runInThisContext();
+  delete globalThis[SCRIPT];
+  return run(moduleUrl, imports, dynamicImport);
 }
 
 /**
@@ -63,7 +73,9 @@ function cacheFileOf(script, hash) {
   return path.join(dir, `${encodeURIComponent(script)}-${hash}.v8`);
 }
 
-/** The cache in `file` when it is there and this user's own, written by no one else (the directory could be swapped). */
+/**
+ * The cache in `file` when it is there and this user's own, written by no one else (the directory could be swapped).
+ */
 function readOrUndefined(file) {
   let fd;
   try {

@@ -2,9 +2,12 @@
  * A command's bundle runs as a V8 script with a code cache of its own (issue 27; scripts/command-script.mjs): the
  * cache is written by the first run of a build, beside Node's compile cache, and used as it is by the next runs; a
  * cache V8 rejects is replaced, a cache file or directory others could write to is not used, and
- * NODE_DISABLE_COMPILE_CACHE turns it off. Every run answers the same. `l2node config --json` is the command:
- * offline, and its script is its own (dist/cli/commands/config.script.js).
+ * NODE_DISABLE_COMPILE_CACHE turns it off. Every run answers the same. Under --enable-source-maps the script loads
+ * as a CommonJS module instead, whose stack frames Node maps to src/. `l2node config --json` is the command:
+ * offline, and its script is its own (dist/cli/commands/config.script.cjs).
  */
+
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -19,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { l2node } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/spawn-node.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'l2node-script-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +45,7 @@ function scriptCaches(cacheDir: string): string[] {
 
 /** The cache of `l2node config`'s own script under `cacheDir`. */
 function configCache(cacheDir: string): string {
-  const [file] = scriptCaches(cacheDir).filter((f) => f.includes('/commands%2Fconfig.script.js-'));
+  const [file] = scriptCaches(cacheDir).filter((f) => f.includes('/commands%2Fconfig.script.cjs-'));
   expect(file).toBeDefined();
   return file;
 }
@@ -55,9 +59,9 @@ describe('the code cache of a command script', () => {
     // The command's script, and oclif's lean part with its chunks, each named by its path and the build's hash.
     const caches = scriptCaches(cacheDir);
     const names = caches.map((f) => f.slice(f.lastIndexOf('/l2node-scripts/') + '/l2node-scripts/'.length));
-    for (const name of names) expect(name).toMatch(/^[\w%.-]+\.script\.js-[0-9a-f]{16}\.v8$/);
+    for (const name of names) expect(name).toMatch(/^[\w%.-]+\.script\.cjs-[0-9a-f]{16}\.v8$/);
     expect(names.map((n) => n.replace(/-[0-9a-f]{16}\.v8$/, ''))).toEqual(
-      expect.arrayContaining(['commands%2Fconfig.script.js', 'oclif-lean.script.js']),
+      expect.arrayContaining(['commands%2Fconfig.script.cjs', 'oclif-lean.script.cjs']),
     );
     const file = configCache(cacheDir);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -93,6 +97,24 @@ describe('the code cache of a command script', () => {
     chmodSync(scriptsDir, 0o777);
     expect(await config(shared)).toBe(first);
     expect(scriptCaches(shared)).toEqual([]);
+  });
+
+  it('gives way to the CommonJS module the script also is under --enable-source-maps: frames map to src/', async () => {
+    // A frame inside the start command's script: its usage error asks the command whether it prints JSON.
+    const program = [
+      `const { default: Start } = await import(${JSON.stringify(`${REPO_ROOT}dist/cli/commands/start.js`)});`,
+      "try { Start.prototype.usageError.call({ jsonEnabled() { throw new Error('asked'); } }, 'x'); }",
+      'catch (err) { console.log(err.stack); }',
+    ].join('\n');
+    const stackWith = (flags: string[]) =>
+      execFileSync(process.execPath, [...flags, '--input-type=module', '-e', program], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', NODE_COMPILE_CACHE: join(dir, 'maps') },
+      });
+    expect(stackWith(['--enable-source-maps'])).toMatch(
+      /at Object\.usageError \(\S*src\/commands\/start\.ts:\d+:\d+\)/,
+    );
+    expect(stackWith([])).toMatch(/at Object\.usageError \(\S*dist\/cli\/commands\/start\.script\.cjs:\d+:\d+\)/);
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE=1', async () => {

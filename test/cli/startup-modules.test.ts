@@ -240,7 +240,7 @@ describe('modules a run loads', () => {
     // better-sqlite3's JavaScript is in the start bundle (its code is the script start.js runs); its addon is found
     // in the installed package.
     expect(BUNDLE_INPUTS['dist/cli/commands/start.js']).toContain('package:better-sqlite3');
-    const start = readFileSync(join(REPO_ROOT, 'dist/cli/commands/start.script.js'), 'utf8');
+    const start = readFileSync(join(REPO_ROOT, 'dist/cli/commands/start.script.cjs'), 'utf8');
     expect(start).not.toContain('__require("better-sqlite3")');
     expect(start).toContain('__require.resolve("better-sqlite3")');
   });
