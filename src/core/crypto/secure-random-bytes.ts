@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
  * `size` bytes from the operating system's cryptographically secure generator: read from /dev/urandom where the
  * system has it (Linux, macOS: the kernel's generator, which node:crypto's OpenSSL draws from too), else from
  * node:crypto's randomBytes. Why not node:crypto always: loading it costs a dev start about 5 ms (issue 27,
- * bench/startup), for the one random value a start makes, its admin API key.
+ * bench/startup), for the few random values a start makes (its admin API key, the store's write tokens).
  */
 export function secureRandomBytes(size: number): Buffer {
   let fd: number;
