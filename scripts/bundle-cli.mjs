@@ -741,16 +741,6 @@ function toScript(name) {
       throw new Error(`${file}: a bundle file to run as a script exports only with \`export { ... }\` (${node.type})`);
     }
   }
-  walk(program, (node) => {
-    if (node.type === 'ImportExpression') edits.push([node.start, node.start + 'import'.length, '__l2nodeImport']);
-    else if (node.type === 'MemberExpression' && isImportMeta(node.object)) {
-      if (node.property.name !== 'url')
-        throw new Error(`${file}: import.meta.${node.property.name} in a bundle file to run as a script`);
-      edits.push([node.start, node.end, '__l2nodeMetaUrl']);
-      return false;
-    } else if (isImportMeta(node)) throw new Error(`${file}: import.meta in a bundle file to run as a script`);
-    return true;
-  });
   // The module answers its exports' values once, when the script has run: one assigned later (esbuild's lazy
   // module initialisers do) would be seen with its value of that moment, so none may be.
   const exportedLocals = new Set(exportsOf.map(([, local]) => local));
@@ -760,6 +750,13 @@ function toScript(name) {
     if (target?.type === 'Identifier' && exportedLocals.has(target.name)) {
       throw new Error(`${file}: its export ${target.name} is assigned after its declaration`);
     }
+    if (node.type === 'ImportExpression') edits.push([node.start, node.start + 'import'.length, '__l2nodeImport']);
+    else if (node.type === 'MemberExpression' && isImportMeta(node.object)) {
+      if (node.property.name !== 'url')
+        throw new Error(`${file}: import.meta.${node.property.name} in a bundle file to run as a script`);
+      edits.push([node.start, node.end, '__l2nodeMetaUrl']);
+      return false;
+    } else if (isImportMeta(node)) throw new Error(`${file}: import.meta in a bundle file to run as a script`);
     return true;
   });
   edits.sort((a, b) => a[0] - b[0]);
